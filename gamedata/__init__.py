@@ -1,0 +1,1 @@
+"""The bundled game definitions (YAML). A package only so that the data installs with Ferrovia."""

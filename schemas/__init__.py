@@ -1,0 +1,1 @@
+"""Pydantic models of every YAML file kind under ``gamedata/``; JSON Schema exports live in ``json/``."""

@@ -1,0 +1,26 @@
+"""Shared test helpers: where ``../shared`` is, and a skip when it is absent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+GAMEDATA = ROOT / "gamedata"
+
+
+def shared_path(*parts: str) -> Path:
+    """A path under ``../shared``; skips the calling test when it is not there."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"needs ../shared/{'/'.join(parts)} (the project's shared data), absent here")
+    return path
+
+
+@pytest.fixture
+def shared() -> Path:
+    if not SHARED.is_dir():
+        pytest.skip("needs ../shared (the project's shared data), absent here")
+    return SHARED
