@@ -59,8 +59,14 @@ class DataErrors(FerroviaError):
 class GameError(FerroviaError):
     """A game action could not be applied; the state is unchanged."""
 
-    def __init__(self, message: str, *, action: object = None, index: int | None = None,
-                 rule: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        action: object = None,
+        index: int | None = None,
+        rule: str | None = None,
+    ) -> None:
         self.message = message
         self.action = action
         self.index = index

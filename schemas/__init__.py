@@ -1,1 +1,4 @@
-"""Pydantic models of every YAML file kind under ``gamedata/``; JSON Schema exports live in ``json/``."""
+"""Pydantic models of every YAML file kind under ``gamedata/``.
+
+The JSON Schema files generated from them live in ``schemas/json/``.
+"""
