@@ -1,0 +1,61 @@
+"""Building blocks shared by every file model: strict, frozen models and common value types.
+
+Every model forbids unknown keys (a typo is an error at the key's position, not silently
+ignored) and is frozen (the loaded definition is immutable).  Names that YAML would read as
+numbers (tile ``57``, phase ``2``) are accepted as strings.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic_core import PydanticCustomError
+
+Color = Literal["white", "yellow", "green", "brown", "gray", "red", "blue"]
+"""Hex and tile colours: ``red`` is off-board, ``blue`` is sea, ``white`` an empty hex."""
+
+TILE_COLORS: tuple[Color, ...] = ("yellow", "green", "brown", "gray")
+"""Colours a laid tile can have (as opposed to preprinted hex colours)."""
+
+Gauge = Literal["broad", "metre", "dual"]
+
+Money = Annotated[int, Field(ge=0, description="an amount of money (integer)")]
+PositiveInt = Annotated[int, Field(gt=0)]
+Name = Annotated[str, Field(min_length=1)]
+PlayerCount = Annotated[int, Field(ge=1, le=12, description="a number of players")]
+
+
+class Model(BaseModel):
+    """Base of every data model: unknown keys are errors; instances are immutable."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        coerce_numbers_to_str=True,
+        str_strip_whitespace=False,
+        use_attribute_docstrings=True,
+    )
+
+
+def _unlimited_to_none(value: Any) -> Any:
+    if value == "unlimited":
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PydanticCustomError(
+            "count", "expected a whole number or 'unlimited', got {value}", {"value": repr(value)}
+        )
+    return value
+
+
+Count = Annotated[
+    int | None,
+    BeforeValidator(_unlimited_to_none),
+    Field(
+        json_schema_extra={"anyOf": [{"type": "integer", "minimum": 0}, {"const": "unlimited"}]},
+    ),
+]
+"""A number of pieces, or ``unlimited`` (read as ``None``)."""
+
+PerPlayers = dict[PlayerCount, Money]
+"""A value per player count, e.g. ``{2: 8000, 3: 12000}``."""

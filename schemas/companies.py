@@ -1,0 +1,59 @@
+"""``companies.yaml``: the public companies (corporations) and their share structures."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from schemas.base import Model, Name, PositiveInt
+
+HtmlColor = Field(pattern=r"^#[0-9a-fA-F]{6}$|^[a-z]+$")
+
+
+class ShareStructure(Model):
+    """A company's certificates: the director's first, each as a percentage."""
+
+    shares: tuple[PositiveInt, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _whole(self) -> ShareStructure:
+        total = sum(self.shares)
+        if total != 100:
+            raise ValueError(f"shares add up to {total} %, not 100 %")
+        return self
+
+
+class Conversion(Model):
+    """Companies of one structure become another (e.g. 5-share to 10-share)."""
+
+    from_structure: Name = Field(alias="from")
+    to: Name
+    on_event: Name
+    """Train event that triggers the conversion (see trains.yaml)."""
+
+
+class Corporation(Model):
+    """One public company."""
+
+    symbol: Name
+    name: Name
+    color: str = HtmlColor
+    text_color: str = HtmlColor
+    structure: Name
+    """Share structure the company starts with (a key of ``share_structures``)."""
+    float_percent: int = Field(ge=0, le=100)
+    station_markers: PositiveInt
+    """Number of station markers; the first is the home station."""
+
+
+class CompaniesFile(Model):
+    """Share structures, capitalisation and the list of public companies."""
+
+    capitalization: Literal["full", "incremental"]
+    """``incremental``: the treasury receives money as each share is sold."""
+    always_market_price: bool = False
+    """Treasury shares sell at the current market price, not at par."""
+    share_structures: dict[Name, ShareStructure]
+    conversion: Conversion | None = None
+    corporations: tuple[Corporation, ...]

@@ -1,0 +1,60 @@
+"""``game.yaml``: what the game is and which files and rule hooks make it up."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from schemas.base import Model, Name, PlayerCount
+
+
+class Players(Model):
+    """How many may play."""
+
+    min: PlayerCount
+    max: PlayerCount
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Players:
+        if self.min > self.max:
+            raise ValueError(f"min ({self.min}) is more than max ({self.max})")
+        return self
+
+
+class Files(Model):
+    """Override the file name of a part of the game (relative to the game directory)."""
+
+    map: str = "map.yaml"
+    tiles: str = "tiles.yaml"
+    privates: str = "privates.yaml"
+    companies: str = "companies.yaml"
+    trains: str = "trains.yaml"
+    phases: str = "phases.yaml"
+    market: str = "market.yaml"
+    options: str = "options.yaml"
+
+
+class GameFile(Model):
+    """The game's identity: title, designer, player range, layout and the parts it uses."""
+
+    name: Name
+    """Short identifier, e.g. ``'1858'``."""
+    title: Name
+    """Full title shown to players."""
+    subtitle: str | None = None
+    designer: str | None = None
+    publisher: str | None = None
+    implementer: str | None = None
+    """Who implemented the reference version the data was checked against."""
+    rules_url: str | None = None
+    players: Players
+    layout: Literal["flat", "pointy"] = "flat"
+    """Hex orientation; on a flat map letters are columns and numbers rows."""
+    currency: str = Field(default="%d", pattern=r"%d")
+    """Money format, e.g. ``'P%d'``."""
+    tileset: Name
+    """Name of a file in ``gamedata/tilesets/`` (without ``.yaml``)."""
+    rules: Name
+    """Name of the rule-hook set in ``engine/games/``."""
+    files: Files = Files()

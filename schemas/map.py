@@ -1,0 +1,26 @@
+"""``map.yaml``: every hex of the board, keyed by coordinate."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from schemas.base import Color, Model
+
+
+class Hex(Model):
+    """One hex as printed on the board."""
+
+    color: Color
+    name: str | None = None
+    """Location name (city, town or off-board area)."""
+    code: str = ""
+    """Preprinted contents in tile notation (towns, cities, track, terrain, borders, ...)."""
+
+
+class MapFile(Model):
+    """The board: one entry per hex, keyed by coordinate such as ``A14``."""
+
+    layout: Literal["flat", "pointy"] = "flat"
+    hexes: dict[str, Hex] = Field(min_length=1)

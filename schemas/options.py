@@ -1,0 +1,34 @@
+"""``options.yaml``: optional rules a table may choose."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from schemas.base import Model, Money, Name, PlayerCount
+
+
+class Packet(Model):
+    """A bundle of privates one player receives for a fixed price (quick start)."""
+
+    privates: tuple[Name, ...] = Field(min_length=1)
+    cost: Money
+
+
+class Option(Model):
+    """One optional rule."""
+
+    id: Name
+    name: Name
+    description: str
+    players: tuple[PlayerCount, ...] = ()
+    """Player counts it may be used with (empty: any)."""
+    excludes: tuple[Name, ...] = ()
+    """Options that cannot be used together with this one."""
+    packets: dict[PlayerCount, tuple[Packet, ...]] = Field(default_factory=dict)
+    """Quick-start packets by player count."""
+
+
+class OptionsFile(Model):
+    """The optional rules."""
+
+    options: tuple[Option, ...] = ()

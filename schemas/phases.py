@@ -1,0 +1,30 @@
+"""``phases.yaml``: the phases, what starts each and what each allows."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from schemas.base import Color, Model, Name, PositiveInt
+
+
+class Phase(Model):
+    """One phase of the game."""
+
+    name: Name
+    on: tuple[Name, ...] = ()
+    """Trains (types or variants) whose first purchase starts this phase; empty for the first."""
+    tiles: tuple[Color, ...] = Field(min_length=1)
+    """Tile colours that may be laid."""
+    train_limit: dict[Name, PositiveInt]
+    """Train limit per share structure (keys of ``share_structures`` in companies.yaml)."""
+    operating_rounds: PositiveInt
+    """Operating rounds between stock rounds."""
+    status: tuple[Name, ...] = ()
+    """Named states that rule hooks read (e.g. ``narrow_gauge``, ``green_privates``)."""
+    description: str | None = None
+
+
+class PhasesFile(Model):
+    """Phases in order."""
+
+    phases: tuple[Phase, ...] = Field(min_length=1)

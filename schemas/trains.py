@@ -1,0 +1,98 @@
+"""``trains.yaml``: train types, their gauge variants, counts and rusting."""
+
+from __future__ import annotations
+
+from pydantic import Field, model_validator
+
+from schemas.base import Count, Gauge, Model, Money, Name, PlayerCount, PositiveInt
+
+
+class StopLimit(Model):
+    """How many stops of one kind a route may touch (``visit``) and how many score (``pay``).
+
+    99 means "no limit" (as in 18xx.games).
+    """
+
+    visit: int = Field(ge=0)
+    pay: int = Field(ge=0)
+
+
+class Distance(Model):
+    """How far a train runs: ``{hexes: N}`` or ``{large_stops: ..., small_stops: ...}``.
+
+    ``hexes`` counts hex edges crossed (H trains; every stop on the way scores). Large stops are
+    cities and off-boards (ports, France), small stops are towns.
+    """
+
+    hexes: PositiveInt | None = None
+    large_stops: StopLimit | None = None
+    small_stops: StopLimit | None = None
+
+    @model_validator(mode="after")
+    def _one_measure(self) -> Distance:
+        if (self.hexes is None) == (self.large_stops is None):
+            raise ValueError("give either 'hexes' or 'large_stops' (with 'small_stops')")
+        if self.hexes is not None and self.small_stops is not None:
+            raise ValueError("'small_stops' goes with 'large_stops', not with 'hexes'")
+        return self
+
+
+class Variant(Model):
+    """An alternative face of a train card (e.g. the metre-gauge 2M of a 4H)."""
+
+    name: Name
+    price: Money
+    distance: Distance
+    gauge: Gauge
+    multiplier: PositiveInt = 1
+
+
+class RustAfterPurchases(Model):
+    """Rusting on the Nth purchase (from the bank) of a new train with one of some faces."""
+
+    nth_purchase: PositiveInt | dict[PlayerCount, PositiveInt]
+    """N, or N per player count."""
+    of: tuple[Name, ...] = Field(min_length=1)
+    """Train faces (types or variants) whose purchases are counted."""
+
+
+class Train(Model):
+    """One train type."""
+
+    name: Name
+    price: Money
+    distance: Distance
+    gauge: Gauge
+    multiplier: PositiveInt = 1
+    """Revenue multiplier (2 for a D train that doubles)."""
+    count: Count | dict[PlayerCount, Count]
+    """How many exist, or a count per player count."""
+    obsolete_on: Name | None = None
+    """Train (type or variant) whose first purchase makes this type obsolete (wounded)."""
+    rusts_on: Name | RustAfterPurchases | None = None
+    """Train type whose first purchase rusts this type, or a count of purchases."""
+    available_on: Name | None = None
+    """Phase from which this type can be bought (otherwise: when the previous type is sold out)."""
+    events: tuple[Name, ...] = ()
+    """Events triggered by the first purchase of this type (rule hooks read their names)."""
+    variants: tuple[Variant, ...] = ()
+
+
+class WoundedRules(Model):
+    """How wounded (obsolete) trains behave."""
+
+    revenue_divisor: PositiveInt = 2
+    """A wounded train's run pays this fraction (rounded down)."""
+    counts_for_train_limit: bool = True
+    may_be_bought: bool = True
+    """From the bank pool or from another company."""
+    may_be_discarded: bool = True
+    removed_from_bank_pool: bool = True
+    """A card in the bank pool when its type becomes wounded is removed from play."""
+
+
+class TrainsFile(Model):
+    """Train types in the order they are sold."""
+
+    trains: tuple[Train, ...] = Field(min_length=1)
+    wounded: WoundedRules = WoundedRules()
