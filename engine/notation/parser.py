@@ -1,0 +1,639 @@
+"""Tile code -> :class:`~engine.notation.models.Tile`: a lark LALR grammar, then semantic checks.
+
+The grammar (``grammar.lark``) only knows the shape ``type=key:value,...;...``.  What each part
+type accepts, which values are legal, and that ``_N`` names an existing node are checked here,
+so every error can say what was expected, at the right column.
+
+Lenient (default) and strict modes
+----------------------------------
+Real 18xx.games data contains a handful of slips its decoder tolerates.  The default, lenient
+mode accepts exactly these and gives the tile the decoder would build; ``strict=True`` rejects
+them (use it for new data):
+
+* edge ``6`` in a path end: the decoder reduces edges mod 6 whenever it reads track, so it is
+  edge 0;
+* a missing ``;`` that glues the next part onto a value (``b:_1border=edge:4``): the decoder
+  ignores everything from the second ``=`` to the next ``;``, and so do we; the value loses the
+  glued type name (``_1``);
+* a repeated key in one part: the last one wins;
+* keys the decoder ignores but real data writes (e.g. a city's ``pos``): kept in
+  ``part.extra``, only for the part types listed in :data:`INERT_KEYS`;
+* whitespace around an integer (``cost:40 ``).
+
+Both modes allow a trailing ``;`` (or several) and a trailing ``,`` in a part, as the decoder
+does; both reject an empty part between two ``;`` (the decoder crashes on it).
+
+Node references
+---------------
+``_N`` counts, from 0, the nodes defined so far in code order: ``city``, ``pass``, ``town``,
+``halt``, ``offboard`` and ``junction`` parts.  The decoder resolves a reference when it reads
+the path, so a path may only name a node written *before* it (every real code does so).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+from pathlib import Path as FsPath
+from typing import Any, NoReturn
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from engine.errors import SourcePos
+from engine.notation import models as m
+from engine.notation.errors import NotationError, QuoteStyle
+
+# ----------------------------------------------------------------------------- value readers
+
+
+class _Bad(Exception):
+    """A value is wrong; ``offset`` is relative to the value's first character."""
+
+    def __init__(self, message: str, offset: int = 0) -> None:
+        self.message = message
+        self.offset = offset
+
+
+@dataclass(slots=True)
+class _Ctx:
+    strict: bool
+    nodes: int  # nodes defined before the current part
+
+
+Reader = Callable[[str, _Ctx], Any]
+
+_INT = re.compile(r"-?\d+")
+_NUM = re.compile(r"\d+(?:\.\d+)?")
+_WORD = re.compile(r"[A-Za-z]+")
+_COLOUR = re.compile(r"[A-Za-z]+|#[0-9A-Fa-f]{3,8}")
+_PHASE = re.compile(r"([A-Za-z]+|#[0-9A-Fa-f]{3,8})_(-?\d+)")
+_LANE = re.compile(r"(\d+)(?:\.(\d))?")
+_VERTEX = re.compile(r"([0-5])([+-]?)")
+
+
+def _int_text(value: str, ctx: _Ctx) -> str:
+    text = value
+    if not ctx.strict:
+        text = value.strip()
+    if not _INT.fullmatch(text):
+        raise _Bad(f"expected an integer, got {value!r}")
+    return text
+
+
+def _int(value: str, ctx: _Ctx) -> int:
+    return int(_int_text(value, ctx))
+
+
+def _count(value: str, ctx: _Ctx) -> int:
+    n = _int(value, ctx)
+    if n < 0:
+        raise _Bad(f"expected a whole number >= 0, got {value!r}")
+    return n
+
+
+def _positive(value: str, ctx: _Ctx) -> int:
+    n = _int(value, ctx)
+    if n < 1:
+        raise _Bad(f"expected a whole number >= 1, got {value!r}")
+    return n
+
+
+def _edge(value: str, ctx: _Ctx) -> int:
+    n = int(_int_text(value, ctx)) if _INT.fullmatch(value.strip()) else -1
+    if not 0 <= n <= 5:
+        raise _Bad(f"expected an edge 0-5, got {value!r}")
+    return n
+
+
+def _endpoint(value: str, ctx: _Ctx) -> m.Endpoint:
+    if value.startswith("_"):
+        digits = value[1:]
+        if not digits.isdigit() or not digits.isascii():
+            raise _Bad(f"expected a node reference _N (N a number), got {value!r}")
+        index = int(digits)
+        if index >= ctx.nodes:
+            have = (
+                "no node is defined before it"
+                if ctx.nodes == 0
+                else f"only {ctx.nodes} node{'s' if ctx.nodes > 1 else ''} "
+                f"(_0{f'.._{ctx.nodes - 1}' if ctx.nodes > 1 else ''}) defined before it"
+            )
+            raise _Bad(
+                f"node reference {value} names no node: {have} "
+                "(nodes are city, pass, town, halt, offboard and junction parts)"
+            )
+        return m.NodeRef(index)
+    if value == "6" and not ctx.strict:
+        return m.Edge(0)  # the reference reads edges mod 6
+    if value.isdigit() and value.isascii() and int(value) <= 5:
+        return m.Edge(int(value))
+    raise _Bad(f"expected an edge 0-5 or a node reference _N, got {value!r}")
+
+
+def _flag(value: str, ctx: _Ctx) -> bool:
+    if value in ("1", "true"):
+        return True
+    if value in ("0", "false"):
+        return False
+    raise _Bad(f"expected 1 or 0 (or true/false), got {value!r}")
+
+
+def _terminal(value: str, ctx: _Ctx) -> int:
+    if value in ("1", "2"):
+        return int(value)
+    raise _Bad(f"expected terminal 1 or 2, got {value!r}")
+
+
+def _lane(value: str, ctx: _Ctx) -> m.Lane:
+    match = _LANE.fullmatch(value)
+    if not match:
+        raise _Bad(f"expected a lane W.I (lane I of W lanes, e.g. 2.0), got {value!r}")
+    width, index = int(match.group(1)), int(match.group(2) or 0)
+    if width < 1 or index >= width:
+        raise _Bad(f"lane index must be below the lane count, got {value!r}")
+    return m.Lane(width, index)
+
+
+def _enum(enum: type[StrEnum]) -> Reader:
+    names = ", ".join(e.value for e in enum)
+
+    def read(value: str, ctx: _Ctx) -> StrEnum:
+        try:
+            return enum(value)
+        except ValueError:
+            raise _Bad(f"expected one of {names}, got {value!r}") from None
+
+    return read
+
+
+def _revenue(value: str, ctx: _Ctx) -> m.Revenue:
+    if "_" not in value and "|" not in value:
+        try:
+            return m.Revenue(flat=_int(value, ctx))
+        except _Bad:
+            raise _Bad(
+                f"expected a revenue: a number or phase values like yellow_20|brown_40, "
+                f"got {value!r}"
+            ) from None
+    phases: dict[str, int] = {}
+    offset = 0
+    for item in value.split("|"):
+        match = _PHASE.fullmatch(item)
+        if not match:
+            raise _Bad(
+                f"expected a phase revenue COLOUR_NUMBER (e.g. green_30), got {item!r}", offset
+            )
+        colour = match.group(1)
+        if colour in phases:
+            raise _Bad(f"phase {colour!r} has two revenues", offset)
+        phases[colour] = int(match.group(2))
+        offset += len(item) + 1
+    return m.Revenue(phases=tuple(phases.items()))
+
+
+def _names(value: str, ctx: _Ctx) -> tuple[str, ...]:
+    items = tuple(value.split("|"))
+    if any(not i for i in items):
+        raise _Bad(f"empty name in the '|'-separated list {value!r}")
+    return items
+
+
+def _terrains(value: str, ctx: _Ctx) -> tuple[str, ...]:
+    offset = 0
+    items = value.split("|")
+    for item in items:
+        if item not in m.KNOWN_TERRAINS:
+            known = ", ".join(sorted(m.KNOWN_TERRAINS))
+            raise _Bad(f"unknown terrain {item!r}; expected one of {known}", offset)
+        offset += len(item) + 1
+    return tuple(items)
+
+
+def _loc(value: str, ctx: _Ctx) -> str:
+    if _NUM.fullmatch(value) or _WORD.fullmatch(value):
+        return value
+    raise _Bad(f"expected a location: a number like 2.5 or a word like center, got {value!r}")
+
+
+def _colour(value: str, ctx: _Ctx) -> str:
+    if _COLOUR.fullmatch(value):
+        return value
+    raise _Bad(f"expected a colour name or #hex, got {value!r}")
+
+
+def _text(value: str, ctx: _Ctx) -> str:
+    return value
+
+
+def _float(value: str, ctx: _Ctx) -> float:
+    if _NUM.fullmatch(value):
+        return float(value)
+    raise _Bad(f"expected a number, got {value!r}")
+
+
+def _vertex(value: str, ctx: _Ctx) -> m.Vertex:
+    match = _VERTEX.fullmatch(value)
+    if not match:
+        raise _Bad(f"expected a vertex 0-5, optionally followed by + or -, got {value!r}")
+    sign = {"": 0, "+": 1, "-": -1}[match.group(2)]
+    return m.Vertex(int(match.group(1)), sign)
+
+
+# ----------------------------------------------------------------------------- part specs
+@dataclass(frozen=True, slots=True)
+class KeySpec:
+    """One key a part type takes: the model field it fills and how its value is read."""
+
+    key: str
+    field: str
+    read: Reader
+    required: bool = False
+
+
+def _k(key: str, read: Reader, *, field: str | None = None, required: bool = False) -> KeySpec:
+    return KeySpec(key, field or key, read, required)
+
+
+_CENTRE = (
+    _k("groups", _names),
+    _k("hide", _flag),
+    _k("visit_cost", _count),
+    _k("route", _enum(m.Route)),
+    _k("format", _text),
+)
+
+#: Keys of every part type, in canonical (formatting) order.
+PART_KEYS: dict[str, tuple[KeySpec, ...]] = {
+    "path": (
+        _k("a", _endpoint, required=True),
+        _k("b", _endpoint, required=True),
+        _k("terminal", _terminal),
+        _k("lanes", _positive),
+        _k("a_lane", _lane),
+        _k("b_lane", _lane),
+        _k("track", _enum(m.Gauge)),
+        _k("ignore", _flag),
+    ),
+    "city": (
+        _k("revenue", _revenue, required=True),
+        _k("slots", _count),
+        *_CENTRE,
+        _k("boom", _flag),
+        _k("outline", _flag),
+        _k("loc", _loc),
+    ),
+    "pass": (
+        _k("revenue", _revenue, required=True),
+        _k("slots", _count),
+        *_CENTRE,
+        _k("boom", _flag),
+        _k("loc", _loc),
+        _k("color", _colour),
+        _k("size", _count),
+    ),
+    "town": (
+        _k("revenue", _revenue, required=True),
+        *_CENTRE,
+        _k("loc", _loc),
+        _k("boom", _flag),
+        _k("style", _enum(m.TownStyle)),
+        _k("to_city", _flag),
+    ),
+    "halt": (
+        _k("symbol", _text),
+        _k("revenue", _revenue),
+        *_CENTRE,
+        _k("loc", _loc),
+    ),
+    "offboard": (
+        _k("revenue", _revenue, required=True),
+        *_CENTRE,
+        _k("rows", _positive),
+    ),
+    "junction": (),
+    "label": (),  # text, not key:value
+    "upgrade": (
+        _k("cost", _count),
+        _k("terrain", _terrains, field="terrains"),
+        _k("size", _count),
+        _k("loc", _loc),
+    ),
+    "border": (
+        _k("edge", _edge, required=True),
+        _k("type", _enum(m.BorderType)),
+        _k("cost", _count),
+        _k("color", _colour),
+    ),
+    "icon": (
+        _k("image", _text, required=True),
+        _k("name", _text),
+        _k("sticky", _flag),
+        _k("blocks_lay", _flag),
+        _k("large", _flag),
+        _k("loc", _loc),
+    ),
+    "stub": (_k("edge", _edge, required=True),),
+    "partition": (
+        _k("a", _vertex, required=True),
+        _k("b", _vertex, required=True),
+        _k("type", _enum(m.PartitionType)),
+        _k("restrict", _enum(m.Restrict)),
+        _k("length", _float),
+    ),
+    "frame": (_k("color", _colour, required=True), _k("color2", _colour)),
+    "stripes": (_k("color", _colour, required=True),),
+    "future_label": (_k("label", _text), _k("color", _colour)),
+}
+
+#: Keys real 18xx.games codes write that its decoder ignores; lenient mode keeps them in
+#: ``part.extra``.  Anything else unknown is an error in both modes.
+INERT_KEYS: dict[str, frozenset[str]] = {
+    "city": frozenset({"pos", "reservation"}),
+    "offboard": frozenset({"b", "terminal", "loc"}),
+    "path": frozenset({"loc"}),
+    "upgrade": frozenset({"sticky"}),
+    "icon": frozenset({"visit_cost"}),
+}
+
+PART_TYPES: tuple[str, ...] = tuple(PART_KEYS)
+_NODE_TYPES = frozenset({"city", "pass", "town", "halt", "offboard", "junction"})
+_SPEC_BY_KEY = {kind: {s.key: s for s in specs} for kind, specs in PART_KEYS.items()}
+
+
+# ----------------------------------------------------------------------------- lark
+def _s(token: Token) -> int:
+    return token.start_pos if token.start_pos is not None else 0
+
+
+def _e(token: Token) -> int:
+    return token.end_pos if token.end_pos is not None else 0
+
+
+@dataclass(slots=True)
+class _RawPart:
+    name: Token
+    text: Token | None  # label text
+    pairs: list[Token]  # KEY, VALUE, KEY, VALUE...
+    glue: Token | None
+    end: int
+
+
+class _Shape(Transformer[Token, Any]):
+    """Turns the parse into raw parts; the meaning is checked in :func:`_build`."""
+
+    def text_body(self, children: list[Token]) -> tuple[str, list[Token]]:
+        return ("text", children)
+
+    def pairs_body(self, children: list[Token]) -> tuple[str, list[Token]]:
+        return ("pairs", children)
+
+    def part(self, children: list[Any]) -> _RawPart:
+        name = children[0]
+        text: Token | None = None
+        pairs: list[Token] = []
+        glue: Token | None = None
+        end = _e(name)
+        for child in children[1:]:
+            if isinstance(child, Token):
+                glue = child
+                end = _e(child)
+            else:
+                kind, tokens = child
+                end = _e(tokens[-1])
+                if kind == "text":
+                    text = tokens[0]
+                else:
+                    pairs = tokens
+        return _RawPart(name, text, pairs, glue, end)
+
+    def start(self, children: list[Any]) -> list[Any]:
+        return children
+
+
+_GRAMMAR = (FsPath(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
+_LARK = Lark(
+    _GRAMMAR,
+    parser="lalr",
+    lexer="contextual",
+    transformer=_Shape(),
+    maybe_placeholders=False,
+)
+
+_TERMINAL_WORDS = {
+    "NAME": "a part type",
+    "KEY": "a key followed by ':'",
+    "VALUE": "a value",
+    "TEXT": "label text",
+    "SEMIS": "';'",
+    "COMMA": "','",
+    "EQUAL": "'='",
+    "$END": "the end of the code",
+    "<END-OF-FILE>": "the end of the code",
+}
+_WORDLIKE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*:?")
+
+
+def _expected(names: set[str] | frozenset[str]) -> str:
+    words = sorted({_TERMINAL_WORDS[n] for n in names if n in _TERMINAL_WORDS})
+    if not words:
+        return "something else"
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _found(code: str, index: int) -> str:
+    if index >= len(code):
+        return "end of the code"
+    word = _WORDLIKE.match(code, index)
+    return repr(word.group(0) if word else code[index])
+
+
+def _lark_error(code: str, exc: UnexpectedInput) -> NotationError:
+    leading = len(code) - len(code.lstrip(";"))
+    if leading and leading < len(code.rstrip(";")):
+        return NotationError(code, 0, "empty part: a code cannot start with ';'")
+    if isinstance(exc, UnexpectedCharacters):
+        index = exc.pos_in_stream or 0
+        found = _found(code, index)
+        return NotationError(
+            code, index, f"unexpected {found}; expected {_expected(set(exc.allowed or ()))}"
+        )
+    if isinstance(exc, UnexpectedToken):
+        token = exc.token
+        if token.type == "$END" or token.start_pos is None:
+            index = len(code)
+        else:
+            index = _s(token)
+        found = _found(code, index)
+        return NotationError(code, index, f"unexpected {found}; expected {_expected(exc.expected)}")
+    if isinstance(exc, UnexpectedEOF):
+        return NotationError(
+            code, len(code), f"unexpected end of the code; expected {_expected(set(exc.expected))}"
+        )
+    return NotationError(code, 0, "not a tile code")  # pragma: no cover - lark has no others
+
+
+# ----------------------------------------------------------------------------- semantics
+def _suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _fail(code: str, index: int, message: str) -> NoReturn:
+    raise NotationError(code, index, message)
+
+
+def _unglue(code: str, raw: _RawPart, strict: bool) -> None:
+    """Handle a second '=' in one part (a missing ';'): see the module docstring."""
+    glue = raw.glue
+    assert glue is not None
+    last: Token | None = raw.pairs[-1] if raw.pairs else raw.text
+    if strict or last is None or _e(last) != _s(glue):
+        _fail(code, _s(glue), "a part has at most one '='; is a ';' missing before it?")
+    glued = next(
+        (t for t in sorted(PART_TYPES, key=len, reverse=True) if last.value.endswith(t)), None
+    )
+    if glued is None or len(glued) == len(last.value):
+        _fail(code, _s(glue), "a part has at most one '='; is a ';' missing before it?")
+    fixed = last.update(value=last.value[: -len(glued)])
+    if raw.pairs:
+        raw.pairs[-1] = fixed
+    else:
+        raw.text = fixed
+
+
+def _build_part(code: str, raw: _RawPart, ctx: _Ctx) -> m.Part:
+    name = raw.name.value
+    if name not in PART_KEYS:
+        _fail(
+            code,
+            _s(raw.name),
+            f"unknown part type {name!r}{_suggest(name, PART_TYPES)}; "
+            f"expected one of {', '.join(PART_TYPES)}",
+        )
+    if raw.glue is not None:
+        _unglue(code, raw, ctx.strict)
+    if name == "label":
+        if raw.pairs:
+            _fail(code, _s(raw.pairs[0]), "a label takes its text (label=Y), not key:value")
+        return m.Label(text=raw.text.value if raw.text is not None else "")
+    if raw.text is not None:
+        _fail(
+            code,
+            _s(raw.text),
+            f"{name} takes key:value parameters"
+            + (f" ({', '.join(s.key for s in PART_KEYS[name])})" if PART_KEYS[name] else "")
+            + f", got {raw.text.value!r}",
+        )
+    specs = _SPEC_BY_KEY[name]
+    values: dict[str, Any] = {}
+    extra: list[tuple[str, str]] = []
+    pairs = raw.pairs
+    for i in range(0, len(pairs), 2):
+        key_tok, value_tok = pairs[i], pairs[i + 1]
+        key = key_tok.value[:-1]
+        spec = specs.get(key)
+        if spec is None:
+            if not ctx.strict and key in INERT_KEYS.get(name, ()):
+                extra = [kv for kv in extra if kv[0] != key]
+                extra.append((key, value_tok.value))
+                continue
+            if specs:
+                expected = f"expected one of {', '.join(specs)}"
+            else:
+                expected = f"{name} takes no parameters"
+            _fail(
+                code,
+                _s(key_tok),
+                f"unknown key {key!r} for {name}{_suggest(key, list(specs))}; {expected}",
+            )
+        if spec.field in values and ctx.strict:
+            _fail(code, _s(key_tok), f"key {key!r} given twice in this {name}")
+        try:
+            values[spec.field] = spec.read(value_tok.value, ctx)
+        except _Bad as bad:
+            _fail(code, _s(value_tok) + bad.offset, f"{name} {key}: {bad.message}")
+    for spec in PART_KEYS[name]:
+        if spec.required and spec.field not in values:
+            what = (
+                "a path needs two endpoints, a and b (an edge 0-5 or a node _N)"
+                if name == "path"
+                else f"{name} needs {spec.key}"
+            )
+            _fail(code, raw.end, f"missing {spec.key}: {what}")
+    if extra:
+        values["extra"] = tuple(extra)
+    return m.PART_CLASSES[name](**values)
+
+
+def _build(code: str, items: list[Any], strict: bool) -> m.Tile:
+    ctx = _Ctx(strict=strict, nodes=0)
+    parts: list[m.Part] = []
+    previous: Token | None = None
+    for item in items:
+        if isinstance(item, Token):
+            previous = item
+            continue
+        if previous is not None and len(previous.value) > 1:
+            _fail(code, _s(previous) + 1, "empty part: nothing between two ';'")
+        parts.append(_build_part(code, item, ctx))
+        if item.name.value in _NODE_TYPES:
+            ctx.nodes += 1
+        previous = None
+    return m.Tile(tuple(parts))
+
+
+@lru_cache(maxsize=16384)
+def _parse_cached(code: str, strict: bool) -> m.Tile:
+    try:
+        items: list[Any] = _LARK.parse(code)  # type: ignore[assignment]
+    except UnexpectedInput as exc:
+        raise _lark_error(code, exc) from None
+    return _build(code, items, strict)
+
+
+def parse(
+    code: str,
+    *,
+    origin: SourcePos | None = None,
+    style: QuoteStyle | None = None,
+    strict: bool = False,
+) -> m.Tile:
+    """Parse a tile code into an immutable :class:`Tile` (cached by code).
+
+    ``origin`` is the file position of the code's first character (for a quoted YAML scalar,
+    the character after the opening quote) and ``style`` how the scalar was quoted; with them
+    a :class:`NotationError` also knows its ``file_pos``.
+
+    >>> parse("city=revenue:20;path=a:0,b:_0").cities[0].revenue
+    Revenue(flat=20, phases=())
+    >>> print(check("path=a:7,b:0"))
+    column 8: error: path a: expected an edge 0-5 or a node reference _N, got '7'
+      path=a:7,b:0
+             ^
+    """
+    try:
+        return _parse_cached(code, strict)
+    except NotationError as exc:
+        if origin is None:
+            raise
+        raise exc.located(origin, style) from None
+
+
+def check(
+    code: str,
+    *,
+    origin: SourcePos | None = None,
+    style: QuoteStyle | None = None,
+    strict: bool = False,
+) -> NotationError | None:
+    """The error in ``code``, or None when it is valid."""
+    try:
+        parse(code, origin=origin, style=style, strict=strict)
+    except NotationError as exc:
+        return exc
+    return None
