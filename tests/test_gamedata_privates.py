@@ -235,3 +235,40 @@ def test_czech_worked_example(privates: dict[str, dict[str, Any]]) -> None:
     # Phase 3: B&M then pays TBF P35.
     assert "bude [B&M] dávat [TBF] Pt35" in text
     assert bm["income"]["3"] == 35
+
+
+# --- consistency with map.yaml (owned by the map engineer) -------------------------------
+
+
+@pytest.fixture(scope="module")
+def map_hexes() -> dict[str, dict[str, Any]]:
+    path = GAMEDATA / "1858" / "map.yaml"
+    if not path.exists():
+        pytest.skip("gamedata/1858/map.yaml not written yet")
+    hexes: dict[str, dict[str, Any]] = YAML(typ="safe").load(path.read_text("utf-8"))["hexes"]
+    return hexes
+
+
+def test_reservations_are_named_cities_on_the_map(
+    privates: dict[str, dict[str, Any]], map_hexes: dict[str, dict[str, Any]]
+) -> None:
+    for sym, p in privates.items():
+        for r in p.get("reservations", []):
+            hex_ = map_hexes[r["hex"]]
+            assert hex_.get("name") == r["name"], (sym, r)
+            assert r["city"] < hex_.get("code", "").count("city="), (sym, r)
+
+
+def test_home_hexes_match_the_map(
+    privates: dict[str, dict[str, Any]], map_hexes: dict[str, dict[str, Any]]
+) -> None:
+    for sym, p in privates.items():
+        codes = {h: map_hexes[h].get("code", "") for h in p["home_hexes"]}
+        # Others are kept out of the home hexes that are still empty (white) on the map.
+        white = [h for h in p["home_hexes"] if map_hexes[h]["color"] == "white"]
+        assert sorted(p["blocks_hexes"]) == sorted(white), sym
+        future = [h for h, code in codes.items() if "track:future" in code]
+        assert sorted(p["future_track_hexes"]) == sorted(future), sym
+        # Its icon marks every home hex but Madrid, where three privates meet.
+        marked = [h for h, code in codes.items() if f"image:1858/{p.get('icon')}" in code]
+        assert sorted(marked) == sorted(h for h in p["home_hexes"] if h != "H11"), sym
