@@ -17,10 +17,14 @@ class CityRef(Model):
 
 
 class Reservation(CityRef):
-    """A city slot held for the private (its later public company's home station)."""
+    """A city space held for the private (its later public company's home station)."""
 
+    slot: int = Field(default=0, ge=0)
+    """Which space of a multi-space city."""
     shared_with: tuple[Name, ...] = ()
-    """Other privates reserving the same slot (the first to use it takes it)."""
+    """Other privates reserving the same space (the first to use it takes it)."""
+    name: str | None = None
+    """The city's name, for people reading the file."""
 
 
 class Private(Model):
@@ -34,18 +38,57 @@ class Private(Model):
     """1: auctioned from the start (yellow); 2: from phase 3 (green)."""
     face_value: Money
     minimum_bid: Money
-    """Face value less the discount allowed in the auction."""
+    """Lowest opening bid (face value less the auction discount)."""
     income: dict[Name, Money]
     """Income by phase name; applies from that phase on (``{'2': 23, '3': 35}``)."""
     home_hexes: tuple[Name, ...] = ()
-    """Hexes the private's own track links (empty for a private without a railway)."""
+    """Hexes of the private's own railway (empty for a private without one)."""
     reservations: tuple[Reservation, ...] = ()
     can_start: Literal["any", "none"] | tuple[Name, ...] = "none"
-    """Which public companies it can be exchanged for (``any``, ``none`` or a list)."""
+    """Which public companies it can start (``any``, ``none`` or a list of symbols)."""
+    start_cities: tuple[CityRef, ...] = ()
+    """Where a company it starts puts its home station (each one of its reservations)."""
+    exchange_for_share: bool = False
+    """Can be exchanged for a share of a public company connected to a home hex."""
+    minor: bool = False
+    """Operates as a minor company that lays track."""
+    blocks_hexes: tuple[Name, ...] = ()
+    """Home hexes where nobody else may lay track while it is open."""
+    future_track_hexes: tuple[Name, ...] = ()
+    """Home hexes whose map code prints this private's future line (``track:future``)."""
+    icon: str | None = None
+    """Its map icon (``icon=image:1858/<icon>`` in map.yaml), removed when it closes."""
+    color: Literal["yellow", "green"] | None = None
     description: str | None = None
+
+
+class TwoPlayerUnavailable(Model):
+    """How many privates of each batch are drawn at setup to be unbuyable with 2 players."""
+
+    batch_1: int = Field(default=0, ge=0)
+    batch_2: int = Field(default=0, ge=0)
+
+
+class TrackLay(Model):
+    """One tile lay in an operating turn, and its cost."""
+
+    cost: Money = 0
+
+
+class PrivateOperating(Model):
+    """A player-owned private's operating turn."""
+
+    track_lays: tuple[TrackLay, ...] = ()
+    upgrades: bool = False
+    """Whether its lays may upgrade (otherwise only yellow tiles on empty hexes)."""
+    home_terrain_free: bool = False
+    needs_home_tile_first: bool = False
+    """No lay elsewhere until one of its home hexes holds track."""
 
 
 class PrivatesFile(Model):
     """The privates, in number order."""
 
-    privates: tuple[Private, ...]
+    privates: tuple[Private, ...] = Field(min_length=1)
+    two_player_unavailable: TwoPlayerUnavailable | None = None
+    operating: PrivateOperating | None = None
