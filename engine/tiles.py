@@ -1,0 +1,501 @@
+"""Tile geometry on parsed tiles: rotation, exits, track segments and upgrade checks.
+
+One implementation for the validator, the rules engine, route search and the renderer.  A
+rotation ``r`` (0-5) turns a tile ``r`` sixths clockwise: edge ``e`` goes to ``(e + r) % 6``.
+Nodes keep their index (``NodeRef(i)`` is the i-th entry of :attr:`Tile.nodes`) whatever the
+rotation, so a node is identified stably by that index.
+
+Upgrade semantics follow 18xx.games:
+
+* :func:`upgrades_to` is the colour / track / label / city-town test that picks candidate
+  tiles for a hex (rotation-free: track must fit at *some* rotation);
+* :func:`upgrade_rotations` lists the rotations at which a candidate may be laid: every old
+  path is kept by some new path, new cities/towns do not swallow old ones, and each old city
+  of a multi-city tile maps to one new city;
+* "kept" compares path ends: an edge keeps an edge of the same number, a node keeps a node of
+  the same kind (a town marked ``to_city`` may become a city, a halt any town); a path ending
+  at a junction has as ends the far ends of the junction's other paths.  Gauge must fit too:
+  see :func:`reference_gauge_fits`; pass ``gauge_fits`` to change it (e.g. a game that lets
+  track of any gauge be replaced).
+
+Game-specific decisions (e.g. 1858's cheaper metre-gauge lays) stay out of here; helpers
+such as :func:`added_track_gauges` give rules hooks what they need to decide.
+
+>>> from engine.notation import parse
+>>> seven, eighteen = parse("path=a:0,b:1"), parse("path=a:0,b:3;path=a:1,b:2")
+>>> exits(seven, 2)
+(2, 3)
+>>> upgrade_rotations(parse("city=revenue:20;path=a:0,b:_0;path=a:_0,b:3"), 0,
+...                   parse("city=revenue:30,slots:2;path=a:0,b:_0;path=a:1,b:_0;"
+...                         "path=a:3,b:_0;path=a:4,b:_0"))
+[0, 2, 3, 5]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from functools import lru_cache
+from typing import NamedTuple
+
+from engine.notation.models import (
+    Border,
+    City,
+    Edge,
+    Endpoint,
+    Gauge,
+    Halt,
+    Icon,
+    Junction,
+    Node,
+    NodeRef,
+    Part,
+    Partition,
+    Path,
+    RevenueCentre,
+    Stub,
+    Tile,
+    Town,
+    Upgrade,
+    Vertex,
+)
+
+ALL_ROTATIONS: tuple[int, ...] = (0, 1, 2, 3, 4, 5)
+
+#: The tile colour progression 18xx.games uses unless a game says otherwise.
+COLOUR_ORDER: tuple[str, ...] = ("white", "yellow", "green", "brown", "gray")
+
+#: Decides whether old track of one gauge is kept by new track of another.
+GaugeFits = Callable[[Gauge, Gauge], bool]
+
+
+def reference_gauge_fits(old: Gauge, new: Gauge) -> bool:
+    """18xx.games: broad is kept by broad or dual, narrow by narrow or dual, dual by dual only.
+
+    >>> reference_gauge_fits(Gauge.NARROW, Gauge.DUAL)
+    True
+    >>> reference_gauge_fits(Gauge.DUAL, Gauge.BROAD)
+    False
+    """
+    if old is Gauge.BROAD:
+        return new is Gauge.BROAD or new is Gauge.DUAL
+    if old is Gauge.NARROW:
+        return new is Gauge.NARROW or new is Gauge.DUAL
+    if old is Gauge.DUAL:
+        return new is Gauge.DUAL
+    return False
+
+
+def any_gauge_fits(old: Gauge, new: Gauge) -> bool:
+    """Gauge ignored (18xx.games ``ignore_gauge_compare``)."""
+    return True
+
+
+# ----------------------------------------------------------------------------- rotation
+def rotate_edge(edge: int, r: int) -> int:
+    return (edge + r) % 6
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _rotate_loc(loc: str | None, r: int) -> str | None:
+    if loc is None or not _NUMBER.fullmatch(loc):
+        return loc
+    value = (float(loc) + r) % 6
+    return str(int(value)) if value == int(value) else format(value, "g")
+
+
+def _rotate_end(end: Endpoint, r: int) -> Endpoint:
+    return Edge((end.num + r) % 6) if isinstance(end, Edge) else end
+
+
+def _rotate_edge_end(end: Edge, r: int) -> Edge:
+    return Edge((end.num + r) % 6)
+
+
+def _rotate_part(part: Part, r: int) -> Part:
+    if isinstance(part, Path):
+        return replace(part, a=_rotate_end(part.a, r), b=_rotate_end(part.b, r))
+    if isinstance(part, Border | Stub):
+        return replace(part, edge=(part.edge + r) % 6)
+    if isinstance(part, Partition):
+        return replace(
+            part,
+            a=Vertex((part.a.num + r) % 6, part.a.sign),
+            b=Vertex((part.b.num + r) % 6, part.b.sign),
+        )
+    if isinstance(part, RevenueCentre | Icon | Upgrade) and part.loc is not None:
+        return replace(part, loc=_rotate_loc(part.loc, r))
+    return part
+
+
+@lru_cache(maxsize=4096)
+def rotate(tile: Tile, r: int) -> Tile:
+    """The tile turned ``r`` sixths clockwise: path, border and stub edges, partition vertices
+    and numeric ``loc`` positions move; nodes keep their indices.
+
+    >>> from engine.notation import parse, format_tile
+    >>> format_tile(rotate(parse("city=revenue:20;path=a:0,b:_0;border=edge:5"), 2))
+    'city=revenue:20;path=a:2,b:_0;border=edge:1'
+    """
+    r %= 6
+    if r == 0:
+        return tile
+    return Tile(tuple(_rotate_part(p, r) for p in tile.parts))
+
+
+# ----------------------------------------------------------------------------- track
+def exits(tile: Tile, rotation: int = 0) -> tuple[int, ...]:
+    """The edges the tile's track leaves by, sorted, at ``rotation``."""
+    return tuple(sorted({(e + rotation) % 6 for p in tile.paths for e in p.edges}))
+
+
+class Segment(NamedTuple):
+    """One track path: its two ends (``Edge`` or ``NodeRef``), gauge and parallel lane count."""
+
+    a: Endpoint
+    b: Endpoint
+    gauge: Gauge
+    lanes: int = 1
+
+
+def segments(tile: Tile, rotation: int = 0) -> tuple[Segment, ...]:
+    """The tile's track (not future track) at ``rotation``, one segment per path.
+
+    >>> from engine.notation import parse
+    >>> segments(parse("city=revenue:20;path=a:0,b:_0,track:narrow"), 1)
+    (Segment(a=Edge(num=1), b=NodeRef(index=0), gauge=<Gauge.NARROW: 'narrow'>, lanes=1),)
+    """
+    return tuple(
+        Segment(_rotate_end(p.a, rotation), _rotate_end(p.b, rotation), p.track, p.lanes or 1)
+        for p in tile.paths
+    )
+
+
+def track_gauges(tile: Tile) -> tuple[Gauge, ...]:
+    """Gauge of every track path, a path of N lanes counting N times (18xx.games counts so)."""
+    return tuple(p.track for p in tile.paths for _ in range(p.lanes or 1))
+
+
+def added_track_gauges(old: Tile, new: Tile) -> tuple[Gauge, ...]:
+    """Gauges of ``new``'s track left after striking one path of each of ``old``'s gauges.
+
+    What a rules hook needs to ask "does this lay only add metre (narrow) gauge track?".
+
+    >>> from engine.notation import parse
+    >>> added_track_gauges(parse("path=a:0,b:3"), parse("path=a:0,b:3;path=a:1,b:4,track:narrow"))
+    (<Gauge.NARROW: 'narrow'>,)
+    """
+    remaining = list(track_gauges(new))
+    for gauge in track_gauges(old):
+        if gauge in remaining:
+            remaining.remove(gauge)
+    return tuple(remaining)
+
+
+def node_exits(tile: Tile, index: int, rotation: int = 0) -> tuple[int, ...]:
+    """Edges reached by the paths of node ``index`` (with repeats, in path order)."""
+    ref = NodeRef(index)
+    return tuple(
+        (e + rotation) % 6
+        for p in tile.paths
+        if p.a == ref or p.b == ref
+        for _ in range(p.lanes or 1)
+        for e in p.edges
+    )
+
+
+def city_town_edges(tile: Tile, rotation: int = 0) -> dict[int, list[int]]:
+    """For each city or town that has track to an edge: node index -> those edges.
+
+    Keys come in the order their first path appears; a path of N lanes counts N times.
+    """
+    out: dict[int, list[int]] = {}
+    nodes = tile.nodes
+    for p in tile.paths:
+        ct: int | None = None
+        for end in (p.a, p.b):  # a city end wins over a town end; the later city wins
+            if isinstance(end, NodeRef) and isinstance(nodes[end.index], City):
+                ct = end.index
+        if ct is None:
+            for end in (p.a, p.b):
+                if isinstance(end, NodeRef) and isinstance(nodes[end.index], Town):
+                    ct = end.index
+        if ct is None or not p.edges:
+            continue
+        edges = out.setdefault(ct, [])
+        for _ in range(p.lanes or 1):
+            edges.extend((e + rotation) % 6 for e in p.edges)
+    return out
+
+
+# ----------------------------------------------------------------------------- path keeping
+End = Edge | Node
+
+
+def path_ends(tile: Tile, path: Path, rotation: int = 0) -> tuple[End, ...]:
+    """A path's ends: edges (rotated) and nodes, a junction replaced by the far ends of its
+    other paths."""
+    out: list[End] = []
+    for end in (path.a, path.b):
+        if isinstance(end, Edge):
+            out.append(_rotate_edge_end(end, rotation))
+            continue
+        node = tile.nodes[end.index]
+        if not isinstance(node, Junction):
+            out.append(node)
+            continue
+        for other in tile.paths:
+            if other is path or end not in (other.a, other.b):
+                continue
+            for far in (other.a, other.b):
+                if isinstance(far, Edge):
+                    out.append(_rotate_edge_end(far, rotation))
+                elif not isinstance(tile.nodes[far.index], Junction):
+                    out.append(tile.nodes[far.index])
+    return tuple(out)
+
+
+def _end_kept(old: End, new: End) -> bool:
+    if isinstance(old, Edge):
+        return isinstance(new, Edge) and old.num == new.num
+    if isinstance(new, Edge):
+        return False
+    if isinstance(old, Halt) and isinstance(new, Town):
+        return True
+    if isinstance(old, Town) and old.to_city and isinstance(new, City):
+        return True
+    return type(old) is type(new)
+
+
+def path_kept(
+    old_tile: Tile,
+    old_path: Path,
+    old_rotation: int,
+    new_tile: Tile,
+    new_path: Path,
+    new_rotation: int,
+    *,
+    gauge_fits: GaugeFits = reference_gauge_fits,
+) -> bool:
+    """Whether ``new_path`` keeps ``old_path``: every old end has a matching new end, and the
+    gauge fits."""
+    new_ends = path_ends(new_tile, new_path, new_rotation)
+    return all(
+        any(_end_kept(o, n) for n in new_ends) for o in path_ends(old_tile, old_path, old_rotation)
+    ) and gauge_fits(old_path.track, new_path.track)
+
+
+def paths_maintained(
+    old: Tile,
+    old_rotation: int,
+    new: Tile,
+    new_rotation: int,
+    *,
+    gauge_fits: GaugeFits = reference_gauge_fits,
+) -> bool:
+    """Every track path of ``old`` is kept by some path of ``new`` at these rotations."""
+    return all(
+        any(
+            path_kept(old, op, old_rotation, new, np, new_rotation, gauge_fits=gauge_fits)
+            for np in new.paths
+        )
+        for op in old.paths
+    )
+
+
+def paths_are_subset(
+    old: Tile,
+    old_rotation: int,
+    new: Tile,
+    *,
+    gauge_fits: GaugeFits = reference_gauge_fits,
+) -> bool:
+    """Whether ``new`` keeps all of ``old``'s track at *some* rotation.
+
+    Junction to junction (Lawson to Lawson) compares exits only, as 18xx.games does.
+    """
+    if old.junctions and new.junctions and any(p.node_refs for p in new.paths):
+        old_exits = set(exits(old, old_rotation))
+        new_exits = exits(new)
+        return any(old_exits <= {(e + r) % 6 for e in new_exits} for r in ALL_ROTATIONS)
+    return any(
+        paths_maintained(old, old_rotation, new, r, gauge_fits=gauge_fits) for r in ALL_ROTATIONS
+    )
+
+
+# ----------------------------------------------------------------------------- rotations
+def _city_map(old: Tile, old_rotation: int, new: Tile, new_rotation: int) -> dict[int, int | None]:
+    """Old city index -> the new city its tokens would move to (18xx.games rule)."""
+    old_cities = [i for i, n in enumerate(old.nodes) if isinstance(n, City)]
+    new_cities = [i for i, n in enumerate(new.nodes) if isinstance(n, City)]
+    old_exits = {i: set(node_exits(old, i, old_rotation)) for i in old_cities}
+    new_exits = {i: set(node_exits(new, i, new_rotation)) for i in new_cities}
+    mapping: dict[int, int | None] = {}
+    if not any(old_exits.values()) and len(old_cities) == len(new_cities):
+        mapping = dict(zip(old_cities, new_cities, strict=True))
+    else:
+        for oc in old_cities:
+            mapping[oc] = next(
+                (nc for nc in new_cities if old_exits[oc] and old_exits[oc] <= new_exits[nc]),
+                None,
+            )
+    used = [nc for nc in mapping.values() if nc is not None]
+    for pos, oc in enumerate(old_cities):
+        if mapping.get(oc) is not None:
+            continue
+        choice: int | None = new_cities[pos] if pos < len(new_cities) else None
+        if choice is None or choice in used:
+            choice = next((nc for nc in new_cities if nc not in used), None)
+        mapping[oc] = choice
+        if choice is not None:
+            used.append(choice)
+    return mapping
+
+
+def _city_sizes_kept(old: Tile, old_rotation: int, new: Tile, new_rotation: int) -> bool:
+    if len({c.slots for c in old.cities}) <= 1:
+        return True
+    for oc, nc in _city_map(old, old_rotation, new, new_rotation).items():
+        old_city, new_city = old.nodes[oc], None if nc is None else new.nodes[nc]
+        assert isinstance(old_city, City)
+        if not isinstance(new_city, City) or new_city.slots < old_city.slots:
+            return False
+    return True
+
+
+def rotation_is_legal(
+    old: Tile,
+    old_rotation: int,
+    new: Tile,
+    rotation: int,
+    *,
+    gauge_fits: GaugeFits = reference_gauge_fits,
+    exit_allowed: Callable[[int], bool] | None = None,
+) -> bool:
+    """The tile-level part of 18xx.games' legal-rotation test (the caller checks that the
+    operator can reach a new exit)."""
+    if exit_allowed is not None and not all(exit_allowed(e) for e in exits(new, rotation)):
+        return False
+    if not paths_maintained(old, old_rotation, new, rotation, gauge_fits=gauge_fits):
+        return False
+    old_cte = list(city_town_edges(old, old_rotation).values())
+    new_cte = list(city_town_edges(new, rotation).values())
+    added = max(0, len(new_cte) - len(old_cte))
+    fresh = sum(1 for nct in new_cte if all(not set(nct) & set(oct) for oct in old_cte))
+    if fresh > added:
+        return False
+    if len(new.cities) > 1 and len(old.cities) > 1:
+        for oct in old_cte:
+            whole = len(set(oct)) == len(oct)
+            holders = sum(1 for nct in new_cte if whole and set(oct) <= set(nct))
+            if holders != 1:
+                return False
+    return _city_sizes_kept(old, old_rotation, new, rotation)
+
+
+def upgrade_rotations(
+    old: Tile,
+    old_rotation: int,
+    new: Tile,
+    *,
+    gauge_fits: GaugeFits = reference_gauge_fits,
+    exit_allowed: Callable[[int], bool] | None = None,
+) -> list[int]:
+    """Rotations of ``new`` that may replace ``old`` (laid at ``old_rotation``): all old track
+    kept, no old city or town swallowed.  ``exit_allowed(edge)`` may forbid edges (e.g. off
+    the map).
+
+    >>> from engine.notation import parse
+    >>> upgrade_rotations(parse("path=a:0,b:1"), 0, parse("path=a:0,b:3;path=a:1,b:2"))
+    [5]
+    """
+    return [
+        r
+        for r in ALL_ROTATIONS
+        if rotation_is_legal(
+            old, old_rotation, new, r, gauge_fits=gauge_fits, exit_allowed=exit_allowed
+        )
+    ]
+
+
+# ----------------------------------------------------------------------------- upgrades_to
+def upgrades_to_correct_colour(
+    old_colour: str, new_colour: str, colour_order: Sequence[str] = COLOUR_ORDER
+) -> bool:
+    """The new colour is the one after the old in ``colour_order``."""
+    if old_colour not in colour_order or new_colour not in colour_order:
+        return False
+    return colour_order.index(new_colour) == colour_order.index(old_colour) + 1
+
+
+def upgrades_to_correct_label(old: Tile, new: Tile, new_colour: str) -> bool:
+    """Labels match; a future label on ``old`` counts instead when ``new`` is its colour."""
+    future = old.future_label
+    if future is not None and future.color == new_colour:
+        return future.label == (new.label if new.label is not None else None)
+    return old.label == new.label
+
+
+def upgrades_to_correct_city_town(
+    old: Tile,
+    old_colour: str,
+    old_rotation: int,
+    new: Tile,
+    *,
+    ignore_city_count: bool = False,
+) -> bool:
+    """Town count kept; city count kept unless ``old`` is labelled (or ``ignore_city_count``);
+    a multi-city tile's cities keep their edges; a labelled city tile keeps a city; a blank
+    ``OO`` hex takes only tiles with as many cities."""
+    if len(old.towns) != len(new.towns):
+        return False
+    labelled = old.label is not None
+    if not labelled and len(old.cities) != len(new.cities) and not ignore_city_count:
+        return False
+    if len(old.cities) > 1 and len(new.cities) > 1:
+        old_cte = list(city_town_edges(old, old_rotation).values())
+        new_cte = list(city_town_edges(new).values())
+        if not any(
+            all(any(all((e + r) % 6 in nct for e in oct) for nct in new_cte) for oct in old_cte)
+            for r in ALL_ROTATIONS
+        ):
+            return False
+    if labelled and old.cities and not new.cities:
+        return False
+    return not (old_colour == "white" and old.label == "OO" and len(old.cities) != len(new.cities))
+
+
+def upgrades_to(
+    old: Tile,
+    old_colour: str,
+    new: Tile,
+    new_colour: str,
+    *,
+    old_rotation: int = 0,
+    colour_order: Sequence[str] = COLOUR_ORDER,
+    special: bool = False,
+    ignore_city_count: bool = False,
+    gauge_fits: GaugeFits = reference_gauge_fits,
+) -> bool:
+    """Whether ``new`` is a candidate upgrade for ``old`` (18xx.games' generic rule): next
+    colour, all old track kept at some rotation, and (unless ``special``, a private's ability)
+    label and city/town counts.  Then :func:`upgrade_rotations` says how it may be turned.
+
+    >>> from engine.notation import parse
+    >>> upgrades_to(parse("path=a:0,b:1"), "yellow", parse("path=a:0,b:3;path=a:1,b:2"), "green")
+    True
+    """
+    if not upgrades_to_correct_colour(old_colour, new_colour, colour_order):
+        return False
+    if not paths_are_subset(old, old_rotation, new, gauge_fits=gauge_fits):
+        return False
+    if special:
+        return True
+    if not upgrades_to_correct_label(old, new, new_colour):
+        return False
+    return upgrades_to_correct_city_town(
+        old, old_colour, old_rotation, new, ignore_city_count=ignore_city_count
+    )
