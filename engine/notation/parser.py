@@ -132,7 +132,8 @@ def _endpoint(value: str, ctx: _Ctx) -> m.Endpoint:
         return m.Edge(0)  # the reference reads edges mod 6
     if value.isdigit() and value.isascii() and int(value) <= 5:
         return m.Edge(int(value))
-    raise _Bad(f"expected an edge 0-5 or a node reference _N, got {value!r}")
+    hint = " (18xx.games reads 6 as edge 0: write 0)" if value == "6" else ""
+    raise _Bad(f"expected an edge 0-5 or a node reference _N, got {value!r}{hint}")
 
 
 def _flag(value: str, ctx: _Ctx) -> bool:
@@ -546,6 +547,8 @@ def _build_part(code: str, raw: _RawPart, ctx: _Ctx) -> m.Part:
                 expected = f"expected one of {', '.join(specs)}"
             else:
                 expected = f"{name} takes no parameters"
+            if key in INERT_KEYS.get(name, ()):
+                expected += " (18xx.games ignores this key; only lenient mode keeps it)"
             _fail(
                 code,
                 _s(key_tok),
