@@ -1,0 +1,30 @@
+"""Named rule-hook sets, one per game family (``rules: '1858'`` in game.yaml).
+
+>>> get_rules("1858").NAME
+'1858'
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from engine.errors import UnknownEntity
+from engine.rules.hooks import Rules
+
+# rules name -> module defining ``RULES`` (a Rules subclass instance)
+_MODULES: dict[str, str] = {"1858": "engine.games.g1858"}
+
+
+def available() -> list[str]:
+    return sorted(_MODULES)
+
+
+def get_rules(name: str) -> Rules:
+    """The hook set registered under ``name``."""
+    module = _MODULES.get(name)
+    if module is None:
+        raise UnknownEntity(f"no rule-hook set {name!r}; known: {', '.join(available())}")
+    rules = importlib.import_module(module).RULES
+    if not isinstance(rules, Rules):
+        raise TypeError(f"{module}.RULES is not a Rules instance")
+    return rules

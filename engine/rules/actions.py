@@ -1,0 +1,310 @@
+"""Typed, immutable actions.  The wire form is 18xx.games' own JSON (same field names).
+
+>>> a = action_from_json({"type": "bid", "entity": 7978, "entity_type": "player", "id": 2,
+...                       "company": "L&C", "price": 70})
+>>> (type(a).__name__, a.entity, a.company, a.price)
+('Bid', '7978', 'L&C', 70)
+>>> action_to_json(a)["price"]
+70
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from engine.errors import UnknownEntity
+
+
+@dataclass(frozen=True)
+class Action:
+    """Common fields.  ``entity`` is always a string ref (18xx.games player ids are ints)."""
+
+    TYPE: ClassVar[str] = ""
+
+    entity: str
+    entity_type: str = "player"
+    id: int | None = None
+    created_at: int | None = None
+    user: int | None = None
+    auto_actions: tuple[Action, ...] = ()
+
+    @property
+    def kind(self) -> str:
+        return self.TYPE
+
+    @property
+    def type(self) -> str:
+        return self.TYPE
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    TYPE: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True)
+class Bid(Action):
+    TYPE: ClassVar[str] = "bid"
+    company: str = ""
+    price: int = 0
+
+
+@dataclass(frozen=True)
+class BuyShares(Action):
+    """Buy certificates (from treasury or pool); with entity_type company/minor: an exchange."""
+
+    TYPE: ClassVar[str] = "buy_shares"
+    shares: tuple[str, ...] = ()
+    percent: int = 0
+    share_price: int | None = None
+
+
+@dataclass(frozen=True)
+class SellShares(Action):
+    """A player selling to the pool; a corporation selling its treasury shares = issuing."""
+
+    TYPE: ClassVar[str] = "sell_shares"
+    shares: tuple[str, ...] = ()
+    percent: int = 0
+    share_price: int | None = None
+
+
+@dataclass(frozen=True)
+class Par(Action):
+    """Start a public company at ``share_price``: a market cell id ``"price,row,col"``."""
+
+    TYPE: ClassVar[str] = "par"
+    corporation: str = ""
+    share_price: str = ""
+
+
+@dataclass(frozen=True)
+class Convert(Action):
+    TYPE: ClassVar[str] = "convert"
+
+
+@dataclass(frozen=True)
+class Choose(Action):
+    TYPE: ClassVar[str] = "choose"
+    choice: str = ""
+
+
+@dataclass(frozen=True)
+class LayTile(Action):
+    TYPE: ClassVar[str] = "lay_tile"
+    hex: str = ""
+    tile: str = ""  # tile instance id, e.g. '57-1'
+    rotation: int = 0
+
+
+@dataclass(frozen=True)
+class PlaceToken(Action):
+    """``city`` is ``"<tile id>-<city index>"`` (e.g. ``"202-1-0"``, ``"A14-0-0"``)."""
+
+    TYPE: ClassVar[str] = "place_token"
+    city: str = ""
+    slot: int = 0
+    cost: int | None = None
+    tokener: str | None = None
+
+
+@dataclass(frozen=True)
+class Route:
+    train: str
+    connections: tuple[tuple[str, ...], ...] = ()
+    hexes: tuple[str, ...] = ()
+    revenue: int = 0
+    revenue_str: str = ""
+    nodes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RunRoutes(Action):
+    TYPE: ClassVar[str] = "run_routes"
+    routes: tuple[Route, ...] = ()
+    extra_revenue: int = 0
+    subsidy: int = 0
+
+
+@dataclass(frozen=True)
+class Dividend(Action):
+    TYPE: ClassVar[str] = "dividend"
+    kind_: str = field(default="", metadata={"wire": "kind"})  # 'payout', 'withhold', 'half'
+
+
+@dataclass(frozen=True)
+class BuyTrain(Action):
+    TYPE: ClassVar[str] = "buy_train"
+    train: str = ""
+    price: int = 0
+    variant: str | None = None
+    exchange: str | None = None
+
+
+@dataclass(frozen=True)
+class DiscardTrain(Action):
+    TYPE: ClassVar[str] = "discard_train"
+    train: str = ""
+
+
+@dataclass(frozen=True)
+class ScrapTrain(Action):
+    TYPE: ClassVar[str] = "scrap_train"
+    train: str = ""
+
+
+@dataclass(frozen=True)
+class BuyCompany(Action):
+    TYPE: ClassVar[str] = "buy_company"
+    company: str = ""
+    price: int = 0
+
+
+@dataclass(frozen=True)
+class Message(Action):
+    TYPE: ClassVar[str] = "message"
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Undo(Action):
+    TYPE: ClassVar[str] = "undo"
+    action_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Redo(Action):
+    TYPE: ClassVar[str] = "redo"
+
+
+@dataclass(frozen=True)
+class Program(Action):
+    """``program_*`` (auto-pass settings): recorded, never change the game."""
+
+    TYPE: ClassVar[str] = "program"
+    program: str = ""
+    settings: tuple[tuple[str, Any], ...] = ()
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.TYPE: cls
+    for cls in (
+        Pass,
+        Bid,
+        BuyShares,
+        SellShares,
+        Par,
+        Convert,
+        Choose,
+        LayTile,
+        PlaceToken,
+        RunRoutes,
+        Dividend,
+        BuyTrain,
+        DiscardTrain,
+        ScrapTrain,
+        BuyCompany,
+        Message,
+        Undo,
+        Redo,
+    )
+}
+_BASE = {"type", "entity", "entity_type", "id", "created_at", "user", "auto_actions"}
+
+
+def _wire(f: dataclasses.Field[Any]) -> str:
+    return str(f.metadata.get("wire", f.name))
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    return value
+
+
+def action_from_json(data: dict[str, Any]) -> Action:
+    """Parse one action (18xx.games wire form); raises UnknownEntity for an unknown type."""
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise UnknownEntity(f"action without a type: {data!r}")
+    common: dict[str, Any] = {
+        "entity": str(data.get("entity")),
+        "entity_type": data.get("entity_type", "player"),
+        "id": data.get("id"),
+        "created_at": data.get("created_at"),
+        "user": data.get("user"),
+        "auto_actions": tuple(action_from_json(a) for a in data.get("auto_actions") or ()),
+    }
+    if kind.startswith("program_"):
+        settings = tuple(sorted((k, _freeze(v)) for k, v in data.items() if k not in _BASE))
+        return Program(**common, program=kind, settings=settings)
+    cls = ACTION_TYPES.get(kind)
+    if cls is None:
+        raise UnknownEntity(f"unknown action type {kind!r}")
+    extra: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.name in common:
+            continue
+        key = _wire(f)
+        if key not in data:
+            continue
+        value = data[key]
+        if f.name == "routes":
+            value = tuple(
+                Route(
+                    train=r["train"],
+                    connections=tuple(tuple(c) for c in r.get("connections", ())),
+                    hexes=tuple(r.get("hexes", ())),
+                    revenue=int(r.get("revenue", 0)),
+                    revenue_str=str(r.get("revenue_str", "")),
+                    nodes=tuple(r.get("nodes", ())),
+                )
+                for r in value
+            )
+        else:
+            value = _freeze(value)
+        extra[f.name] = value
+    return cls(**common, **extra)
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """The 18xx.games wire form of an action (entity ids that look like ints become ints)."""
+    out: dict[str, Any] = {"type": action.program if isinstance(action, Program) else action.TYPE}
+    out["entity"] = int(action.entity) if action.entity.isdigit() else action.entity
+    out["entity_type"] = action.entity_type
+    for key in ("id", "created_at", "user"):
+        if getattr(action, key) is not None:
+            out[key] = getattr(action, key)
+    if isinstance(action, Program):
+        out.update({k: _thaw(v) for k, v in action.settings})
+    else:
+        for f in dataclasses.fields(action):
+            if f.name in _BASE:
+                continue
+            value = getattr(action, f.name)
+            if f.name == "routes":
+                value = [
+                    {
+                        "train": r.train,
+                        "connections": [list(c) for c in r.connections],
+                        "hexes": list(r.hexes),
+                        "revenue": r.revenue,
+                        "revenue_str": r.revenue_str,
+                        "nodes": list(r.nodes),
+                    }
+                    for r in value
+                ]
+            elif value is None:
+                continue
+            out[_wire(f)] = _thaw(value)
+    if action.auto_actions:
+        out["auto_actions"] = [action_to_json(a) for a in action.auto_actions]
+    return out

@@ -1,0 +1,221 @@
+"""The interpreter: a :class:`Game` (immutable: definition + options + rule hooks) applies actions
+to a :class:`~engine.rules.state.GameState`.
+
+``game.apply(state, action)`` checks the action against the rules and either applies it whole
+or raises a typed error (:class:`~engine.errors.IllegalAction`, ``OutOfTurn``,
+``UnknownEntity``) leaving the state exactly as it was: the state is snapshotted (pickle, a
+few tens of microseconds) before the action and restored on any error.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from engine.errors import GameError, IllegalAction, UnknownEntity
+from engine.rules.actions import Action, Message, Program
+from engine.rules.hooks import Rules
+from engine.rules.registry import STEPS
+from engine.rules.rounds import ROUND_KINDS, Round
+from engine.rules.state import GameState
+from engine.rules.step import Step
+
+
+class Game:
+    """One game's immutable rules: its definition, optional rules and hook set."""
+
+    def __init__(
+        self,
+        definition: Any,
+        rules: Rules,
+        num_players: int,
+        optional_rules: Iterable[str] = (),
+    ) -> None:
+        from engine.rules.data import rules_data
+
+        self.definition = definition
+        self.num_players = num_players
+        self.data = rules_data(definition, num_players)
+        self.rules = rules
+        self.optional_rules = frozenset(optional_rules)
+        for module in rules.STEP_MODULES:
+            importlib.import_module(module)
+        self._steps: dict[str, type[Step]] = dict(STEPS)
+        self._rounds: dict[str, type[Round]] = dict(ROUND_KINDS)
+        self._rounds.update({r.KIND: r for r in rules.ROUNDS})
+        self.check = True  # snapshot and roll back on error (off: trusted replays only)
+
+    # -- registry --------------------------------------------------------------------------
+    def step_class(self, name: str) -> type[Step]:
+        try:
+            return self._steps[name]
+        except KeyError:
+            raise UnknownEntity(f"no step named {name!r} in rules {self.rules.NAME}") from None
+
+    def round_class(self, kind: str) -> type[Round]:
+        try:
+            return self._rounds[kind]
+        except KeyError:
+            raise UnknownEntity(f"no round kind {kind!r} in rules {self.rules.NAME}") from None
+
+    def round(self, state: GameState) -> Round:
+        return self.round_class(state.round.kind)(self, state)
+
+    # -- setup -----------------------------------------------------------------------------
+    def new_state(self, players: Sequence[tuple[str, str]], seed: int = 0) -> GameState:
+        """A fresh game: players as (id, name) in seating order (the first has priority)."""
+        from engine.rules.setup import initial_state
+
+        state = initial_state(self, players, seed)
+        self.rules.setup_state(self, state)
+        rnd = self.rules.init_round(self, state)
+        state.round.data["at_start"] = True
+        rnd.setup()
+        return state
+
+    # -- applying actions ------------------------------------------------------------------
+    def apply(self, state: GameState, action: Action) -> None:
+        """Apply one action (and its recorded auto-actions) whole, or raise and change nothing."""
+        if isinstance(action, Program | Message):
+            state.actions += 1
+            if action.id is not None:
+                state.last_action_id = action.id
+            return
+        snap = state.snapshot() if self.check else None
+        try:
+            self._process_single(state, action)
+            for auto in action.auto_actions:
+                self._process_single(state, auto)
+        except GameError as exc:
+            if snap is not None:
+                state.restore(snap)
+            if exc.index is None:
+                exc.index = action.id
+            if exc.action is None:
+                exc.action = action
+            raise
+        except (KeyError, ValueError, IndexError, TypeError, AttributeError) as exc:
+            if snap is not None:
+                state.restore(snap)
+            raise IllegalAction(
+                f"cannot apply: {type(exc).__name__}: {exc}",
+                action=action,
+                index=action.id,
+                rule="engine",
+            ) from exc
+        state.actions += 1
+        if action.id is not None:
+            state.last_action_id = action.id
+
+    def _process_single(self, state: GameState, action: Action) -> None:
+        if state.finished:
+            raise IllegalAction("the game is over", action=action, rule="game end")
+        self._check_entity(state, action)
+        self.round(state).process(action)
+        self.rules.action_processed(self, state, action)
+        trigger = self.rules.game_end_check(self, state)
+        if trigger is not None:
+            state.data.setdefault("game_end_trigger", list(trigger))
+            trigger = (state.data["game_end_trigger"][0], state.data["game_end_trigger"][1])
+            if trigger[1] == "immediate":
+                self.end_game(state, trigger[0])
+        while not state.finished and self.round(state).finished():
+            state.round.passed = []
+            if trigger is not None and self.rules.end_now(self, state, trigger[1]):
+                self.end_game(state, trigger[0])
+            else:
+                self.transition(state)
+
+    def transition(self, state: GameState) -> None:
+        rnd = self.rules.next_round(self, state)
+        if state.finished:
+            return
+        state.round.data["at_start"] = True
+        rnd.setup()
+
+    def end_game(self, state: GameState, reason: str) -> None:
+        state.finished = True
+        state.game_end_reason = reason
+        state.log.append(f"-- Game over: {reason} --")
+
+    def _check_entity(self, state: GameState, action: Action) -> None:
+        ref = action.entity
+        if ref in state.corporations or ref in state.privates or state.is_player(ref):
+            return
+        raise UnknownEntity(f"no entity {ref!r}", action=action, index=action.id, rule="entity")
+
+    # -- questions -------------------------------------------------------------------------
+    def current_entity(self, state: GameState) -> str | None:
+        return None if state.finished else self.round(state).current_entity()
+
+    def active_step(self, state: GameState) -> Step | None:
+        return None if state.finished else self.round(state).active_step()
+
+    def legal_actions(self, state: GameState) -> list[Action]:
+        """Concrete legal actions of the acting entity (and of companies it controls)."""
+        if state.finished:
+            return []
+        out: list[Action] = []
+        rnd = self.round(state)
+        ent = rnd.current_entity()
+        if ent is None:
+            return out
+        for step in rnd.steps():
+            if not step.active:
+                continue
+            if step.actions(ent):
+                out.extend(step.legal_actions(ent))
+            for other in self.controlled_entities(state, ent):
+                if step.actions(other):
+                    out.extend(step.legal_actions(other))
+            if step.blocking():
+                break
+        return out
+
+    def controlled_entities(self, state: GameState, ref: str) -> list[str]:
+        """Entities acting on behalf of ``ref`` (a player's privates and companies)."""
+        if not state.is_player(ref):
+            return []
+        p = state.player(ref)
+        corps = [c.sym for c in state.corporations.values() if c.director == ref and not c.closed]
+        return list(p.companies) + corps
+
+    def result(self, state: GameState) -> dict[str, int]:
+        """Each player's value: cash + shares at market + privates at face value."""
+        return {p.id: self.rules.player_value(self, state, p.id) for p in state.players}
+
+    # -- small shared helpers (definition-backed) -------------------------------------------
+    def is_closed(self, state: GameState, ref: str) -> bool:
+        if ref in state.corporations:
+            return state.corporations[ref].closed
+        if ref in state.privates:
+            return state.privates[ref].closed
+        return False
+
+    def trains_of(self, state: GameState, ref: str) -> list[str]:
+        if ref in state.corporations:
+            return state.corporations[ref].trains
+        if ref in state.privates:
+            return state.privates[ref].trains
+        return []
+
+    def phase_operating_rounds(self, state: GameState) -> int:
+        from engine.rules import market
+
+        return market.phase_operating_rounds(self, state)
+
+    def share_value(self, state: GameState, corp: str, percent: int) -> int:
+        from engine.rules import market
+
+        return market.share_value(self, state, corp, percent)
+
+    def private_value(self, sym: str) -> int:
+        from engine.rules import market
+
+        return market.private_face_value(self, sym)
+
+    def sorted_by_price(self, state: GameState, corps: list[Any]) -> list[Any]:
+        from engine.rules import market
+
+        return market.sorted_by_price(self, state, corps)

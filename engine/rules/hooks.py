@@ -1,0 +1,113 @@
+"""The generic rule hooks: what a game may override, with 18xx.games' usual behaviour.
+
+A game's hook set (engine/games/g<name>.py) subclasses :class:`Rules`, overriding only what its
+rulebook changes, with methods named after the rule (``station_cost``, ``private_closure``...).
+The core calls hooks; it never asks which game it is playing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.rules.state import GameState
+
+if TYPE_CHECKING:
+    from engine.rules.game import Game
+    from engine.rules.rounds import Round
+
+
+class Rules:
+    """Default hooks.  ``ROUND_STEPS`` names the step sequence of each round kind."""
+
+    NAME: ClassVar[str] = "base"
+    ROUND_STEPS: ClassVar[dict[str, tuple[str, ...]]] = {}
+    STEP_MODULES: ClassVar[tuple[str, ...]] = ()  # modules registering the steps named above
+    ROUNDS: ClassVar[tuple[type[Round], ...]] = ()  # extra round kinds this game uses
+    # when each game-end reason ends the game: 'immediate', 'current_round', 'current_or',
+    # 'full_or' (end of the OR set)
+    GAME_END_CHECK: ClassVar[dict[str, str]] = {"bank": "full_or"}
+
+    # -- rounds ----------------------------------------------------------------------------
+    def round_steps(self, kind: str) -> tuple[str, ...]:
+        return self.ROUND_STEPS[kind]
+
+    def setup_state(self, game: Game, state: GameState) -> None:
+        """Game-specific setup after the generic one (before the first round)."""
+
+    def init_round(self, game: Game, state: GameState) -> Round:
+        from engine.rules.rounds import StockRound
+
+        return StockRound.create(game, state)
+
+    def next_round(self, game: Game, state: GameState) -> Round:
+        """The round after the current one (18xx.games ``next_round!``)."""
+        from engine.rules.rounds import OperatingRound, StockRound
+
+        rs = state.round
+        if rs.kind == "stock":
+            state.operating_rounds = game.phase_operating_rounds(state)
+            self.reorder_players(game, state)
+            return OperatingRound.create(game, state, 1)
+        if rs.num < state.operating_rounds:
+            return OperatingRound.create(game, state, rs.num + 1)
+        state.turn += 1
+        return StockRound.create(game, state)
+
+    def reorder_players(self, game: Game, state: GameState) -> None:
+        """After a stock round the player after the last to act gets priority."""
+        rs = state.round
+        if not rs.entities:
+            return
+        first = rs.entities[rs.entity_index]
+        ids = [p.id for p in state.players]
+        i = ids.index(first)
+        state.players = state.players[i:] + state.players[:i]
+
+    def finish_stock_round(self, game: Game, state: GameState) -> None:
+        """End-of-stock-round price moves (sold out up...)."""
+
+    def operating_order(self, game: Game, state: GameState) -> list[str]:
+        """Floated minors in charter order, then floated corporations by share price."""
+        minors = [m.sym for m in state.privates.values() if m.floated and not m.closed]
+        corps = [c for c in state.corporations.values() if c.floated and not c.closed]
+        return minors + [c.sym for c in game.sorted_by_price(state, corps)]
+
+    def payout_companies(self, game: Game, state: GameState) -> None:
+        """Private income at the start of each operating round."""
+
+    def after_end_of_operating_turn(self, game: Game, state: GameState, op: str | None) -> None:
+        pass
+
+    def action_processed(self, game: Game, state: GameState, action: Any) -> None:
+        pass
+
+    # -- game end --------------------------------------------------------------------------
+    def game_end_check(self, game: Game, state: GameState) -> tuple[str, str] | None:
+        for reason, timing in self.GAME_END_CHECK.items():
+            if reason == "bank" and state.bank_broken:
+                return reason, timing
+        return None
+
+    def end_now(self, game: Game, state: GameState, timing: str) -> bool:
+        if timing in ("immediate", "current_round"):
+            return True
+        if state.round.kind == "stock":
+            return False
+        if timing == "current_or":
+            return True
+        return state.round.num == state.operating_rounds
+
+    # -- values ----------------------------------------------------------------------------
+    def player_value(self, game: Game, state: GameState, player: str) -> int:
+        """Cash + shares at market value + privates at face value."""
+        p = state.player(player)
+        value = p.cash
+        for corp in state.corporations.values():
+            if corp.closed or corp.market is None:
+                continue
+            pct = sum(sh.percent for sh in corp.shares if sh.owner == player)
+            if pct:
+                value += game.share_value(state, corp.sym, pct)
+        for sym in p.companies:
+            value += game.private_value(sym)
+        return value

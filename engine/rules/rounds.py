@@ -1,0 +1,296 @@
+"""Round kinds: who acts, in which order, and when a round is over.
+
+A round is a declared sequence of steps (named per game by the rule hooks) over a list of
+entities.  The round classes here are code only; their state is ``state.round``
+(:class:`~engine.rules.state.RoundState`).  The order of questions asked mirrors 18xx.games
+(``round/base.rb``, ``round/stock.rb``, ``round/operating.rb``), because that order decides
+whose turn it is and so whether recorded games replay.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from engine.errors import IllegalAction, OutOfTurn
+from engine.rules.actions import Action
+from engine.rules.state import GameState, RoundState, StepState
+from engine.rules.step import Step
+
+if TYPE_CHECKING:
+    from engine.rules.game import Game
+
+
+class Round:
+    KIND: ClassVar[str] = ""
+    NAME: ClassVar[str] = ""
+
+    def __init__(self, game: Game, state: GameState) -> None:
+        self.game = game
+        self.state = state
+
+    @property
+    def rs(self) -> RoundState:
+        return self.state.round
+
+    # -- construction ----------------------------------------------------------------------
+    @classmethod
+    def create(cls, game: Game, state: GameState, num: int = 1) -> Round:
+        """Make this the current round (entities selected, steps set up), not yet ``setup``."""
+        names = game.rules.round_steps(cls.KIND)
+        state.round = RoundState(kind=cls.KIND, num=num)
+        rnd = cls(game, state)
+        state.round.entities = rnd.select_entities()
+        state.round.steps = [StepState(name=n) for n in names]
+        for n in names:
+            for k, v in game.step_class(n).round_data().items():
+                state.round.data.setdefault(k, v)
+        for step in rnd.steps():
+            step.setup()
+        return rnd
+
+    def select_entities(self) -> list[str]:
+        raise NotImplementedError
+
+    def setup(self) -> None:
+        """Called once the round is current (18xx.games ``round.setup``)."""
+
+    # -- steps -----------------------------------------------------------------------------
+    def steps(self) -> list[Step]:
+        g, s = self.game, self.state
+        return [g.step_class(st.name)(g, s, st) for st in s.round.steps]
+
+    def step(self, name: str) -> Step:
+        for step in self.steps():
+            if step.NAME == name:
+                return step
+        raise KeyError(name)
+
+    def active_step(self) -> Step | None:
+        for step in self.steps():
+            if step.active and step.blocking():
+                return step
+        return None
+
+    def active_entities(self) -> list[str]:
+        step = self.active_step()
+        return step.active_entities() if step else []
+
+    def current_entity(self) -> str | None:
+        ents = self.active_entities()
+        return ents[0] if ents else None
+
+    def finished(self) -> bool:
+        return self.active_step() is None
+
+    def skip_steps(self) -> None:
+        rs = self.rs
+        ent = rs.entities[rs.entity_index] if rs.entities else None
+        for step in self.steps():
+            if not step.active or not step.blocks():
+                continue
+            if ent is not None and self.game.is_closed(self.state, ent):
+                continue
+            if step.blocking():
+                break
+            step.skip()
+
+    def actions_for(self, entity: str) -> list[str]:
+        out: list[str] = []
+        for step in self.steps():
+            if not step.active:
+                continue
+            for a in step.actions(entity):
+                if a not in out:
+                    out.append(a)
+            if step.blocking():
+                break
+        return out
+
+    # -- processing ------------------------------------------------------------------------
+    def process(self, action: Action) -> None:
+        chosen: Step | None = None
+        for step in self.steps():
+            if not step.active:
+                continue
+            accepts = action.type in step.actions(action.entity)
+            blocking = step.blocking()
+            if blocking and not accepts:
+                expected = step.active_entities()
+                if action.entity not in expected:
+                    raise OutOfTurn(
+                        f"{action.entity} cannot act now; waiting for {', '.join(expected)} "
+                        f"({step.NAME})",
+                        action=action,
+                        index=action.id,
+                        rule="turn order",
+                    )
+                raise IllegalAction(
+                    f"{action.entity} cannot {action.type} now; step {step.NAME} allows "
+                    f"{', '.join(step.current_actions())}",
+                    action=action,
+                    index=action.id,
+                    rule=f"step {step.NAME}",
+                )
+            if blocking or accepts:
+                chosen = step
+                break
+        if chosen is None:
+            raise IllegalAction(
+                f"no step can take {action.type} from {action.entity}",
+                action=action,
+                index=action.id,
+                rule="round",
+            )
+        chosen.st.acted = True
+        chosen.process(action)
+        self.rs.data["at_start"] = False
+        self.after_process_before_skip(action)
+        self.skip_steps()
+        self.after_process(action)
+
+    def after_process_before_skip(self, action: Action) -> None:
+        pass
+
+    def after_process(self, action: Action) -> None:
+        pass
+
+    # -- entity order ----------------------------------------------------------------------
+    def next_entity_index(self) -> None:
+        rs = self.rs
+        rs.entity_index = (rs.entity_index + 1) % len(rs.entities)
+
+    def passed(self, ref: str) -> bool:
+        return ref in self.rs.passed
+
+    def pass_entity(self, ref: str) -> None:
+        if ref not in self.rs.passed:
+            self.rs.passed.append(ref)
+
+    def unpass_entity(self, ref: str) -> None:
+        if ref in self.rs.passed:
+            self.rs.passed.remove(ref)
+
+
+class StockRound(Round):
+    KIND = "stock"
+    NAME = "Stock Round"
+
+    def select_entities(self) -> list[str]:
+        return [p.id for p in self.state.players]
+
+    def setup(self) -> None:
+        self.skip_steps()
+        if self.active_step() is None:
+            self.next_entity()
+
+    def after_process(self, action: Action) -> None:
+        if self.active_step() is not None:
+            return
+        self.next_entity()
+
+    def finished(self) -> bool:
+        return self.state.finished or all(e in self.rs.passed for e in self.rs.entities)
+
+    def next_entity(self) -> None:
+        if self.finished():
+            self.next_entity_index()  # back round to the priority holder
+            self.game.rules.finish_stock_round(self.game, self.state)
+            return
+        self.next_entity_index()
+        self.start_entity()
+
+    def start_entity(self) -> None:
+        for step in self.steps():
+            step.st.passed = False
+            step.st.acted = False
+        for step in self.steps():
+            step.setup()
+        self.skip_steps()
+        if self.active_step() is None:
+            self.next_entity()
+
+
+class OperatingRound(Round):
+    KIND = "operating"
+    NAME = "Operating Round"
+
+    def select_entities(self) -> list[str]:
+        return self.game.rules.operating_order(self.game, self.state)
+
+    @property
+    def current_operator(self) -> str | None:
+        op = self.rs.data.get("current_operator")
+        return op if isinstance(op, str) else None
+
+    def setup(self) -> None:
+        self.rs.data["current_operator"] = None
+        self.game.rules.payout_companies(self.game, self.state)
+        for ref in self.rs.entities:
+            for tid in self.game.trains_of(self.state, ref):
+                self.state.trains[tid].operated = False
+        self.after_setup()
+
+    def after_setup(self) -> None:
+        if self.any_to_act():
+            self.start_operating()
+
+    def skip_entity(self, ref: str) -> bool:
+        return self.game.is_closed(self.state, ref)
+
+    def any_to_act(self) -> bool:
+        return any(not self.skip_entity(e) for e in self.rs.entities)
+
+    def finished(self) -> bool:
+        done = self.active_step() is None or not self.any_to_act()
+        if done:
+            self.rs.data["current_operator"] = None
+        return done
+
+    def after_process(self, action: Action) -> None:
+        if action.type == "message":
+            return
+        if self.active_step() is not None:
+            return
+        self.game.rules.after_end_of_operating_turn(self.game, self.state, self.current_operator)
+        if not self.state.finished:
+            self.next_entity()
+
+    def next_entity(self) -> None:
+        rs = self.rs
+        if rs.entity_index == len(rs.entities) - 1:
+            return
+        self.next_entity_index()
+        if self.skip_entity(rs.entities[rs.entity_index]):
+            self.next_entity()
+            return
+        for step in self.steps():
+            step.st.passed = False
+            step.st.acted = False
+        for step in self.steps():
+            step.setup()
+        self.start_operating()
+
+    def start_operating(self) -> None:
+        rs = self.rs
+        ent = rs.entities[rs.entity_index]
+        if self.skip_entity(ent):
+            self.next_entity()
+            return
+        rs.data["current_operator"] = ent
+        rs.data["current_operator_acted"] = False
+        self.skip_steps()
+        if not self.finished():
+            return
+        self.game.rules.after_end_of_operating_turn(self.game, self.state, ent)
+        self.next_entity()
+
+    def recalculate_order(self) -> None:
+        """Re-sort the entities still to operate (after a share price changed)."""
+        rs = self.rs
+        done = rs.entities[: rs.entity_index + 1]
+        rest = set(rs.entities[rs.entity_index + 1 :])
+        order = self.game.rules.operating_order(self.game, self.state)
+        rs.entities = done + [e for e in order if e in rest]
+
+
+ROUND_KINDS: dict[str, type[Round]] = {r.KIND: r for r in (StockRound, OperatingRound)}

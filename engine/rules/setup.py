@@ -1,0 +1,64 @@
+"""The state at the start of a game, from the definition (generic; hooks add the rest)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from engine.errors import IllegalAction
+from engine.rules import rng
+from engine.rules.ledger import transfer
+from engine.rules.state import BANK, Corporation, GameState, Player, Private, Share, Token, Train
+
+if TYPE_CHECKING:
+    from engine.rules.game import Game
+
+
+def new_corporation(game: Game, sym: str) -> Corporation:
+    """A fresh, unstarted public company with all its certificates in its treasury."""
+    cd = game.data.corporation(sym)
+    structure = game.data.share_structures[cd.structure]
+    shares = [
+        Share(corp=sym, index=i, percent=pct, president=(i == 0), owner=sym)
+        for i, pct in enumerate(structure)
+    ]
+    tokens = [Token(price=0) for _ in range(cd.station_markers)]
+    return Corporation(
+        sym=sym,
+        kind=cd.structure,
+        shares=shares,
+        tokens=tokens,
+        float_percent=cd.float_percent,
+    )
+
+
+def initial_state(game: Game, players: Sequence[tuple[str, str]], seed: int) -> GameState:
+    d = game.data
+    ids = [pid for pid, _ in players]
+    if len(set(ids)) != len(ids):
+        raise IllegalAction(f"duplicate player ids: {ids}", rule="setup")
+    state = GameState(bank_cash=d.bank_cash, rng=rng.seed_value(seed))
+    state.players = [Player(id=str(pid), name=name) for pid, name in players]
+    for c in d.corporations:
+        state.corporations[c.sym] = new_corporation(game, c.sym)
+    for p in d.privates:
+        state.privates[p.sym] = Private(sym=p.sym, owner=BANK, data={"minor": p.minor})
+    for t in d.trains:
+        state.trains[t.id] = Train(id=t.id, name=t.name)
+        state.depot.append(t.id)
+    for name, count in d.tiles.items():
+        n = 1 if count is None else count
+        state.tiles[name] = [f"{name}-{i}" for i in range(n)]
+    from engine.rules import board
+
+    state.hexes = board.initial_hexes(game)
+    state.phase = d.phases[0].name
+    state.operating_rounds = d.phases[0].operating_rounds
+    clash = set(state.corporations) & set(state.privates) | set(ids) & (
+        set(state.corporations) | set(state.privates)
+    )
+    if clash:
+        raise IllegalAction(f"entity ids used twice: {sorted(clash)}", rule="setup")
+    for pl in state.players:
+        transfer(state, BANK, pl.id, d.starting_cash, "starting cash")
+    return state

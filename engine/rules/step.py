@@ -1,0 +1,123 @@
+"""The step interface: what every step of every round implements.
+
+A step is *code only*; its state is a :class:`~engine.rules.state.StepState` in the round (so the
+whole game stays plain data).  The interpreter binds a step to ``(game, state, step_state)``
+each time it needs it; binding is cheap.  How the interpreter uses the methods (this mirrors
+18xx.games, whose order of asking decides who acts next, and so whether replays match):
+
+- ``process`` an action: walk the round's steps in order, skipping passed ones; the first step
+  that is *blocking* (``blocks()`` and it has actions for its current entity) or that lists the
+  action's type in ``actions(entity)`` takes it.  A blocking step that does not accept the type
+  rejects the action.
+- After processing, the round ``skip_steps``: every active step before the first blocking one
+  that ``blocks()`` but has no actions is ``skip()``-ed (passed).
+- The round is finished when no step is blocking; the round kind then moves to the next entity
+  or ends (engine/rules/rounds.py).
+- ``setup()`` runs when the round starts and, in stock and operating rounds, at every new entity.
+- ``legal_actions(entity)`` enumerates concrete actions for a random player; it must always
+  offer something (at least ``pass``) when ``actions(entity)`` is not empty.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.errors import IllegalAction
+from engine.rules.actions import Action
+from engine.rules.state import GameState, RoundState, StepState
+
+if TYPE_CHECKING:
+    from engine.rules.game import Game
+
+
+class Step:
+    """Base class.  Subclasses set ``NAME`` and implement ``actions`` and ``process_<type>``."""
+
+    NAME: ClassVar[str] = ""
+    DESCRIPTION: ClassVar[str] = ""
+
+    def __init__(self, game: Game, state: GameState, st: StepState) -> None:
+        self.game = game
+        self.state = state
+        self.st = st
+
+    # -- conveniences ----------------------------------------------------------------------
+    @property
+    def round(self) -> RoundState:
+        return self.state.round
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """This step's own persistent data (``StepState.data``)."""
+        return self.st.data
+
+    @property
+    def rdata(self) -> dict[str, Any]:
+        """Round-level data shared by the round's steps (18xx.games ``round_state``)."""
+        return self.state.round.data
+
+    def log(self, msg: str) -> None:
+        self.state.log.append(msg)
+
+    def illegal(self, action: Action, rule: str, message: str) -> IllegalAction:
+        return IllegalAction(message, action=action, index=action.id, rule=rule)
+
+    # -- the interface ---------------------------------------------------------------------
+    @classmethod
+    def round_data(cls) -> dict[str, Any]:
+        """Initial round-level keys this step needs (created when the round starts)."""
+        return {}
+
+    def setup(self) -> None:
+        """Reset per-turn data; called at round start and at each new entity."""
+
+    def actions(self, entity: str) -> list[str]:
+        """Action types ``entity`` may take at this step now."""
+        return []
+
+    def blocks(self) -> bool:
+        """Whether the round waits on this step while it has actions (False: optional step)."""
+        return True
+
+    def active_entities(self) -> list[str]:
+        rnd = self.state.round
+        if not rnd.entities:
+            return []
+        return [rnd.entities[rnd.entity_index]]
+
+    def current_entity(self) -> str | None:
+        ents = self.active_entities()
+        return ents[0] if ents else None
+
+    def current_actions(self) -> list[str]:
+        ent = self.current_entity()
+        if ent is None or self.game.is_closed(self.state, ent):
+            return []
+        return self.actions(ent)
+
+    def blocking(self) -> bool:
+        return self.blocks() and bool(self.current_actions())
+
+    @property
+    def active(self) -> bool:
+        return not self.st.passed
+
+    def pass_(self) -> None:
+        self.st.passed = True
+
+    def skip(self) -> None:
+        """Called when the step blocks but its entity has nothing to do here."""
+        self.pass_()
+
+    def process(self, action: Action) -> None:
+        handler = getattr(self, f"process_{action.type}", None)
+        if handler is None:
+            raise self.illegal(action, "step", f"{self.NAME} cannot process {action.type}")
+        handler(action)
+
+    def process_pass(self, action: Action) -> None:
+        self.pass_()
+
+    def legal_actions(self, entity: str) -> list[Action]:
+        """Concrete legal actions (for random play and ``legal_actions``)."""
+        return []

@@ -1,0 +1,81 @@
+"""Stock-round rules: privates (auction, purchase, closure), shares (buy, sell, par, exchange,
+director changes) and the stock-round steps.  Importing this package registers its steps."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.rules import rng
+from engine.rules.ledger import transfer
+from engine.rules.state import BANK, GameState
+
+if TYPE_CHECKING:
+    from engine.rules.game import Game
+
+
+def purchase_private(game: Game, state: GameState, player: str, sym: str, price: int) -> None:
+    """A player buys a private from the bank; its minor (if any) floats."""
+    transfer(state, player, BANK, price, f"buys {sym}")
+    state.player(player).companies.append(sym)
+    priv = state.privates[sym]
+    priv.owner = player
+    if priv.data.get("minor"):
+        priv.floated = True
+
+
+def quick_start_option(game: Game) -> str | None:
+    for opt in sorted(game.optional_rules):
+        if opt in game.data.packets:
+            return opt
+    return None
+
+
+def deal_quick_start(game: Game, state: GameState) -> None:
+    """[options] Quick start: packets dealt at random (the game's seeded RNG), each player
+    paying the packet's price; its minors float."""
+    opt = quick_start_option(game)
+    if opt is None:
+        return
+    packets = list(game.data.packets[opt])
+    state.rng, packets = rng.shuffled(state.rng, packets)
+    for player, (privs, cost) in zip(state.players, packets, strict=False):
+        transfer(state, player.id, BANK, cost, "quick-start packet")
+        for sym in privs:
+            purchase_private(game, state, player.id, sym, 0)
+        state.log.append(f"{player.name} buys {', '.join(privs)} for {cost}")
+
+
+def remove_reservations(state: GameState, sym: str) -> None:
+    for h in state.hexes.values():
+        for city, res in enumerate(h.reservations):
+            if sym not in res:
+                continue
+            res[res.index(sym)] = None
+            slots = len(h.tokens[city]) if city < len(h.tokens) else 1
+            if len(res) > slots:
+                res[:] = [r for r in res if r is not None] + [None] * 0
+                while len(res) < slots:
+                    res.append(None)
+
+
+def close_private(game: Game, state: GameState, sym: str) -> None:
+    """A private closes: its owner (unless the bank) receives its face value from the bank;
+    its reservations go."""
+    priv = state.privates[sym]
+    if priv.closed:
+        return
+    owner = priv.owner
+    if owner != BANK:
+        transfer(state, BANK, owner, game.data.private(sym).face_value, f"{sym} closes")
+        if owner in state.corporations:
+            state.corporations[owner].companies.remove(sym)
+        else:
+            state.player(owner).companies.remove(sym)
+    priv.closed = True
+    priv.floated = False
+    priv.owner = BANK
+    remove_reservations(state, sym)
+    state.log.append(f"{sym} closes")
+
+
+from engine.rules.stock import steps as _steps  # noqa: E402,F401  (registers the steps)

@@ -1,0 +1,3 @@
+"""Stock-round steps (registered by name)."""
+
+from __future__ import annotations
