@@ -218,3 +218,25 @@ def test_rulebook_preprinted_track() -> None:
     for coord in ("H11", "H13", "I14", "L7", "A14"):
         assert tile(coord).paths, coord
     assert all(not tile(c).paths for c, h in hexes().items() if h["color"] == "white")
+
+
+def test_private_railway_marks_belong_to_their_home_hexes() -> None:
+    """Each `1858/<icon>` on the map and each printed future line is a private's home hex."""
+    privates_file = GAMEDATA / "1858" / "privates.yaml"
+    if not privates_file.exists():
+        pytest.skip("gamedata/1858/privates.yaml not written yet")
+    with privates_file.open(encoding="utf-8") as handle:
+        privates = YAML(typ="safe").load(handle)["privates"]
+    homes = {p["icon"]: set(p["home_hexes"]) for p in privates if p.get("icon")}
+    future = {c for p in privates for c in p.get("future_track_hexes", [])}
+    marked: dict[str, set[str]] = {}
+    for coord in hexes():
+        for icon in tile(coord).icons:
+            if icon.image.startswith("1858/"):
+                marked.setdefault(icon.image.removeprefix("1858/"), set()).add(coord)
+        if tile(coord).future_paths:
+            assert coord in future, coord
+    assert set(marked) == set(homes)  # all 21 privates with a home (not H&G) are marked
+    for icon, coords in marked.items():
+        assert coords <= homes[icon], icon
+    assert marked["MZ"] == {"I10", "J9", "K8", "L7"}  # Madrid-Zaragoza's line
