@@ -162,6 +162,19 @@ def rulebook() -> str:
     return shared_path("seeds", "1858-rulebook.txt").read_text(encoding="utf-8")
 
 
+def test_rulebook_france_has_four_values_one_per_tile_colour() -> None:
+    text = " ".join(rulebook().split())
+    assert (
+        "the lowest value in Phase 2, the second value in Phases 3 and 4, the third value in "
+        "Phases 5 and 6, and the highest value in Phase 7" in text
+    )
+    # 18xx.games keys them by the newest tile colour of the phase: 2 yellow, 3-4 green,
+    # 5-6 brown, 7 gray
+    values = tile("M2").offboards[0].revenue.as_dict()
+    assert list(values) == ["yellow", "green", "brown", "gray"]
+    assert list(values.values()) == sorted(set(values.values()))
+
+
 def test_rulebook_impassable_side_between_lisboa_and_setubal() -> None:
     assert "impassable hex-side shown by a thick blue line" in rulebook()
     impassable = {
