@@ -53,7 +53,6 @@ from engine.notation.models import (
     Part,
     Partition,
     Path,
-    RevenueCentre,
     Stub,
     Tile,
     Town,
@@ -126,7 +125,7 @@ def _rotate_part(part: Part, r: int) -> Part:
             a=Vertex((part.a.num + r) % 6, part.a.sign),
             b=Vertex((part.b.num + r) % 6, part.b.sign),
         )
-    if isinstance(part, RevenueCentre | Icon | Upgrade) and part.loc is not None:
+    if isinstance(part, City | Town | Icon | Upgrade) and part.loc is not None:
         return replace(part, loc=_rotate_loc(part.loc, r))
     return part
 

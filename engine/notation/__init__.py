@@ -37,7 +37,7 @@ Parts (all have ``extra``: ignored keys kept in lenient mode):
 ``NodeRef(index)``; ``City(revenue, slots, groups, hide, visit_cost, route: Route, format, boom,
 outline, loc)``; ``Pass(City)`` + ``color, size``; ``Town(revenue, groups, hide, visit_cost,
 route, format, loc, boom, style: TownStyle, to_city)``; ``Halt(Town)`` + ``symbol``;
-``Offboard(revenue, groups, hide, visit_cost, route, format, loc, rows)``; ``Junction()``;
+``Offboard(revenue, groups, hide, visit_cost, route, format, rows)``; ``Junction()``;
 ``Label(text)``; ``Upgrade(cost, terrains, size, loc)``; ``Border(edge, type: BorderType, cost,
 color)``; ``Icon(image, name, sticky, blocks_lay, large, loc)``; ``Stub(edge)``;
 ``Partition(a: Vertex, b: Vertex, type, restrict, length)``; ``Frame(color, color2)``;

@@ -250,11 +250,11 @@ class RevenueCentre(Node):
     visit_cost: int = 1
     route: Route = Route.MANDATORY
     format: str | None = None
-    loc: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class City(RevenueCentre):
+    loc: str | None = None
     slots: int = 1
     boom: bool = False
     outline: bool = False
@@ -273,6 +273,7 @@ class Pass(City):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Town(RevenueCentre):
+    loc: str | None = None
     boom: bool = False
     style: TownStyle | None = None
     to_city: bool = False
@@ -290,6 +291,8 @@ class Halt(Town):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Offboard(RevenueCentre):
+    """An off-board revenue location (its ``loc`` is ignored by 18xx.games: kept in ``extra``)."""
+
     rows: int = 1
     KIND = "offboard"
 
