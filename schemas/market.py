@@ -32,6 +32,10 @@ class Movement(Model):
     others_sell: int
     no_train: int
     """The company has no train at the end of its turn and buys none."""
+    issue: int = 0
+    """The company issues treasury shares into the bank pool."""
+    redeem: int = 0
+    """The company buys back shares from the bank pool."""
 
 
 class StationCosts(Model):

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field, model_validator
 
-from schemas.base import TILE_COLORS, Color, Count, Model
+from schemas.base import TILE_COLORS, Color, Count, Gauge, Model, Money, Name
 
 
 class ManifestEntry(Model):
@@ -24,6 +26,15 @@ class ManifestEntry(Model):
         return self
 
 
+class TerrainRules(Model):
+    """Terrain cost (``upgrade=cost:..`` on a hex) in special cases: paid in full, half or free."""
+
+    metre_only: Literal["full", "half", "free"] = "full"
+    """A lay whose new track is all metre gauge."""
+    private_home_hexes: Literal["full", "half", "free"] = "full"
+    """A private railway laying in its own home hexes."""
+
+
 class UpgradeRules(Model):
     """Generic upgrade rules the validator and the rules engine read."""
 
@@ -31,16 +42,45 @@ class UpgradeRules(Model):
     """Each upgrade moves exactly one step along this order."""
     preserve_track: bool = True
     """The new tile must contain every path of the old one (in the laid rotation)."""
+    gauges_kept_by: dict[Gauge, tuple[Gauge, ...]] | None = None
+    """An old path of the key's gauge is kept by a new path of one of the listed gauges."""
+    keep_stop_exits: bool = True
+    """Each old town or city keeps all its exits on one town or city of the new tile."""
     same_label: bool = True
     """A labelled tile/hex may only be upgraded to a tile with the same label."""
+    future_labels: bool = False
+    """A hex's ``future_label`` replaces its label for tiles of that colour."""
     same_stops: bool = True
     """Cities upgrade to cities, towns to towns, keeping their number (unless listed)."""
+    labelled_cities_change_count: bool = False
+    """A labelled hex may change its number of cities (never to none)."""
+    max_exits: tuple[Literal["cities", "towns", "track"], ...] = ()
+    """For these kinds of upgrade only the legal tiles with the most exits may be laid."""
+    must_use: str | None = None
+    """How a lay must relate to the company's route (a name rule hooks read)."""
+    metre_gauge_from_phase: Name | None = None
+    """Tiles with metre-gauge track are available from this phase."""
+    terrain: TerrainRules = TerrainRules()
     hexes: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     """Hex-specific upgrade lists: coordinate -> tiles that may be laid there."""
 
 
+class TileLay(Model):
+    """One tile operation of an operating turn."""
+
+    upgrade: bool = True
+    """Whether it may be an upgrade (otherwise only a yellow tile on an empty hex)."""
+    cost: Money = 0
+    metre_cost: Money | None = None
+    """Cost instead when the turn's new track is all metre gauge."""
+    other_hex: bool = False
+    """Must be in a different hex from the turn's earlier lays."""
+
+
 class TilesFile(Model):
-    """Tile manifest keyed by tile name, plus upgrade rules."""
+    """Tile manifest keyed by tile name, plus upgrade rules and tile lays per turn."""
 
     tiles: dict[str, ManifestEntry]
     upgrades: UpgradeRules = UpgradeRules()
+    lays: dict[Name, tuple[TileLay, ...]] = Field(default_factory=dict)
+    """Tile operations per operating turn, by kind of operator (``corporation``, ``private``)."""

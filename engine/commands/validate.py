@@ -1,0 +1,98 @@
+"""``ferrovia validate [PATH ...]``: check game data; exit 0 valid, 1 errors, 2 usage.
+
+Each PATH is a game directory (holding ``game.yaml``) or a directory searched for them; with
+none, every bundled game under ``gamedata/`` is checked.  ``--format`` picks the output:
+
+* ``text``: ``FILE:LINE:COL: error: MESSAGE`` lines, then one summary line per game;
+* ``github``: ``::error file=...,line=...,col=...::MESSAGE`` workflow commands;
+* ``json``: ``{"games": [{"path", "title", "counts": {...}, "errors": [{"file", "line",
+  "col", "message"}]}]}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.paths import gamedata_root
+from engine.validate import ValidationResult, find_games, validate_game
+
+COUNT_NAMES = ("hexes", "tiles", "privates", "corporations", "trains", "phases")
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "validate",
+        help="check game data (schemas, tile codes, cross-references)",
+        description="Check game directories; with no PATH, every bundled game.",
+    )
+    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="game directory")
+    parser.add_argument(
+        "--format", choices=("text", "json", "github"), default="text", help="output format"
+    )
+    parser.set_defaults(func=run)
+
+
+def summary(result: ValidationResult) -> str:
+    """``gamedata/1858: ok — 127 hexes, 108 tiles, ...`` (or the number of errors)."""
+    counts = ", ".join(f"{result.counts.get(k, 0)} {k}" for k in COUNT_NAMES)
+    n = len(result.errors)
+    state = "ok" if n == 0 else f"{n} error{'s' if n != 1 else ''}"
+    return f"{result.shown}: {state} — {counts}"
+
+
+def _github_escape(text: str, *, prop: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def run(args: argparse.Namespace) -> int:
+    paths: list[Path] = args.paths or [gamedata_root()]
+    games: list[Path] = []
+    for path in paths:
+        if not path.exists():
+            print(f"ferrovia validate: {path}: no such file or directory", file=sys.stderr)
+            return 2
+        if not path.is_dir():
+            print(f"ferrovia validate: {path}: not a game directory", file=sys.stderr)
+            return 2
+        found = find_games(path)
+        if not found:
+            print(f"ferrovia validate: {path}: no game.yaml found", file=sys.stderr)
+            return 2
+        games.extend(found)
+    results = [validate_game(game) for game in games]
+    if args.format == "json":
+        document = {
+            "games": [
+                {
+                    "path": r.shown,
+                    "title": r.title,
+                    "counts": {k: r.counts.get(k, 0) for k in COUNT_NAMES},
+                    "errors": [
+                        {"file": e.file, "line": e.line, "col": e.col, "message": e.message}
+                        for e in r.errors
+                    ],
+                }
+                for r in results
+            ]
+        }
+        print(json.dumps(document, indent=2, ensure_ascii=False))
+    elif args.format == "github":
+        for r in results:
+            for e in r.errors:
+                print(
+                    f"::error file={_github_escape(e.file, prop=True)},line={e.line},"
+                    f"col={e.col}::{_github_escape(e.message)}"
+                )
+    else:
+        for r in results:
+            for e in r.errors:
+                print(e)
+            print(summary(r))
+    return 1 if any(r.errors for r in results) else 0

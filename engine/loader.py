@@ -1,0 +1,314 @@
+"""YAML with positions: load a data file, validate it against its model, and say where.
+
+ruamel.yaml's round-trip loader keeps the line and column of every key and value (``.lc``);
+:class:`YamlDoc` walks a path such as ``('hexes', 'A14', 'code')`` back to that position, so a
+pydantic error (whose ``loc`` is such a path) or a cross-reference error becomes
+``FILE:LINE:COL: error: MESSAGE`` (1-based).  Nothing stops at the first error: syntax errors,
+duplicate keys, schema errors are all collected as :class:`~engine.errors.DataError`.
+
+>>> doc, errors = parse_yaml("hexes:\\n  A1: {colr: white}\\n", "map.yaml")
+>>> model, errors = validate_model(doc, MapFile)
+>>> [str(e) for e in errors]  # doctest: +NORMALIZE_WHITESPACE
+["map.yaml:2:3: error: missing required key 'color' in hexes.A1",
+ "map.yaml:2:8: error: unknown key 'colr' (did you mean 'color'?)"]
+"""
+
+from __future__ import annotations
+
+import difflib
+import types
+import typing
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+from ruamel.yaml import YAML
+from ruamel.yaml.constructor import RoundTripConstructor
+from ruamel.yaml.error import MarkedYAMLError
+
+from engine.errors import DataError, SourcePos
+from engine.notation.errors import QuoteStyle
+from schemas.map import MapFile
+
+__all__ = ["MapFile", "YamlDoc", "load_yaml", "parse_yaml", "validate_model"]
+
+PathItem = str | int
+M = TypeVar("M", bound=BaseModel)
+
+
+class _CollectingConstructor(RoundTripConstructor):
+    """Records a duplicated mapping key (keeping the first value) instead of raising."""
+
+    def check_mapping_key(
+        self, node: Any, key_node: Any, mapping: Any, key: Any, value: Any
+    ) -> bool:
+        if key in mapping:
+            first = mapping.lc.key(key) if hasattr(mapping, "lc") else None
+            where = f" (first at line {first[0] + 1})" if first else ""
+            mark = key_node.start_mark
+            self.duplicates.append((mark.line, mark.column, f"duplicate key {key!r}{where}"))
+            return False
+        return True
+
+    @property
+    def duplicates(self) -> list[tuple[int, int, str]]:
+        found: list[tuple[int, int, str]] | None = getattr(self, "_duplicates", None)
+        if found is None:
+            found = []
+            self._duplicates = found
+        return found
+
+
+@dataclass
+class YamlDoc:
+    """A loaded YAML file: its round-trip tree and the source lines, for positions."""
+
+    file: str
+    """The path as shown in messages (as given, or relative)."""
+    data: Any
+    lines: list[str] = field(default_factory=list)
+
+    # ------------------------------------------------------------------ positions
+    def walk(self, path: Sequence[PathItem]) -> tuple[Any, Any, PathItem | None, list[PathItem]]:
+        """Follow ``path`` as far as it goes: (parent, node, key in parent, items used).
+
+        Items that are not in the tree (pydantic's union tags such as ``'literal['any']'``, a
+        missing key) are skipped, so the deepest existing node is found.
+        """
+        parent: Any = None
+        node: Any = self.data
+        key: PathItem | None = None
+        used: list[PathItem] = []
+        for item in path:
+            if isinstance(node, dict):
+                if item in node:
+                    parent, node, key = node, node[item], item
+                    used.append(item)
+                elif isinstance(item, int) and str(item) in node:
+                    parent, node, key = node, node[str(item)], str(item)
+                    used.append(item)
+            elif isinstance(node, list) and isinstance(item, int) and 0 <= item < len(node):
+                parent, node, key = node, node[item], item
+                used.append(item)
+        return parent, node, key, used
+
+    def position(self, path: Sequence[PathItem], *, at_key: bool = False) -> tuple[int, int]:
+        """1-based (line, col) of the value at ``path`` (of its key with ``at_key``).
+
+        A mapping or list value is placed at the key that holds it, which is where a person
+        looks for "this entry".
+        """
+        parent, node, key, _ = self.walk(path)
+        if parent is None or key is None:
+            lc = getattr(self.data, "lc", None)
+            return (lc.line + 1, lc.col + 1) if lc is not None else (1, 1)
+        lc = parent.lc
+        if isinstance(parent, dict):
+            use_key = at_key or isinstance(node, dict | list)
+            line, col = lc.key(key) if use_key else lc.value(key)
+        else:
+            line, col = lc.item(key)
+        return line + 1, col + 1
+
+    def error(self, path: Sequence[PathItem], message: str, *, at_key: bool = False) -> DataError:
+        """A :class:`DataError` at ``path``."""
+        line, col = self.position(path, at_key=at_key)
+        return DataError(self.file, line, col, message)
+
+    def key_error(self, path: Sequence[PathItem], message: str) -> DataError:
+        """A :class:`DataError` at the key ending ``path``."""
+        return self.error(path, message, at_key=True)
+
+    def scalar_origin(self, path: Sequence[PathItem]) -> tuple[SourcePos, QuoteStyle | None]:
+        """Where a string scalar's first content character is, and how it is quoted.
+
+        Plain scalars start at the value's column; quoted ones one column later.  Block
+        scalars (``|``, ``>``) start on the next line; they get their indicator's position.
+        """
+        line, col = self.position(path)
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        first = text[col - 1] if 0 < col <= len(text) else ""
+        style: QuoteStyle | None
+        if first in ("'", '"'):
+            style = "'" if first == "'" else '"'
+            col += 1
+        elif first in ("|", ">"):
+            style = None
+        else:
+            style = "plain"
+        return SourcePos(self.file, line, col), style
+
+    def single_line(self, path: Sequence[PathItem], value: str) -> bool:
+        """Whether the scalar at ``path`` is written on one source line (columns map 1:1)."""
+        pos, style = self.scalar_origin(path)
+        if style is None:
+            return False
+        text = self.lines[pos.line - 1] if 0 < pos.line <= len(self.lines) else ""
+        rest = text[pos.col - 1 :]
+        if style == "plain":
+            return rest.startswith(value)
+        return rest.startswith(value.replace("'", "''") if style == "'" else value)
+
+
+def _yaml() -> YAML:
+    yaml = YAML(typ="rt")
+    yaml.Constructor = _CollectingConstructor
+    return yaml
+
+
+def _mark_error(file: str, exc: MarkedYAMLError) -> DataError:
+    mark = exc.problem_mark or exc.context_mark
+    line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    problem = exc.problem or exc.context or "YAML syntax error"
+    context = f" ({exc.context})" if exc.context and exc.problem else ""
+    return DataError(file, line, col, f"YAML: {problem}{context}")
+
+
+def parse_yaml(text: str, file: str) -> tuple[YamlDoc | None, list[DataError]]:
+    """Parse YAML text; on a syntax error return ``None`` and the error at its mark."""
+    yaml = _yaml()
+    try:
+        data = yaml.load(text)
+    except MarkedYAMLError as exc:
+        return None, [_mark_error(file, exc)]
+    errors = [
+        DataError(file, line + 1, col + 1, msg)
+        for line, col, msg in getattr(yaml.constructor, "duplicates", [])
+    ]
+    return YamlDoc(file, data, text.splitlines()), errors
+
+
+def load_yaml(path: Path, file: str | None = None) -> tuple[YamlDoc | None, list[DataError]]:
+    """Read and parse a YAML file; ``file`` is the name shown in messages (default: ``path``)."""
+    shown = file if file is not None else str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None, [DataError(shown, 1, 1, "file not found")]
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [DataError(shown, 1, 1, f"cannot read file: {exc}")]
+    return parse_yaml(text, shown)
+
+
+# ---------------------------------------------------------------------- model validation
+def _dotted(path: Sequence[PathItem]) -> str:
+    out = ""
+    for item in path:
+        if isinstance(item, int):
+            out += f"[{item}]"
+        else:
+            out += ("." if out else "") + str(item)
+    return out
+
+
+def _model_at(model: type[BaseModel], path: Sequence[PathItem]) -> type[BaseModel] | None:
+    """The model class that validates the mapping at ``path`` (to suggest key names)."""
+    current: Any = model
+    for item in path:
+        current = _unwrap_model(current)
+        if current is None:
+            return None
+        if isinstance(current, type) and issubclass(current, BaseModel):
+            info = next(
+                (f for n, f in current.model_fields.items() if (f.alias or n) == item), None
+            )
+            if info is None:
+                return None
+            current = info.annotation
+        else:  # a container: dict value or tuple item
+            current = _element(current)
+    result = _unwrap_model(current)
+    return result if isinstance(result, type) and issubclass(result, BaseModel) else None
+
+
+def _unwrap_model(tp: Any) -> Any:
+    """Strip Optional/Annotated/unions down to a model class or container type."""
+    origin = typing.get_origin(tp)
+    if origin is typing.Annotated:
+        return _unwrap_model(typing.get_args(tp)[0])
+    if origin in (typing.Union, types.UnionType):
+        for arg in typing.get_args(tp):
+            inner = _unwrap_model(arg)
+            if isinstance(inner, type) and issubclass(inner, BaseModel):
+                return inner
+            if typing.get_origin(inner) in (dict, tuple, list):
+                return inner
+        return None
+    return tp
+
+
+def _element(tp: Any) -> Any:
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin is dict and len(args) == 2:
+        return args[1]
+    if origin in (tuple, list) and args:
+        return args[0]
+    return None
+
+
+def _message(err: Any, model: type[BaseModel], real: list[PathItem]) -> tuple[str, str, bool]:
+    """(where, what) for one pydantic error, and whether it belongs at a key."""
+    kind = err["type"]
+    loc = tuple(err["loc"])
+    if kind == "extra_forbidden":
+        key = str(real[-1]) if real else str(loc[-1])
+        target = _model_at(model, real[:-1])
+        hint = ""
+        if target is not None:
+            names = [f.alias or n for n, f in target.model_fields.items()]
+            close = difflib.get_close_matches(key, names, n=1)
+            if close:
+                hint = f" (did you mean {close[0]!r}?)"
+            else:
+                hint = f" (expected one of: {', '.join(names)})"
+        return "", f"unknown key {key!r}{hint}", True
+    if kind == "missing":
+        where = f" in {_dotted(real)}" if real else ""
+        return "", f"missing required key {loc[-1]!r}{where}", False
+    msg: str = err["msg"]
+    for prefix in ("Value error, ", "Assertion failed, "):
+        if msg.startswith(prefix):
+            msg = msg[len(prefix) :]
+    msg = msg[:1].lower() + msg[1:]
+    if loc and loc[-1] == "[key]":
+        return f"key {_dotted(real)!r}", msg, True
+    return _dotted(real), msg, False
+
+
+def _got(value: Any) -> str:
+    if isinstance(value, bool | int | float) or (isinstance(value, str) and len(value) < 60):
+        return f", got {value!r}"
+    return ""
+
+
+def validate_model(doc: YamlDoc, model: type[M]) -> tuple[M | None, list[DataError]]:
+    """Validate ``doc`` against ``model``; every pydantic error comes back with its position.
+
+    Errors a union reports once per alternative at the same place are merged into one; the
+    result is in file order.
+    """
+    try:
+        return model.model_validate(doc.data), []
+    except ValidationError as exc:
+        found: dict[tuple[int, int], tuple[str, list[str], str]] = {}
+        for err in exc.errors():
+            loc = tuple(err["loc"])
+            _, _, _, real = doc.walk(loc)
+            if err["type"] == "extra_forbidden" and (not real or real[-1] != loc[-1]):
+                real = [*real, loc[-1]]
+            where, what, at_key = _message(err, model, real)
+            spot = doc.position(real, at_key=at_key)
+            got = "" if at_key or err["type"] in ("missing", "count") else _got(err.get("input"))
+            if spot in found:
+                if what not in found[spot][1]:
+                    found[spot][1].append(what)
+                continue
+            found[spot] = (where, [what], got)
+        errors = []
+        for (line, col), (where, whats, got) in sorted(found.items()):
+            text = "; or ".join(whats) + got
+            errors.append(DataError(doc.file, line, col, f"{where}: {text}" if where else text))
+        return None, errors
