@@ -1,0 +1,91 @@
+"""``ferrovia render``: draw a game's map, its tile manifest, or a game state, as SVG."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.errors import FerroviaError
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "render",
+        help="draw a game's map, tile manifest or a game state as SVG",
+        description=(
+            "Draw GAME_DIR's map (default), its tile manifest (--tiles), or a game after an "
+            "action (--game FILE --at ACTION_ID), as one SVG file."
+        ),
+    )
+    parser.add_argument(
+        "game_dir",
+        nargs="?",
+        metavar="GAME_DIR",
+        help="a game directory, e.g. gamedata/1858 (default for --game: 1858)",
+    )
+    parser.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
+    parser.add_argument("--tiles", action="store_true", help="draw the tile manifest")
+    parser.add_argument(
+        "--game", metavar="FILE", help="an 18xx.games export or Ferrovia log to replay"
+    )
+    parser.add_argument(
+        "--at",
+        metavar="ACTION_ID",
+        type=int,
+        default=None,
+        help="with --game: the state after this action id (default: the end)",
+    )
+    parser.add_argument(
+        "--scale",
+        type=float,
+        default=0.5,
+        help="pixels per SVG unit (a hex is 200 units across; default 0.5)",
+    )
+    parser.set_defaults(func=run)
+
+
+def _game_dir(args: argparse.Namespace) -> Path:
+    if args.game_dir:
+        return Path(args.game_dir)
+    from engine.paths import gamedata_root
+
+    return gamedata_root() / "1858"
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.render.map_svg import render_map
+    from engine.render.source import load_board
+
+    if args.tiles and args.game:
+        print("ferrovia render: --tiles and --game do not go together", file=sys.stderr)
+        return 2
+    if not args.game and not args.game_dir:
+        print("ferrovia render: give GAME_DIR (or --game FILE)", file=sys.stderr)
+        return 2
+    board = load_board(_game_dir(args))
+    if args.tiles:
+        from engine.render.manifest_svg import render_manifest
+
+        svg = render_manifest(board, scale=args.scale)
+    elif args.game:
+        from engine.render.state_svg import render_state_file
+
+        svg = render_state_file(board, Path(args.game), args.at, scale=args.scale)
+    else:
+        svg = render_map(board, scale=args.scale)
+    _write(svg, args.output)
+    return 0
+
+
+def _write(text: str, output: str | None) -> None:
+    if output and output != "-":
+        path = Path(output)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise FerroviaError(f"cannot write {path}: {exc.strerror}") from None
+    else:
+        sys.stdout.write(text)

@@ -1,0 +1,57 @@
+"""Benchmark: how long drawing the 1858 map (and its tile manifest) takes.
+
+Run: ``.venv/bin/python tools/bench/bench_render.py [--repeat N]``; prints figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from engine.paths import gamedata_root
+from engine.render.manifest_svg import render_manifest
+from engine.render.map_svg import render_map
+from engine.render.source import load_board
+
+
+def _time(fn: Callable[[], object], repeat: int) -> list[float]:
+    out = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("game_dir", nargs="?", default=str(gamedata_root() / "1858"))
+    args = parser.parse_args()
+    game = Path(args.game_dir)
+    load = _time(lambda: load_board(game), 1)
+    board = load_board(game)
+    svg = render_map(board)
+    map_times = _time(lambda: render_map(board), args.repeat)
+    tiles_times = _time(lambda: render_manifest(board), args.repeat)
+
+    def line(name: str, times: list[float]) -> str:
+        return (
+            f"{name:<22} median {statistics.median(times) * 1000:7.1f} ms   "
+            f"min {min(times) * 1000:7.1f} ms   max {max(times) * 1000:7.1f} ms"
+        )
+
+    print(f"game: {game}  hexes: {len(board.hexes)}  tiles: {len(board.tiles)}")
+    print(f"map SVG size: {len(svg) / 1024:.0f} KiB")
+    print(f"load board (first, parse + YAML): {load[0] * 1000:.1f} ms")
+    print(line("render map", map_times))
+    print(line("render tile manifest", tiles_times))
+    per_hex = statistics.median(map_times) / max(len(board.hexes), 1) * 1e6
+    print(f"per hex: {per_hex:.0f} µs")
+
+
+if __name__ == "__main__":
+    main()
