@@ -19,6 +19,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.rules.actions import Action
+from engine.rules.actions import Dividend as DividendAction
+from engine.rules.ledger import transfer
+from engine.rules.operating import common
+from engine.rules.registry import register_step
+from engine.rules.state import BANK, POOL, GameState
+from engine.rules.step import Step
+
+if TYPE_CHECKING:
+    from engine.rules.game import Game
 
 KINDS = ("payout", "half", "withhold")
 
@@ -65,3 +77,87 @@ def holder_payments(per_share: int, holdings: Mapping[str, int], *, pool: str) -
     {'1': 28, 'MZA': 7}
     """
     return {h: n * per_share for h, n in holdings.items() if h != pool and n and per_share}
+
+
+# -- the step -----------------------------------------------------------------------------------
+
+
+def private_revenue(game: Game, state: GameState, corp: str) -> int:
+    """Income of the privates a company owns: added to its earnings [4.1]."""
+    return sum(
+        common.private_income(game, state, sym)
+        for sym in state.corporations[corp].companies
+        if sym in state.privates and not state.privates[sym].closed
+    )
+
+
+def close_owned_privates(game: Game, state: GameState, corp: str) -> None:
+    """9.7: the company's privates close; it receives each one's face value from the bank."""
+    c = state.corporations[corp]
+    for sym in list(c.companies):
+        p = state.privates.get(sym)
+        if p is None or p.closed:
+            continue
+        value = common.private_face_value(game, sym)
+        transfer(state, BANK, corp, value, f"{sym} closes")
+        p.closed = True
+        c.companies.remove(sym)
+        state.log.append(f"{sym} closes. {corp} receives {game.definition.format_money(value)}")
+
+
+@register_step
+class DividendStep(Step):
+    NAME = "dividend"
+    DESCRIPTION = "Pay or Withhold Dividends"
+
+    def total_revenue(self, corp: str) -> int:
+        routes = self.rdata.get("routes") or []
+        return sum(int(r["revenue"]) for r in routes) + private_revenue(self.game, self.state, corp)
+
+    def actions(self, entity: str) -> list[str]:
+        if entity != self.current_entity() or entity not in self.state.corporations:
+            return []
+        return ["dividend"] if self.total_revenue(entity) > 0 else []
+
+    def skip(self) -> None:
+        ent = self.current_entity()
+        if ent is not None and ent in self.state.corporations:
+            self.distribute(ent, "withhold")  # zero earnings: the price still moves left
+        else:
+            self.pass_()
+
+    def process_dividend(self, action: Action) -> None:
+        assert isinstance(action, DividendAction)
+        if action.kind_ not in KINDS:
+            raise self.illegal(
+                action, "9.6 distribute earnings", f"unknown dividend kind {action.kind_!r}"
+            )
+        self.distribute(action.entity, action.kind_)
+
+    def distribute(self, op: str, kind: str) -> None:
+        game, state = self.game, self.state
+        corp = state.corporations[op]
+        revenue = self.total_revenue(op)
+        corp.data["operating_turns"] = int(corp.data.get("operating_turns", 0)) + 1
+        corp.operated = True
+        for tid in corp.trains:
+            state.trains[tid].operated = True
+        self.rdata["routes"] = []
+        split = split_earnings(revenue, common.total_shares(game, corp), kind)
+        if split.retained:
+            transfer(state, BANK, op, split.retained, f"{op} keeps earnings")
+        if split.per_share:
+            pays = holder_payments(split.per_share, common.holdings(game, corp), pool=POOL)
+            for holder in [p.id for p in state.players] + [op]:
+                if holder in pays:
+                    transfer(state, BANK, holder, pays[holder], f"{op} dividend")
+        price = common.share_price(game, corp)
+        self.log(
+            f"{op} earns {revenue}: {kind}, {split.per_share} per share, keeps {split.retained}"
+        )
+        common.move_price(game, state, corp, market_steps(split.per_share, price))
+        close_owned_privates(game, state, op)
+        self.pass_()
+
+    def legal_actions(self, entity: str) -> list[Action]:
+        return [DividendAction(entity=entity, entity_type="corporation", kind_=k) for k in KINDS]

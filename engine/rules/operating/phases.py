@@ -14,6 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.rules.operating import common
+from engine.rules.state import POOL, GameState, Share
+
+if TYPE_CHECKING:
+    from engine.rules.game import Game
 
 
 @dataclass(frozen=True)
@@ -86,3 +93,125 @@ def phases_started(
 def counts_as_grey(face: str, from_bank: bool, grey_faces: Iterable[str]) -> bool:
     """A purchase that advances the 6H/3M rust counter: a new grey train from the bank."""
     return from_bank and face in set(grey_faces)
+
+
+# -- applying it to a game ----------------------------------------------------------------------
+
+
+def _facts(game: Game, state: GameState) -> list[TrainFacts]:
+    out = []
+    for t in state.trains.values():
+        if t.rusted:
+            continue
+        typ = common.train_type_def(game, t.id)
+        rusts = typ.rusts_on if isinstance(typ.rusts_on, str) else None
+        out.append(TrainFacts(t.id, typ.name, t.owner == POOL, t.obsolete, typ.obsolete_on, rusts))
+    return out
+
+
+def apply_wound_and_rust(game: Game, state: GameState, bought_type: str) -> None:
+    outcome = wound_and_rust(_facts(game, state), bought_type)
+    for tid in outcome.wounded:
+        state.trains[tid].obsolete = True
+    if outcome.wounded:
+        names = sorted({state.trains[t].name for t in outcome.wounded})
+        state.log.append(f"-- Event: {', '.join(names)} trains are wounded --")
+    _rust(state, outcome.rusted)
+
+
+def _rust(state: GameState, tids: Iterable[str]) -> None:
+    from engine.rules.operating.trains import remove_from_play
+
+    tids = list(tids)
+    for tid in tids:
+        remove_from_play(state, tid)
+    if tids:
+        state.log.append(f"-- Event: {', '.join(tids)} rust --")
+
+
+def nth_purchase_rusting(game: Game, state: GameState, face: str, from_bank: bool) -> None:
+    """Types that rust on the Nth purchase of certain faces (1858: 6H/3M on the 5th grey)."""
+    players = len(state.players)
+    for typ in game.definition.trains_file.trains:
+        rule = typ.rusts_on
+        if rule is None or isinstance(rule, str):
+            continue
+        key = f"purchases_toward_rust_{typ.name}"
+        n = rule.nth_purchase
+        needed = int(n if isinstance(n, int) else (n.get(players) or n.get(str(players))))
+        done = int(state.data.get(key, 0))
+        if done >= needed or not counts_as_grey(face, from_bank, rule.of):
+            continue
+        state.data[key] = done + 1
+        state.log.append(f"{done + 1} of {needed} trains toward {typ.name} rusting bought")
+        if done + 1 == needed:
+            _rust(
+                state,
+                [
+                    t.id
+                    for t in state.trains.values()
+                    if not t.rusted and common.train_type(t.id) == typ.name
+                ],
+            )
+
+
+def start_phases(game: Game, state: GameState, bought_type: str) -> list[str]:
+    order = common.phase_names(game)
+    triggers: dict[str, Sequence[str]] = {p.name: list(p.on) for p in game.definition.phases}
+    started = phases_started(order, state.phase, triggers, [bought_type])
+    for name in started:
+        state.phase = name
+        state.log.append(f"-- Phase {name} --")
+    return started
+
+
+def convert_to_ten_share(game: Game, state: GameState, sym: str) -> None:
+    """5-share -> 10-share: every certificate's percent halves; five new 10% shares go to the
+    company's treasury (18xx.games numbers them 4-8)."""
+    conv = game.definition.companies.conversion
+    corp = state.corporations[sym]
+    if conv is None or corp.kind != conv.from_structure:
+        return
+    target = game.definition.share_structures[conv.to].shares
+    old_count = len(corp.shares)
+    for sh in corp.shares:
+        sh.percent //= 2
+    for i in range(len(target) - old_count):
+        corp.shares.append(
+            Share(
+                corp=sym,
+                index=old_count + i,
+                percent=target[old_count + i],
+                president=False,
+                owner=sym,
+            )
+        )
+    corp.kind = conv.to
+    corp.float_percent //= 2
+
+
+def fire_train_events(game: Game, state: GameState, bought_type: str) -> None:
+    done = state.data.setdefault("train_events_fired", [])
+    if bought_type in done:
+        return
+    done.append(bought_type)
+    typ = common.train_type_def(game, bought_type + "-0")
+    conv = game.definition.companies.conversion
+    for event in typ.events:
+        state.log.append(f"-- Event: {event} --")
+        if conv is not None and event == conv.on_event:
+            for sym in list(state.corporations):
+                convert_to_ten_share(game, state, sym)
+        elif event == "privates_close":
+            state.data["private_closure_round"] = "next"
+
+
+def after_purchase(game: Game, state: GameState, tid: str, face: str, from_bank: bool) -> None:
+    """Everything a train purchase sets off, in 18xx.games' order: the Nth-purchase rusting,
+    then new phases, wounding and rusting by type, then the card's one-off events."""
+    bought_type = common.train_type(tid)
+    nth_purchase_rusting(game, state, face, from_bank)
+    start_phases(game, state, bought_type)
+    apply_wound_and_rust(game, state, bought_type)
+    if from_bank:
+        fire_train_events(game, state, bought_type)

@@ -15,6 +15,17 @@ existing marker (irrespective of track): P40 per provincial boundary crossed, bu
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.rules.actions import Action, Pass, PlaceToken
+from engine.rules.ledger import transfer
+from engine.rules.operating import board
+from engine.rules.registry import register_step
+from engine.rules.state import BANK, GameState
+from engine.rules.step import Step
+
+if TYPE_CHECKING:
+    from engine.rules.game import Game
 
 PER_BOUNDARY = 40
 MINIMUM = 20
@@ -37,3 +48,107 @@ def province_distance(table: Mapping[str, Mapping[str, int]], hex_a: str, hex_b:
         return table[hex_a][hex_b]
     except KeyError:
         raise KeyError(f"no province distance between {hex_a} and {hex_b}") from None
+
+
+# -- the step -----------------------------------------------------------------------------------
+
+
+def province_of(stations: Any, coord: str) -> str | None:
+    for name, hexes in stations.provinces.items():
+        if coord in hexes:
+            return str(name)
+    return None
+
+
+def station_cost_for(game: Game, state: GameState, corp: str, coord: str) -> int:
+    """The cost of a new station of ``corp`` on ``coord`` by the province rule."""
+    stations = game.definition.market.stations
+    if stations is None:
+        return MINIMUM
+    target = province_of(stations, coord)
+    distances = []
+    for other in board.station_hexes(state, corp):
+        src = province_of(stations, other)
+        if src is None or target is None:
+            continue
+        distances.append(0 if src == target else int(stations.borders_between[src][target]))
+    return station_cost(distances, per_boundary=stations.per_border, minimum=stations.minimum)
+
+
+@register_step
+class TokenStep(Step):
+    """Place one station marker on a free city space the company's network reaches."""
+
+    NAME = "token"
+    DESCRIPTION = "Place a Token"
+
+    @classmethod
+    def round_data(cls) -> dict[str, Any]:
+        return {"tokened": False}
+
+    def setup(self) -> None:
+        self.rdata["tokened"] = False
+
+    def actions(self, entity: str) -> list[str]:
+        if entity != self.current_entity() or entity not in self.state.corporations:
+            return []
+        if self.rdata.get("tokened"):
+            return []
+        corp = self.state.corporations[entity]
+        if not any(not t.used for t in corp.tokens):
+            return []
+        return ["place_token", "pass"]
+
+    def process_place_token(self, action: Action) -> None:
+        assert isinstance(action, PlaceToken)
+        game, state, op = self.game, self.state, action.entity
+        corp = state.corporations[op]
+        try:
+            coord, ci = board.city_from_id(game, state, action.city)
+        except KeyError as exc:
+            raise self.illegal(action, "9.4 station markers", str(exc)) from None
+        h = state.hexes[coord]
+        slots = h.tokens[ci]
+        slot = action.slot
+        if not 0 <= slot < len(slots) or slots[slot] is not None:
+            raise self.illegal(
+                action, "9.4 station markers", f"slot {slot} of {action.city} is not free"
+            )
+        if any(op in s for s in h.tokens):
+            raise self.illegal(
+                action, "9.4 station markers", f"{op} already has a station on {coord}"
+            )
+        reserved = (
+            h.reservations[ci][slot]
+            if ci < len(h.reservations) and slot < len(h.reservations[ci])
+            else None
+        )
+        if reserved is not None and reserved != op and not self._owns(op, reserved):
+            raise self.illegal(
+                action, "9.4 reserved spaces", f"slot {slot} of {coord} is reserved for {reserved}"
+            )
+        cost = station_cost_for(game, state, op, coord)
+        if action.cost is not None and action.cost != cost:
+            raise self.illegal(
+                action,
+                "9.4 station cost",
+                f"a station on {coord} costs {op} {cost}, not {action.cost}",
+            )
+        if corp.cash < cost:
+            raise self.illegal(action, "9.4 station cost", f"{op} has {corp.cash}, needs {cost}")
+        token = next(t for t in corp.tokens if not t.used)
+        transfer(state, op, BANK, cost, f"station on {coord}")
+        token.hex, token.city, token.price = coord, ci, cost
+        slots[slot] = op
+        if reserved is not None:
+            h.reservations[ci][slot] = None
+        self.rdata["tokened"] = True
+        self.log(f"{op} places a token on {coord} for {game.definition.format_money(cost)}")
+        self.pass_()
+
+    def _owns(self, corp: str, private: str) -> bool:
+        p = self.state.privates.get(private)
+        return p is not None and p.owner == corp
+
+    def legal_actions(self, entity: str) -> list[Action]:
+        return [Pass(entity=entity, entity_type="corporation")]

@@ -18,6 +18,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence, Set
+from typing import Any
+
+from engine.rules.actions import Action, LayTile, Pass
+from engine.rules.ledger import transfer
+from engine.rules.operating import board, common
+from engine.rules.registry import register_step
+from engine.rules.state import BANK
+from engine.rules.step import Step
 
 METRE = "narrow"  # 18xx.games' name for metre gauge, used in tile codes
 SECOND_LAY_FEE = 20
@@ -76,3 +84,138 @@ def tile_lay_cost(
     if any(only_metre(g) for g in turn_gauges):
         cost -= metre_discount
     return cost
+
+
+# -- the step -----------------------------------------------------------------------------------
+
+
+def _tile_lays(step: Step, operator: str) -> list[dict[str, Any]]:
+    """The operator's tile operations this turn: [{'cost': extra fee, 'upgrade': bool}]."""
+    if common.is_minor(step.state, operator):
+        ops = step.game.definition.private_operating
+        if ops is not None and ops.track_lays:
+            return [{"cost": t.cost, "upgrade": bool(ops.upgrades)} for t in ops.track_lays]
+        return [{"cost": 0, "upgrade": False}, {"cost": SECOND_LAY_FEE, "upgrade": False}]
+    return [{"cost": 0, "upgrade": True}, {"cost": SECOND_LAY_FEE, "upgrade": True}]
+
+
+@register_step
+class TrackStep(Step):
+    """Lay or upgrade track: one or two tile operations, then the turn moves on."""
+
+    NAME = "track"
+    DESCRIPTION = "Lay/Upgrade Track"
+
+    @classmethod
+    def round_data(cls) -> dict[str, Any]:
+        return {"num_laid_track": 0, "laid_hexes": [], "gauges_added": []}
+
+    def setup(self) -> None:
+        self.rdata["num_laid_track"] = 0
+        self.rdata["laid_hexes"] = []
+        self.rdata["gauges_added"] = []
+
+    def actions(self, entity: str) -> list[str]:
+        if entity != self.current_entity():
+            return []
+        if not (common.is_minor(self.state, entity) or common.is_corporation(self.state, entity)):
+            return []
+        return ["lay_tile", "pass"]
+
+    def process_lay_tile(self, action: Action) -> None:
+        assert isinstance(action, LayTile)
+        game, state, op = self.game, self.state, action.entity
+        lays = _tile_lays(self, op)
+        index = int(self.rdata["num_laid_track"])
+        if index >= len(lays):
+            raise self.illegal(action, "9.3 tile operations", f"{op} has laid all its tiles")
+        if action.hex not in state.hexes:
+            raise self.illegal(action, "map", f"no hex {action.hex}")
+        lay = lays[index]
+        old = board.placed(game, state, action.hex)
+        new_tile, new_color = board.tile_def(game, action.tile)
+        upgrade = old.color != "white"
+        if upgrade and not lay["upgrade"]:
+            raise self.illegal(action, "9.3 private railways", f"{op} may not upgrade track")
+        if index > 0 and action.hex in self.rdata["laid_hexes"]:
+            raise self.illegal(
+                action, "9.3 second tile", f"{action.hex} was already laid this turn"
+            )
+        phase = common.current_phase(game, state)
+        if new_color not in phase.tiles:
+            raise self.illegal(
+                action, "9.10 phases", f"{new_color} tiles are not available in phase {state.phase}"
+            )
+        if "broad_gauge" in phase.status and "narrow" in board.track_gauges(new_tile):
+            raise self.illegal(action, "9.2 gauges", "metre gauge track is not available yet")
+        free = state.tiles.get(board.tile_name(action.tile))
+        if free is not None and action.tile not in free:
+            raise self.illegal(action, "9.3 tile supply", f"tile {action.tile} is not available")
+        self._check_blocked(action, old.color)
+
+        gauges = new_track_gauges(board.track_gauges(old.tile), board.track_gauges(new_tile))
+        turn_gauges = [frozenset(g) for g in self.rdata["gauges_added"]] + [gauges]
+        terrain = old.tile.upgrades[0].cost if (old.preprinted and old.tile.upgrades) else 0
+        home = common.is_minor(state, op) and action.hex in game.definition.private(op).home_hexes
+        cost = tile_lay_cost(
+            lay_index=index,
+            terrain=terrain,
+            new_gauges=gauges,
+            turn_gauges=turn_gauges,
+            home_of_private=home,
+            second_lay_fee=int(lay["cost"]) if index else SECOND_LAY_FEE,
+        )
+        self._pay(action, op, cost)
+        board.lay(game, state, action.hex, action.tile, action.rotation)
+        self.rdata["gauges_added"].append(sorted(gauges))
+        self.rdata["num_laid_track"] = index + 1
+        self.rdata["laid_hexes"].append(action.hex)
+        paid = f" for {game.definition.format_money(cost)}" if cost else ""
+        self.log(f"{op} lays #{action.tile} rotation {action.rotation} on {action.hex}{paid}")
+        if index + 1 >= len(lays):
+            self.pass_()
+
+    def _check_blocked(self, action: LayTile, old_color: str) -> None:
+        """A private's home hex takes no other company's first tile while it is open."""
+        if old_color != "white":
+            return
+        op = action.entity
+        for p in self.game.definition.privates:
+            if action.hex not in p.blocks_hexes:
+                continue
+            ps = self.state.privates.get(p.symbol)
+            if ps is None or ps.closed:
+                continue
+            if op in (p.symbol, ps.owner):
+                continue
+            raise self.illegal(
+                action, "9.3 home hexes", f"{action.hex} is reserved for {p.symbol}'s track"
+            )
+
+    def _pay(self, action: Action, op: str, cost: int) -> None:
+        if cost <= 0:
+            return
+        state = self.state
+        why = f"track on {getattr(action, 'hex', '?')}"
+        if common.is_minor(state, op):
+            payer = common.director_of(state, op)
+            if payer is None or state.cash_of(payer) < cost:
+                raise self.illegal(action, "9.3 costs", f"{payer} cannot pay {cost} for {op}")
+            transfer(state, payer, BANK, cost, why)
+            return
+        corp = state.corporations[op]
+        if corp.cash < cost:
+            director = corp.director
+            shortfall = cost - corp.cash
+            if director is None or state.cash_of(director) < shortfall:
+                raise self.illegal(
+                    action,
+                    "9.3 costs",
+                    f"the lay costs {cost}: {op} has {corp.cash} and its director "
+                    f"{state.cash_of(director) if director else 0}",
+                )
+            transfer(state, director, op, shortfall, f"director helps pay for {why}")
+        transfer(state, op, BANK, cost, why)
+
+    def legal_actions(self, entity: str) -> list[Action]:
+        return [Pass(entity=entity, entity_type=common.entity_type(self.state, entity))]

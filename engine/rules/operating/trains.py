@@ -12,6 +12,17 @@ Pure rules; :mod:`engine.rules.operating.steps` applies them to a game.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from engine.rules.actions import Action, BuyTrain, DiscardTrain, Pass, ScrapTrain, SellShares
+from engine.rules.ledger import transfer
+from engine.rules.operating import common, phases
+from engine.rules.registry import register_step
+from engine.rules.state import BANK, POOL, GameState
+from engine.rules.step import Step
+
+if TYPE_CHECKING:
+    from engine.rules.game import Game
 
 
 def train_limit(limits: Mapping[str, int], company_kind: str) -> int:
@@ -56,3 +67,372 @@ def other_company_price_ok(price: int, cash: int) -> bool:
     (True, False, False)
     """
     return 1 <= price <= cash
+
+
+# -- applying it to a game ----------------------------------------------------------------------
+
+
+def limit_of(game: Game, state: GameState, corp: str) -> int:
+    phase = common.current_phase(game, state)
+    return train_limit(phase.train_limit, state.corporations[corp].kind)
+
+
+def crowded_companies(game: Game, state: GameState) -> list[str]:
+    """Companies over their train limit, in operating order (they discard in that order)."""
+    corps = [c for c in state.corporations.values() if c.floated and not c.closed]
+    over = [c for c in corps if len(c.trains) > limit_of(game, state, c.sym)]
+    return [c.sym for c in game.sorted_by_price(state, over)]
+
+
+def depot_offer(game: Game, state: GameState) -> list[str]:
+    """Bank trains for sale: the next new train, any later type the phase already makes
+    available (5D in phase 7), and one of each name in the bank pool."""
+    order = common.phase_names(game)
+    reached = set(order[: order.index(state.phase) + 1]) if state.phase in order else set()
+    out: list[str] = []
+    names: set[str] = set()
+    for i, tid in enumerate(state.depot):
+        typ = common.train_type_def(game, tid)
+        if i == 0 or (typ.available_on is not None and typ.available_on in reached):
+            if state.trains[tid].name not in names:
+                names.add(state.trains[tid].name)
+                out.append(tid)
+    for tid in common.pool_trains(state):
+        if state.trains[tid].name not in names:
+            names.add(state.trains[tid].name)
+            out.append(tid)
+    return out
+
+
+def bank_train_prices(game: Game, state: GameState, tid: str) -> dict[str, int]:
+    """Face -> price of a bank train.  Like 18xx.games (and unlike rulebook 9.8, which fixes
+    the face once chosen) a card from the bank pool may be bought with either face up."""
+    return {f: common.face_price(game, f) for f in common.faces_of(game, tid)}
+
+
+def other_companies_trains(state: GameState, corp: str) -> list[str]:
+    return [
+        tid
+        for c in state.corporations.values()
+        if c.sym != corp and not c.closed
+        for tid in c.trains
+    ]
+
+
+def min_depot_price(game: Game, state: GameState) -> int:
+    offer = depot_offer(game, state)
+    if not offer:
+        return 0
+    cheapest = min(offer, key=lambda t: common.face_price(game, state.trains[t].name))
+    return min(bank_train_prices(game, state, cheapest).values())
+
+
+def max_depot_price(game: Game, state: GameState) -> int:
+    offer = depot_offer(game, state)
+    if not offer:
+        return 0
+    dearest = max(offer, key=lambda t: common.face_price(game, state.trains[t].name))
+    return max(bank_train_prices(game, state, dearest).values())
+
+
+def remove_from_play(state: GameState, tid: str) -> None:
+    """A train leaves the game (rusted, or a wounded train discarded)."""
+    t = state.trains[tid]
+    for holder in [c.trains for c in state.corporations.values()] + [
+        p.trains for p in state.privates.values()
+    ]:
+        if tid in holder:
+            holder.remove(tid)
+    if tid in state.depot:
+        state.depot.remove(tid)
+    t.rusted = True
+    t.owner = ""
+
+
+def to_pool(state: GameState, tid: str) -> None:
+    for holder in [c.trains for c in state.corporations.values()] + [
+        p.trains for p in state.privates.values()
+    ]:
+        if tid in holder:
+            holder.remove(tid)
+    state.trains[tid].owner = POOL
+    state.trains[tid].operated = False
+
+
+@register_step
+class DiscardTrainStep(Step):
+    """Companies over their (new, lower) train limit discard to the bank pool, in order."""
+
+    NAME = "discard_train"
+    DESCRIPTION = "Discard Trains"
+
+    def crowded(self) -> list[str]:
+        return crowded_companies(self.game, self.state)
+
+    @property
+    def active(self) -> bool:
+        return bool(self.crowded())
+
+    def active_entities(self) -> list[str]:
+        return self.crowded()[:1]
+
+    def actions(self, entity: str) -> list[str]:
+        return ["discard_train"] if entity in self.crowded()[:1] else []
+
+    def process_discard_train(self, action: Action) -> None:
+        assert isinstance(action, DiscardTrain)
+        corp = self.state.corporations[action.entity]
+        if action.train not in corp.trains:
+            raise self.illegal(action, "9.8 train limit", f"{action.train} is not {corp.sym}'s")
+        t = self.state.trains[action.train]
+        if t.obsolete:
+            remove_from_play(self.state, action.train)  # wounded trains leave the game
+        else:
+            to_pool(self.state, action.train)
+        self.log(f"{corp.sym} discards {t.name}")
+
+    def legal_actions(self, entity: str) -> list[Action]:
+        return [
+            DiscardTrain(entity=entity, entity_type="corporation", train=t)
+            for t in self.state.corporations[entity].trains
+        ]
+
+
+def emergency_bundles(game: Game, state: GameState, corp_sym: str) -> list[list[str]]:
+    """Treasury-share bundles a trainless company may issue in the buy-trains step."""
+    corp = state.corporations[corp_sym]
+    if corp.trains:
+        return []
+    bundles = issuable_bundles(game, state, corp_sym)
+    price = common.share_price(game, corp)
+    sizes = emergency_issue_sizes(
+        [(len(b), len(b) * price) for b in bundles], corp.cash, max_depot_price(game, state)
+    )
+    return [b for b in bundles if len(b) in sizes]
+
+
+def issuable_bundles(game: Game, state: GameState, corp_sym: str) -> list[list[str]]:
+    """Treasury shares a company could put in the bank pool (smallest bundle first), as long
+    as the pool stays within its limit."""
+    corp = state.corporations[corp_sym]
+    treasury = sorted(common.treasury_shares(corp), key=lambda s: (s.president, s.percent))
+    in_pool = sum(s.percent for s in common.pool_shares(corp))
+    limit = game.definition.market.bank_pool_limit
+    out: list[list[str]] = []
+    bundle: list[str] = []
+    pct = 0
+    for sh in treasury:
+        if sh.president:
+            break
+        bundle = [*bundle, sh.id]
+        pct += sh.percent
+        if in_pool + pct <= limit:
+            out.append(bundle)
+    return out
+
+
+def issue_shares(game: Game, state: GameState, corp_sym: str, share_ids: list[str]) -> int:
+    """Treasury shares to the bank pool at the current price; the price moves one left."""
+    corp = state.corporations[corp_sym]
+    price = common.share_price(game, corp)
+    unit = common.share_unit(game, corp)
+    by_id = {s.id: s for s in corp.shares}
+    amount = sum(by_id[i].percent // unit for i in share_ids) * price
+    for i in share_ids:
+        by_id[i].owner = POOL
+    transfer(state, BANK, corp_sym, amount, f"{corp_sym} issues {len(share_ids)} shares")
+    state.log.append(f"{corp_sym} issues {', '.join(share_ids)} for {amount}")
+    common.move_price(game, state, corp, -1)
+    return price
+
+
+@register_step
+class BuyTrainStep(Step):
+    """Buy trains (bank, bank pool, other companies), discard wounded trains, and the
+    trainless company's emergency issue and director's contribution."""
+
+    NAME = "buy_train"
+    DESCRIPTION = "Buy Trains"
+
+    def setup(self) -> None:
+        self.data["last_issued_price"] = None
+
+    def _room(self, corp: str) -> bool:
+        return has_room(
+            len(self.state.corporations[corp].trains), limit_of(self.game, self.state, corp)
+        )
+
+    def _min_price(self, corp: str) -> int | None:
+        prices = [
+            min(bank_train_prices(self.game, self.state, t).values())
+            for t in depot_offer(self.game, self.state)
+        ]
+        if other_companies_trains(self.state, corp):
+            prices.append(1)
+        return min(prices) if prices else None
+
+    def can_buy(self, corp: str) -> bool:
+        low = self._min_price(corp)
+        return self._room(corp) and low is not None and self.state.corporations[corp].cash >= low
+
+    def _scrappable(self, corp: str) -> list[str]:
+        return [t for t in self.state.corporations[corp].trains if self.state.trains[t].obsolete]
+
+    def can_emergency_issue(self, corp: str) -> bool:
+        if not self.can_buy(corp):
+            return False
+        bundles = emergency_bundles(self.game, self.state, corp)
+        if not bundles:
+            return False
+        c = self.state.corporations[corp]
+        director_cash = self.state.cash_of(c.director) if c.director else 0
+        best = max(len(b) for b in bundles) * common.share_price(self.game, c)
+        return min_depot_price(self.game, self.state) <= c.cash + director_cash + best
+
+    def actions(self, entity: str) -> list[str]:
+        if entity != self.current_entity() or entity not in self.state.corporations:
+            return []
+        out = []
+        if self.can_emergency_issue(entity):
+            out.append("sell_shares")
+        if self.can_buy(entity):
+            out.append("buy_train")
+        if self._scrappable(entity):
+            out.append("scrap_train")
+        if out:
+            out.append("pass")
+        return out
+
+    # -- actions ----------------------------------------------------------------------------
+    def process_sell_shares(self, action: Action) -> None:
+        assert isinstance(action, SellShares)
+        op = action.entity
+        if list(action.shares) not in emergency_bundles(self.game, self.state, op):
+            raise self.illegal(
+                action, "9.8 emergency money", f"{op} may not issue {', '.join(action.shares)} now"
+            )
+        self.data["last_issued_price"] = issue_shares(
+            self.game, self.state, op, list(action.shares)
+        )
+
+    def process_scrap_train(self, action: Action) -> None:
+        assert isinstance(action, ScrapTrain)
+        if action.train not in self._scrappable(action.entity):
+            raise self.illegal(
+                action,
+                "9.8 wounded trains",
+                f"{action.train} is not a wounded train of {action.entity}",
+            )
+        remove_from_play(self.state, action.train)
+        self.log(f"{action.entity} discards wounded {action.train}")
+
+    def process_buy_train(self, action: Action) -> None:
+        assert isinstance(action, BuyTrain)
+        game, state, op = self.game, self.state, action.entity
+        corp = state.corporations[op]
+        if action.train not in state.trains:
+            raise self.illegal(action, "9.8 trains", f"no train {action.train}")
+        t = state.trains[action.train]
+        if not self._room(op):
+            raise self.illegal(action, "9.8 train limit", f"{op} has no room for another train")
+        from_bank = action.train in depot_offer(game, state) or (
+            t.owner == POOL and t.name in {state.trains[x].name for x in depot_offer(game, state)}
+        )
+        seller = t.owner
+        if not from_bank and action.train not in other_companies_trains(state, op):
+            raise self.illegal(action, "9.8 trains", f"{action.train} is not for sale")
+        face = action.variant or t.name
+        if face not in common.faces_of(game, action.train):
+            raise self.illegal(action, "9.8 trains", f"{action.train} has no face {face}")
+        issued = self.data.get("last_issued_price")
+        if issued is not None and not corp.trains:
+            if not from_bank:
+                raise self.illegal(
+                    action,
+                    "9.8 emergency money",
+                    "after issuing shares the train must come from the bank",
+                )
+            if corp.cash - int(issued) > action.price:
+                raise self.illegal(
+                    action, "9.8 emergency money", f"more shares issued than needed for a {face}"
+                )
+        price = action.price
+        if from_bank:
+            face_price = bank_train_prices(game, state, action.train)[face]
+            if price != face_price:
+                raise self.illegal(
+                    action, "9.8 face value", f"a {face} from the bank costs {face_price}"
+                )
+            if price > corp.cash:
+                if corp.trains:
+                    raise self.illegal(action, "9.8 trains", f"{op} has {corp.cash}, needs {price}")
+                need = price - corp.cash
+                director = corp.director
+                if director is None or state.cash_of(director) < need:
+                    raise self.illegal(
+                        action, "9.8 emergency money", f"{op}'s director cannot contribute {need}"
+                    )
+                transfer(state, director, op, need, f"director contributes to {op}'s {face}")
+            transfer(state, op, BANK, price, f"{op} buys a {face}")
+            if action.train in state.depot:
+                state.depot.remove(action.train)
+        else:
+            if not other_company_price_ok(price, corp.cash):
+                raise self.illegal(
+                    action,
+                    "9.8 trains",
+                    f"{op} may pay between 1 and {corp.cash} for {action.train}",
+                )
+            transfer(state, op, seller, price, f"{op} buys {action.train} from {seller}")
+            state.corporations[seller].trains.remove(action.train)
+        t.owner = op
+        t.name = face
+        t.variant = face
+        corp.trains.append(action.train)
+        self.log(f"{op} buys a {face} train ({action.train}) for {price} from {seller}")
+        phases.after_purchase(game, state, action.train, face, from_bank)
+        if not self.can_buy(op) and not self._scrappable(op):
+            self.pass_()
+
+    def process_pass(self, action: Action) -> None:
+        self._end(action)
+
+    def skip(self) -> None:
+        self._end(None)
+
+    def _end(self, action: Action | None) -> None:
+        op = self.current_entity()
+        if op is None or op not in self.state.corporations:
+            self.pass_()
+            return
+        corp = self.state.corporations[op]
+        closing = corp.market is not None and common.share_price(self.game, corp) == 0
+        if self.data.get("last_issued_price") is not None and not corp.trains and not closing:
+            if action is not None:
+                raise self.illegal(
+                    action, "9.8 emergency money", "after issuing shares a train must be bought"
+                )
+        self.data["last_issued_price"] = None
+        self.pass_()
+        if not corp.trains and not closing:
+            self.log(f"{op} does not own a train")
+            common.move_price(self.game, self.state, corp, -1)
+
+    def legal_actions(self, entity: str) -> list[Action]:
+        out: list[Action] = [Pass(entity=entity, entity_type="corporation")]
+        state, game = self.state, self.game
+        corp = state.corporations[entity]
+        if self.can_buy(entity):
+            for tid in depot_offer(game, state):
+                for face, price in bank_train_prices(game, state, tid).items():
+                    if price <= corp.cash or not corp.trains:
+                        out.append(
+                            BuyTrain(
+                                entity=entity,
+                                entity_type="corporation",
+                                train=tid,
+                                price=price,
+                                variant=face,
+                            )
+                        )
+        return out

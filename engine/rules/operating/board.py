@@ -1,0 +1,173 @@
+"""The board as the operating steps change it: which tile is on a hex, laying a tile (keeping
+station markers and reservations on the matching cities), and naming cities as 18xx.games does.
+
+A hex's ``tile`` in the state is a tile instance id: ``'57-1'`` for a laid tile, or the
+preprinted tile's id (``'<coord>-<n>'``) while nothing has been laid there.  A city id in an
+action is ``'<tile id>-<part index>'`` (18xx.games numbers a tile's parts from 0, so Madrid's
+second city on the preprinted tile is ``'H11-0-2'``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.notation.models import City, Edge, NodeRef, Tile
+from engine.rules.state import GameState, Hex
+
+if TYPE_CHECKING:
+    from engine.rules.game import Game
+
+
+def tile_name(tile_id: str) -> str:
+    """``'57-1'`` -> ``'57'``."""
+    return tile_id.rsplit("-", 1)[0]
+
+
+@dataclass(frozen=True)
+class PlacedTile:
+    """The tile on a hex now: parsed (unrotated), its colour and rotation."""
+
+    tile: Tile
+    color: str
+    rotation: int
+    preprinted: bool
+
+
+def is_laid_tile(game: Game, tile_id: str) -> bool:
+    return tile_name(tile_id) in game.definition.tiles
+
+
+def placed(game: Game, state: GameState, coord: str) -> PlacedTile:
+    h = state.hexes[coord]
+    if is_laid_tile(game, h.tile):
+        td = game.definition.tiles[tile_name(h.tile)]
+        return PlacedTile(td.tile, str(td.color), h.rotation, False)
+    hd = game.definition.hexes[coord]
+    return PlacedTile(hd.tile, str(hd.color), h.rotation, True)
+
+
+def tile_def(game: Game, tile_id: str) -> tuple[Tile, str]:
+    td = game.definition.tiles[tile_name(tile_id)]
+    return td.tile, str(td.color)
+
+
+def track_gauges(tile: Tile) -> list[str]:
+    """The gauge of each track path (a multiset, as upgrades compare them)."""
+    return [str(p.track) for p in tile.paths]
+
+
+def city_exits(tile: Tile, rotation: int) -> list[frozenset[int]]:
+    """For each city of the tile, the (rotated) edges its track leaves by."""
+    node_index = {id(n): i for i, n in enumerate(tile.nodes)}
+    out: list[frozenset[int]] = []
+    for city in tile.cities:
+        ni = node_index[id(city)]
+        exits: set[int] = set()
+        for path in tile.paths:
+            ends = path.ends
+            if any(isinstance(e, NodeRef) and e.index == ni for e in ends):
+                for e in ends:
+                    if isinstance(e, Edge):
+                        exits.add((e.num + rotation) % 6)
+        out.append(frozenset(exits))
+    return out
+
+
+def all_exits(tile: Tile, rotation: int) -> frozenset[int]:
+    return frozenset((e + rotation) % 6 for p in tile.paths for e in p.edges)
+
+
+def city_map(old: Tile, old_rot: int, new: Tile, new_rot: int) -> dict[int, int | None]:
+    """Which city of the new tile each old city becomes (18xx.games ``city_map_for``): by
+    index when the old cities have no track yet, else the new city whose exits include the
+    old one's; cities left over are matched by index, then to the first unused city."""
+    old_ex = city_exits(old, old_rot)
+    new_ex = city_exits(new, new_rot)
+    mapping: dict[int, int | None] = {}
+    if all(not e for e in old_ex) and len(old_ex) == len(new_ex):
+        mapping = {i: i for i in range(len(old_ex))}
+    else:
+        for i, ex in enumerate(old_ex):
+            mapping[i] = next((j for j, nex in enumerate(new_ex) if ex and ex <= nex), None)
+    used = {j for j in mapping.values() if j is not None}
+    for i in range(len(old_ex)):
+        if mapping.get(i) is not None:
+            continue
+        j: int | None = i if i < len(new_ex) else None
+        if j is None or j in used:
+            j = next((k for k in range(len(new_ex)) if k not in used), None)
+        mapping[i] = j
+        if j is not None:
+            used.add(j)
+    return mapping
+
+
+def _into(old: list[str | None], size: int) -> list[str | None]:
+    """Old slot contents in a city of ``size`` slots: same places when they fit, otherwise
+    packed to the front (never dropping a marker)."""
+    if len(old) <= size:
+        return list(old) + [None] * (size - len(old))
+    kept = [s for s in old if s is not None]
+    return kept + [None] * max(0, size - len(kept))
+
+
+def lay(game: Game, state: GameState, coord: str, tile_id: str, rotation: int) -> None:
+    """Put tile instance ``tile_id`` on ``coord``; markers and reservations follow their city;
+    the old tile (if it was a laid one) goes back to the supply."""
+    h: Hex = state.hexes[coord]
+    before = placed(game, state, coord)
+    new_tile, _color = tile_def(game, tile_id)
+    mapping = city_map(before.tile, before.rotation, new_tile, rotation)
+    slots = [c.slots for c in new_tile.cities]
+    tokens: list[list[str | None]] = [[None] * n for n in slots]
+    reservations: list[list[str | None]] = [[None] * n for n in slots]
+    for i, j in mapping.items():
+        if j is None:
+            continue
+        if i < len(h.tokens):
+            tokens[j] = _into(h.tokens[i], slots[j])
+        if i < len(h.reservations):
+            reservations[j] = _into(h.reservations[i], slots[j])
+    free = state.tiles.setdefault(tile_name(tile_id), [])
+    if tile_id in free:
+        free.remove(tile_id)
+    if not before.preprinted:
+        state.tiles.setdefault(tile_name(h.tile), []).append(h.tile)
+    h.tile = tile_id
+    h.rotation = rotation
+    h.tokens = tokens
+    h.reservations = reservations
+
+
+# -- cities -------------------------------------------------------------------------------------
+
+
+def city_from_id(game: Game, state: GameState, city_id: str) -> tuple[str, int]:
+    """(hex, city index on its current tile) named by an 18xx.games city id."""
+    tile_id, _, part = city_id.rpartition("-")
+    for coord, h in state.hexes.items():
+        if h.tile != tile_id:
+            continue
+        tile = placed(game, state, coord).tile
+        index = int(part)
+        if index >= len(tile.parts) or not isinstance(tile.parts[index], City):
+            raise KeyError(f"{city_id}: part {index} of {tile_id} is not a city")
+        target = tile.parts[index]
+        for ci, city in enumerate(tile.cities):
+            if city is target:
+                return coord, ci
+        raise KeyError(city_id)
+    raise KeyError(f"no hex carries tile {tile_id} (city {city_id})")
+
+
+def city_id(game: Game, state: GameState, coord: str, city: int) -> str:
+    tile = placed(game, state, coord).tile
+    target = tile.cities[city]
+    index = next(i for i, p in enumerate(tile.parts) if p is target)
+    return f"{state.hexes[coord].tile}-{index}"
+
+
+def station_hexes(state: GameState, corp: str) -> list[str]:
+    """Hexes where ``corp`` has a station marker."""
+    return [c for c, h in state.hexes.items() if any(corp in slots for slots in h.tokens)]

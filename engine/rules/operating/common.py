@@ -1,0 +1,201 @@
+"""Small shared questions the operating-round steps ask of the definition and the state.
+
+Kept in one place so each step module reads like the rule it implements.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.rules.state import BANK, DEPOT, POOL, Corporation, GameState
+
+if TYPE_CHECKING:
+    from engine.rules.game import Game
+
+
+# -- entities -----------------------------------------------------------------------------------
+
+
+def is_corporation(state: GameState, ref: str) -> bool:
+    return ref in state.corporations
+
+
+def is_minor(state: GameState, ref: str) -> bool:
+    return ref in state.privates
+
+
+def director_of(state: GameState, ref: str) -> str | None:
+    """The player acting for an operator (a company's director, a private's owner)."""
+    if ref in state.corporations:
+        return state.corporations[ref].director
+    if ref in state.privates:
+        owner = state.privates[ref].owner
+        return owner if state.is_player(owner) else None
+    return None
+
+
+def entity_type(state: GameState, ref: str) -> str:
+    """18xx.games' ``entity_type`` of a ref (what an action of that entity carries)."""
+    if ref in state.corporations:
+        return "corporation"
+    if ref in state.privates:
+        return "minor"
+    return "player"
+
+
+def current_operator(state: GameState) -> str | None:
+    op = state.round.data.get("current_operator")
+    return op if isinstance(op, str) else None
+
+
+# -- shares -------------------------------------------------------------------------------------
+
+
+def share_unit(game: Game, corp: Corporation) -> int:
+    """Percent of one share (20 for a 5-share company, 10 for a 10-share one)."""
+    structures = game.definition.share_structures
+    if corp.kind in structures:
+        return min(structures[corp.kind].shares)
+    return min(sh.percent for sh in corp.shares)
+
+
+def total_shares(game: Game, corp: Corporation) -> int:
+    return 100 // share_unit(game, corp)
+
+
+def shares_held(game: Game, corp: Corporation, holder: str) -> int:
+    """Number of shares (not certificates) ``holder`` has: a director's certificate is two."""
+    unit = share_unit(game, corp)
+    return sum(sh.percent for sh in corp.shares if sh.owner == holder) // unit
+
+
+def holdings(game: Game, corp: Corporation) -> dict[str, int]:
+    """Shares held by each holder (players, the company's treasury, the pool), in the order
+    dividends are paid: players in seating order, then companies, then the pool."""
+    out: dict[str, int] = {}
+    unit = share_unit(game, corp)
+    for sh in corp.shares:
+        out[sh.owner] = out.get(sh.owner, 0) + sh.percent // unit
+    return out
+
+
+def treasury_shares(corp: Corporation) -> list[Any]:
+    return [sh for sh in corp.shares if sh.owner == corp.sym]
+
+
+def pool_shares(corp: Corporation) -> list[Any]:
+    return [sh for sh in corp.shares if sh.owner == POOL]
+
+
+# -- market -------------------------------------------------------------------------------------
+
+
+def market_spaces(game: Game) -> tuple[int, ...]:
+    return tuple(game.definition.market.stock_market.spaces)
+
+
+def share_price(game: Game, corp: Corporation) -> int:
+    if corp.market is None:
+        raise ValueError(f"{corp.sym} has no share price")
+    return market_spaces(game)[corp.market[1]]
+
+
+def _cell(pos: list[int]) -> str:
+    return f"{pos[0]},{pos[1]}"
+
+
+def move_price(game: Game, state: GameState, corp: Corporation, steps: int) -> None:
+    """Move a company's price marker ``steps`` spaces (negative = left), stopping at the ends.
+    A marker that moves goes to the bottom of the stack on its new space; one that does not
+    move keeps its place."""
+    if corp.market is None or steps == 0:
+        return
+    spaces = market_spaces(game)
+    row, col = corp.market
+    new_col = max(0, min(len(spaces) - 1, col + steps))
+    if new_col == col:
+        return
+    old_key, new = _cell(corp.market), [row, new_col]
+    stack = state.market.get(old_key, [])
+    if corp.sym in stack:
+        stack.remove(corp.sym)
+    if not stack:
+        state.market.pop(old_key, None)
+    corp.market = new
+    state.market.setdefault(_cell(new), []).append(corp.sym)
+    state.log.append(f"{corp.sym}'s share price moves to {spaces[new_col]}")
+
+
+# -- phases and privates ------------------------------------------------------------------------
+
+
+def phase_names(game: Game) -> list[str]:
+    return [p.name for p in game.definition.phases]
+
+
+def current_phase(game: Game, state: GameState) -> Any:
+    return game.definition.phase(state.phase)
+
+
+def private_income(game: Game, state: GameState, sym: str) -> int:
+    """Income of a private in the current phase: the entry of the latest phase reached."""
+    income = game.definition.private(sym).income
+    order = phase_names(game)
+    reached = order[: order.index(state.phase) + 1] if state.phase in order else order[:1]
+    value = 0
+    for name in reached:
+        if name in income:
+            value = income[name]
+    return value
+
+
+def private_face_value(game: Game, sym: str) -> int:
+    return int(game.definition.private(sym).face_value)
+
+
+# -- trains -------------------------------------------------------------------------------------
+
+
+def train_type(train_id: str) -> str:
+    """The card's type from its 18xx.games id: ``'4H-3'`` -> ``'4H'``."""
+    return train_id.rsplit("-", 1)[0]
+
+
+def train_type_def(game: Game, train_id: str) -> Any:
+    typ, _variant = game.definition.train(train_type(train_id))
+    return typ
+
+
+def face_def(game: Game, face: str) -> tuple[Any, Any]:
+    """(type, variant or None) of a face name ('2M' -> (4H type, 2M variant))."""
+    return game.definition.train(face)
+
+
+def face_price(game: Game, face: str) -> int:
+    typ, variant = face_def(game, face)
+    return int((variant or typ).price)
+
+
+def faces_of(game: Game, train_id: str) -> list[str]:
+    typ = train_type_def(game, train_id)
+    return [typ.name, *(v.name for v in typ.variants)]
+
+
+def face_gauge(game: Game, face: str) -> str:
+    typ, variant = face_def(game, face)
+    return str((variant or typ).gauge)
+
+
+def trains_of(state: GameState, ref: str) -> list[str]:
+    if ref in state.corporations:
+        return state.corporations[ref].trains
+    if ref in state.privates:
+        return state.privates[ref].trains
+    return []
+
+
+def pool_trains(state: GameState) -> list[str]:
+    return [t.id for t in state.trains.values() if t.owner == POOL and not t.rusted]
+
+
+__all__ = ["BANK", "DEPOT", "POOL"]

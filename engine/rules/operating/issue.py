@@ -1,0 +1,95 @@
+"""Redeem and issue stock [1858 rules 9.9], the last thing a company may do in its turn.
+
+Issue: treasury shares go to the bank pool at the current price (never past the pool limit),
+the price moves one space left; not in the company's first operating turn.  Redeem: buy back
+shares from the bank pool at the current price into the treasury.  One issue or one redemption
+(of any size) ends the step.
+"""
+
+from __future__ import annotations
+
+from engine.rules.actions import Action, BuyShares, Pass, SellShares
+from engine.rules.ledger import transfer
+from engine.rules.operating import common
+from engine.rules.operating.trains import issuable_bundles, issue_shares
+from engine.rules.registry import register_step
+from engine.rules.state import BANK, GameState
+from engine.rules.step import Step
+
+
+def redeemable_bundles(step: Step, corp_sym: str) -> list[list[str]]:
+    corp = step.state.corporations[corp_sym]
+    price = common.share_price(step.game, corp)
+    unit = common.share_unit(step.game, corp)
+    pool = sorted(common.pool_shares(corp), key=lambda s: (s.president, s.percent))
+    out: list[list[str]] = []
+    bundle: list[str] = []
+    cost = 0
+    for sh in pool:
+        bundle = [*bundle, sh.id]
+        cost += sh.percent // unit * price
+        if cost <= corp.cash:
+            out.append(bundle)
+    return out
+
+
+def first_operating_turn(state: GameState, corp_sym: str) -> bool:
+    return int(state.corporations[corp_sym].data.get("operating_turns", 0)) <= 1
+
+
+@register_step
+class IssueSharesStep(Step):
+    NAME = "issue_shares"
+    DESCRIPTION = "Issue or Redeem Shares"
+
+    def issuable(self, corp: str) -> list[list[str]]:
+        if first_operating_turn(self.state, corp):
+            return []
+        return issuable_bundles(self.game, self.state, corp)
+
+    def actions(self, entity: str) -> list[str]:
+        if entity != self.current_entity() or entity not in self.state.corporations:
+            return []
+        out = []
+        if redeemable_bundles(self, entity):
+            out.append("buy_shares")
+        if self.issuable(entity):
+            out.append("sell_shares")
+        if out:
+            out.append("pass")
+        return out
+
+    def process_sell_shares(self, action: Action) -> None:
+        assert isinstance(action, SellShares)
+        if list(action.shares) not in self.issuable(action.entity):
+            raise self.illegal(
+                action, "9.9 issue", f"{action.entity} may not issue {', '.join(action.shares)}"
+            )
+        issue_shares(self.game, self.state, action.entity, list(action.shares))
+        self.pass_()
+
+    def process_buy_shares(self, action: Action) -> None:
+        assert isinstance(action, BuyShares)
+        op = action.entity
+        if list(action.shares) not in redeemable_bundles(self, op):
+            raise self.illegal(
+                action, "9.9 redeem", f"{op} may not redeem {', '.join(action.shares)}"
+            )
+        corp = self.state.corporations[op]
+        price = common.share_price(self.game, corp)
+        unit = common.share_unit(self.game, corp)
+        by_id = {s.id: s for s in corp.shares}
+        amount = sum(by_id[i].percent // unit for i in action.shares) * price
+        transfer(self.state, op, BANK, amount, f"{op} redeems shares")
+        for i in action.shares:
+            by_id[i].owner = op
+        self.log(f"{op} redeems {', '.join(action.shares)} for {amount}")
+        self.pass_()
+
+    def legal_actions(self, entity: str) -> list[Action]:
+        out: list[Action] = [Pass(entity=entity, entity_type="corporation")]
+        for b in redeemable_bundles(self, entity):
+            out.append(BuyShares(entity=entity, entity_type="corporation", shares=tuple(b)))
+        for b in self.issuable(entity):
+            out.append(SellShares(entity=entity, entity_type="corporation", shares=tuple(b)))
+        return out
