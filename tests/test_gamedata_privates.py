@@ -272,3 +272,22 @@ def test_home_hexes_match_the_map(
         # Its icon marks every home hex but Madrid, where three privates meet.
         marked = [h for h, code in codes.items() if f"image:1858/{p.get('icon')}" in code]
         assert sorted(marked) == sorted(h for h in p["home_hexes"] if h != "H11"), sym
+
+
+def test_quick_start_packets_cost_their_face_values(privates: dict[str, dict[str, Any]]) -> None:
+    """Each 18xx.games quick-start packet costs exactly the face values of its privates."""
+    path = GAMEDATA / "1858" / "options.yaml"
+    if not path.exists():
+        pytest.skip("gamedata/1858/options.yaml not written yet")
+    options = YAML(typ="safe").load(path.read_text("utf-8"))["options"]
+    packets = [
+        packet
+        for option in options
+        for per_players in option.get("packets", {}).values()
+        for packet in per_players
+    ]
+    assert packets
+    for packet in packets:
+        face = sum(privates[sym]["face_value"] for sym in packet["privates"])
+        assert face == packet["cost"], packet
+        assert all(privates[sym]["batch"] == 1 for sym in packet["privates"]), packet
