@@ -1,0 +1,657 @@
+"""The track graph of a map: stops, track paths and how they join; connectivity per gauge.
+
+Built from what is on each hex (a parsed :class:`~engine.notation.models.Tile` and its rotation)
+and nothing else, so it does not depend on the game state's classes::
+
+    graph = build_graph({"G18": (tile, 0), "G20": (tile57, 1), ...}, colors={"M2": "red"})
+    reach = reachable(graph, "MZA", tokens=state_tokens, gauge="broad")
+    reach.hexes["G20"]        # edges of G20 the company's track reaches (tile-lay legality)
+    "G20-0" in reach.nodes    # a stop the company can reach (token legality)
+
+Vocabulary (as 18xx.games uses it, facts from its engine):
+
+- A **stop** (graph node) is a city, town or offboard; its id is ``"<hex>-<n>"`` where ``n`` is
+  the part's index in the tile code counting every part from 0 (a ``lanes:N`` path counts N
+  times) -- the same id 18xx.games writes in a ``run_routes`` action's ``nodes``.
+  ``Stop.city_number`` is the city's place among the tile's cities, the index the game state
+  uses for station tokens.
+- A **path** is one track segment of a tile between two ends (edges, stops or a junction),
+  rotated into place.  Paths of two hexes join across a shared side when both have an exit
+  there, the lanes line up and the gauges fit (broad meets broad or dual, metre meets metre or
+  dual, dual meets anything).  ``track:future`` paths are not track and are left out.
+- Hexes join only where the map has both; a red, gray or blue hex is a neighbour only of hexes
+  its own track points at, and an ``impassable`` border closes a side.
+- A **chain** is a run of paths from one stop to another with no stop between (see
+  :func:`chains_from`): the unit a ``run_routes`` connection names by its hexes.
+
+Connectivity (:func:`reachable`) walks from the company's station tokens (and, for a private
+railway, its home hexes) along track of one gauge family -- ``"broad"`` (broad + dual),
+``"metre"`` (metre + dual) or ``None`` (any) -- passing through a stop unless it blocks the
+company: an offboard always blocks, a city blocks when every slot holds another company's token.
+A blocked stop is still *reached* (its track counts), the walk just does not go through it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from engine import hexmap
+from engine.notation.models import (
+    City,
+    Edge,
+    Gauge,
+    Junction,
+    Lane,
+    NodeRef,
+    Offboard,
+    Path,
+    Revenue,
+    Tile,
+    Town,
+)
+
+#: hex colours that are closed except where their own track points (18xx.games default)
+CLOSED_COLOURS = frozenset({"blue", "gray", "red"})
+
+# gauge family -> the track kind a walk of that family skips
+_SKIP = {"broad": Gauge.NARROW.value, "metre": Gauge.BROAD.value, "narrow": Gauge.BROAD.value}
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """A city, town or offboard on the map."""
+
+    id: int
+    hex: str
+    index: int  # 18xx.games part index in the tile code
+    kind: str  # 'city' | 'town' | 'offboard'
+    revenue: Revenue
+    groups: tuple[str, ...]
+    visit_cost: int
+    slots: int
+    city_number: int | None  # position among the tile's cities (station tokens)
+
+    @property
+    def signature(self) -> str:
+        """``"<hex>-<part index>"``, as in a ``run_routes`` action's ``nodes``."""
+        return f"{self.hex}-{self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class TrackPath:
+    """One track segment in place on a hex."""
+
+    id: int
+    hex: str
+    exits: tuple[int, ...]  # edge numbers after rotation
+    lanes: tuple[tuple[int, int], ...]  # (width, index) per exit, parallel to ``exits``
+    stops: tuple[int, ...]  # stop ids at its ends
+    junction: int  # junction id, -1 for none
+    track: str  # 'broad' | 'narrow' | 'dual' | ...
+    terminal: bool
+    ignore: bool
+    keys: tuple[int, ...]  # track-reuse keys: one per exit side, one for a stop-to-stop path
+
+
+@dataclass
+class TrackGraph:
+    """Stops and paths of a whole map and how the paths join (immutable once built)."""
+
+    layout: str
+    stops: list[Stop] = field(default_factory=list)
+    paths: list[TrackPath] = field(default_factory=list)
+    stop_paths: list[tuple[int, ...]] = field(default_factory=list)
+    hex_paths: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    hex_stops: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    hex_cities: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    by_signature: dict[str, int] = field(default_factory=dict)
+    #: (path id, exit edge) -> paths of the neighbour entered through that side
+    links: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
+    junction_paths: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    #: hex -> {edge: neighbour} for the sides track may cross
+    neighbours: dict[str, dict[int, str]] = field(default_factory=dict)
+    #: hexes whose tile has more than one stop-to-stop path (18xx.games names such a one-path
+    #: connection ``"<hex> <n>.<m>"``)
+    ambiguous: frozenset[str] = frozenset()
+    key_names: list[tuple[str, str]] = field(default_factory=list)
+
+    def stop(self, signature: str) -> Stop:
+        """The stop named ``"<hex>-<part index>"``; ``KeyError`` if there is none."""
+        return self.stops[self.by_signature[signature]]
+
+    def city(self, hex_id: str, city_number: int) -> Stop | None:
+        cities = self.hex_cities.get(hex_id, ())
+        return self.stops[cities[city_number]] if 0 <= city_number < len(cities) else None
+
+
+def ruby_part_indices(tile: Tile) -> list[int]:
+    """18xx.games index of each part of ``tile`` (a ``lanes:N`` path expands to N parts)."""
+    out: list[int] = []
+    i = 0
+    for part in tile.parts:
+        out.append(i)
+        i += part.lanes if isinstance(part, Path) and part.lanes else 1
+    return out
+
+
+def _lane_specs(path: Path) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """(a lane, b lane) for each physical path ``path`` stands for (18xx.games make_lanes)."""
+    if path.lanes:
+        n = path.lanes
+        both_edges = isinstance(path.a, Edge) and isinstance(path.b, Edge)
+        return [((n, i), (n, n - i - 1) if both_edges else (n, i)) for i in range(n)]
+
+    def spec(lane: Lane | None) -> tuple[int, int]:
+        return (lane.width, lane.index) if lane else (1, 0)
+
+    return [(spec(path.a_lane), spec(path.b_lane))]
+
+
+def _lane_match(l0: tuple[int, int], l1: tuple[int, int]) -> bool:
+    """Facing exits on adjacent hexes line up (18xx.games lane rule)."""
+    if l0[0] == l1[0]:
+        return l1[1] == l0[0] - l0[1] - 1
+    (wa, ia), (wb, ib) = sorted([l0, l1])
+    return ia + (wb - wa) // 2 == wb - ib - 1
+
+
+def _tracks_match(a: str, b: str) -> bool:
+    if a == "broad":
+        return b in ("broad", "dual")
+    if a == "narrow":
+        return b in ("narrow", "dual")
+    return True  # dual (and anything else) meets any gauge
+
+
+def build_graph(
+    hex_tiles: Mapping[str, tuple[Tile, int]],
+    *,
+    colors: Mapping[str, str] | None = None,
+    layout: str = "flat",
+) -> TrackGraph:
+    """The track graph of the map ``hex_tiles`` (coordinate -> (tile, rotation)).
+
+    ``colors`` gives each hex's printed colour; red, gray and blue hexes only join hexes their
+    track points at (missing entries count as white).
+
+    >>> from engine.notation import parse
+    >>> g = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0),
+    ...                  "A3": (parse("town=revenue:10;path=a:3,b:_0"), 0)})
+    >>> [s.signature for s in g.stops], g.neighbours["A1"]
+    (['A1-0', 'A3-0'], {0: 'A3'})
+    """
+    colors = colors or {}
+    g = TrackGraph(layout=layout)
+    key_ids: dict[tuple[str, str], int] = {}
+
+    def key(h: str, what: str) -> int:
+        k = (h, what)
+        if k not in key_ids:
+            key_ids[k] = len(key_ids)
+            g.key_names.append(k)
+        return key_ids[k]
+
+    junction_count = 0
+    junction_members: dict[int, list[int]] = {}
+    ambiguous: set[str] = set()
+    stop_paths: dict[int, list[int]] = {}
+    exits_of_hex: dict[str, set[int]] = {}
+    borders: dict[str, set[int]] = {}
+
+    for hex_id, (tile, rotation) in hex_tiles.items():
+        hexmap.xy(hex_id)  # validates the coordinate
+        indices = ruby_part_indices(tile)
+        part_pos = {id(p): i for i, p in enumerate(tile.parts)}
+        # stops and junction of this tile
+        node_ids: dict[int, int] = {}  # id(node part) -> stop id
+        junction_ids: dict[int, int] = {}
+        stops_here: list[int] = []
+        cities_here: list[int] = []
+        for node in tile.nodes:
+            if isinstance(node, Junction):
+                junction_ids[id(node)] = junction_count
+                junction_members[junction_count] = []
+                junction_count += 1
+                continue
+            if isinstance(node, City):
+                kind, slots, number = "city", node.slots, len(cities_here)
+            elif isinstance(node, Town):
+                kind, slots, number = "town", 0, None
+            elif isinstance(node, Offboard):
+                kind, slots, number = "offboard", 0, None
+            else:  # pragma: no cover - every node kind is listed above
+                continue
+            sid = len(g.stops)
+            g.stops.append(
+                Stop(
+                    id=sid,
+                    hex=hex_id,
+                    index=indices[part_pos[id(node)]],
+                    kind=kind,
+                    revenue=node.revenue,
+                    groups=node.groups,
+                    visit_cost=node.visit_cost,
+                    slots=slots,
+                    city_number=number,
+                )
+            )
+            g.by_signature[g.stops[sid].signature] = sid
+            node_ids[id(node)] = sid
+            stops_here.append(sid)
+            stop_paths[sid] = []
+            if kind == "city":
+                cities_here.append(sid)
+        g.hex_stops[hex_id] = tuple(stops_here)
+        g.hex_cities[hex_id] = tuple(cities_here)
+        borders[hex_id] = {
+            (b.edge + rotation) % 6
+            for b in tile.borders
+            if b.type is not None and b.type.value == "impassable"
+        }
+
+        here: list[int] = []
+        stop_to_stop = 0
+        for path in tile.paths:
+            for a_lane, b_lane in _lane_specs(path):
+                exits: list[int] = []
+                lanes: list[tuple[int, int]] = []
+                stops: list[int] = []
+                junction = -1
+                for end, lane in ((path.a, a_lane), (path.b, b_lane)):
+                    if isinstance(end, Edge):
+                        exits.append((end.num + rotation) % 6)
+                        lanes.append(lane)
+                    elif isinstance(end, NodeRef):
+                        part = tile.node(end)
+                        if isinstance(part, Junction):
+                            junction = junction_ids[id(part)]
+                        else:
+                            stops.append(node_ids[id(part)])
+                pid = len(g.paths)
+                keys = [key(hex_id, f"{e}.{lane[1]}") for e, lane in zip(exits, lanes, strict=True)]
+                if len(stops) > 1:
+                    stop_to_stop += 1
+                    keys.append(key(hex_id, f"p{pid}"))
+                g.paths.append(
+                    TrackPath(
+                        id=pid,
+                        hex=hex_id,
+                        exits=tuple(exits),
+                        lanes=tuple(lanes),
+                        stops=tuple(stops),
+                        junction=junction,
+                        track=path.track.value,
+                        terminal=path.terminal is not None,
+                        ignore=path.ignore,
+                        keys=tuple(keys),
+                    )
+                )
+                here.append(pid)
+                for s in stops:
+                    stop_paths[s].append(pid)
+                if junction >= 0:
+                    junction_members[junction].append(pid)
+                exits_of_hex.setdefault(hex_id, set()).update(exits)
+        if stop_to_stop > 1:
+            ambiguous.add(hex_id)
+        g.hex_paths[hex_id] = tuple(here)
+
+    g.stop_paths = [tuple(stop_paths[s.id]) for s in g.stops]
+    g.junction_paths = {j: tuple(m) for j, m in junction_members.items()}
+    g.ambiguous = frozenset(ambiguous)
+
+    # which sides may be crossed
+    for hex_id in hex_tiles:
+        sides: dict[int, str] = {}
+        for edge, other in hexmap.neighbours(hex_id, layout).items():
+            if other not in hex_tiles or edge in borders[hex_id]:
+                continue
+            if colors.get(other, "white") in CLOSED_COLOURS and hexmap.invert(
+                edge
+            ) not in exits_of_hex.get(other, set()):
+                continue
+            sides[edge] = other
+        g.neighbours[hex_id] = sides
+
+    # how paths join across sides
+    for p in g.paths:
+        for edge, lane in zip(p.exits, p.lanes, strict=True):
+            across = g.neighbours[p.hex].get(edge)
+            if across is None:
+                continue
+            back = hexmap.invert(edge)
+            joined = []
+            for qid in g.hex_paths[across]:
+                q = g.paths[qid]
+                for qe, ql in zip(q.exits, q.lanes, strict=True):
+                    if qe == back and _lane_match(lane, ql) and _tracks_match(p.track, q.track):
+                        joined.append(qid)
+                        break
+            if joined:
+                g.links[(p.id, edge)] = tuple(joined)
+    return g
+
+
+# ----------------------------------------------------------------------------- blocking
+Tokens = Mapping[str, Sequence[Sequence[str | None]]]
+"""Station tokens on the map: hex -> per city (tile city order) -> per slot, company or None."""
+
+
+def city_tokens(tokens: Tokens, stop: Stop) -> list[str]:
+    """Companies with a station token in the city ``stop``."""
+    if stop.city_number is None:
+        return []
+    per_city = tokens.get(stop.hex, ())
+    if stop.city_number >= len(per_city):
+        return []
+    return [t for t in per_city[stop.city_number] if t]
+
+
+def blocks(stop: Stop, company: str | None, tokens: Tokens) -> bool:
+    """Whether a route or a walk of ``company`` may not pass *through* ``stop``."""
+    if stop.kind == "offboard":
+        return True
+    if stop.kind != "city" or company is None:
+        return False
+    held = city_tokens(tokens, stop)
+    return company not in held and len(held) >= stop.slots
+
+
+def tokened_by(stop: Stop, company: str, tokens: Tokens) -> bool:
+    return company in city_tokens(tokens, stop)
+
+
+# ----------------------------------------------------------------------------- connectivity
+@dataclass(frozen=True)
+class Reach:
+    """What one company can reach along one gauge family.
+
+    ``hexes``: hex -> the edges of it the company's track reaches (it may lay track there);
+    ``stops``: stop ids reached (it may token there if a slot is free); ``paths``: path ids;
+    ``run_hexes``: hexes holding reached track (where its trains can run).
+    """
+
+    hexes: Mapping[str, frozenset[int]]
+    stops: frozenset[int]
+    paths: frozenset[int]
+    signatures: frozenset[str]
+    run_hexes: frozenset[str]
+
+
+def gauge_skip(gauge: str | None) -> str | None:
+    """The track kind a walk of gauge family ``gauge`` may not use."""
+    if gauge is None:
+        return None
+    try:
+        return _SKIP[gauge]
+    except KeyError:
+        raise ValueError(f"unknown gauge family {gauge!r} (broad, metre or None)") from None
+
+
+def home_starts(
+    graph: TrackGraph, home_hexes: Collection[str], home_cities: Mapping[str, Collection[int]]
+) -> tuple[list[int], list[int]]:
+    """Start stops and start paths of a private railway's home hexes (1858 rule).
+
+    A home hex with no city or town starts from each of its track paths; one with several
+    cities from those reserved for the private (``home_cities``); otherwise from its stops.
+    """
+    stops: list[int] = []
+    paths: list[int] = []
+    for h in home_hexes:
+        here = graph.hex_stops.get(h, ())
+        city_towns = [s for s in here if graph.stops[s].kind in ("city", "town")]
+        if not city_towns:
+            paths.extend(graph.hex_paths.get(h, ()))
+        elif len(graph.hex_cities.get(h, ())) > 1:
+            wanted = home_cities.get(h, ())
+            stops.extend(c for i, c in enumerate(graph.hex_cities[h]) if i in wanted)
+        else:
+            stops.extend(city_towns)
+    return stops, paths
+
+
+def reachable(
+    graph: TrackGraph,
+    company: str,
+    *,
+    tokens: Tokens,
+    gauge: str | None,
+    home_hexes: Collection[str] = (),
+    home_cities: Mapping[str, Collection[int]] | None = None,
+) -> Reach:
+    """Where ``company`` can reach from its tokens (and home hexes) on ``gauge`` track.
+
+    ``gauge``: ``"broad"`` (broad and dual track), ``"metre"`` (metre and dual) or ``None``.
+    ``home_hexes``/``home_cities``: a private railway's home hexes and, for a home hex with
+    several cities, the city numbers reserved for it.
+
+    >>> from engine.notation import parse
+    >>> g = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0),
+    ...                  "A3": (parse("path=a:3,b:0"), 0), "A5": (parse(""), 0)})
+    >>> r = reachable(g, "X", tokens={"A1": [["X"]]}, gauge="broad")
+    >>> dict(r.hexes)
+    {'A1': frozenset({0}), 'A3': frozenset({0, 3}), 'A5': frozenset({3})}
+    """
+    skip = gauge_skip(gauge)
+    hexes: dict[str, set[int]] = {}
+    seen_stops: set[int] = set()
+    seen_paths: set[int] = set()
+    walked_stops: set[int] = set()
+
+    def mark_all_sides(h: str) -> None:
+        hexes.setdefault(h, set()).update(graph.neighbours.get(h, {}))
+
+    start_stops: list[int] = []
+    for h, per_city in tokens.items():
+        for number, slots in enumerate(per_city):
+            if company in slots:
+                stop = graph.city(h, number)
+                if stop is not None:
+                    start_stops.append(stop.id)
+                    seen_stops.add(stop.id)
+                    mark_all_sides(h)
+    extra_stops, start_paths = home_starts(graph, home_hexes, home_cities or {})
+    for h in home_hexes:
+        mark_all_sides(h)
+    for s in extra_stops:
+        seen_stops.add(s)
+    start_stops.extend(extra_stops)
+
+    # iterative walk over paths; a stop is passed through unless it blocks
+    todo: list[int] = []
+
+    def enter_stop(s: int) -> None:
+        if s in walked_stops:
+            return
+        walked_stops.add(s)
+        for pid in graph.stop_paths[s]:
+            p = graph.paths[pid]
+            if p.track != skip and not p.ignore:
+                todo.append(pid)
+
+    for s in start_stops:
+        enter_stop(s)
+    for pid in start_paths:
+        if graph.paths[pid].track != skip:
+            todo.append(pid)
+
+    while todo:
+        pid = todo.pop()
+        if pid in seen_paths:
+            continue
+        seen_paths.add(pid)
+        p = graph.paths[pid]
+        for e in p.exits:
+            hexes.setdefault(p.hex, set()).add(e)
+            other = graph.neighbours[p.hex].get(e)
+            if other is not None:
+                hexes.setdefault(other, set()).add(hexmap.invert(e))
+        for s in p.stops:
+            seen_stops.add(s)
+            if not p.terminal and not blocks(graph.stops[s], company, tokens):
+                enter_stop(s)
+        if p.junction >= 0 and not p.terminal:
+            for q in graph.junction_paths[p.junction]:
+                if q != pid and graph.paths[q].track != skip:
+                    todo.append(q)
+        for e in p.exits:
+            for q in graph.links.get((pid, e), ()):
+                if graph.paths[q].track != skip:
+                    todo.append(q)
+
+    return Reach(
+        hexes={h: frozenset(es) for h, es in hexes.items()},
+        stops=frozenset(seen_stops),
+        paths=frozenset(seen_paths),
+        signatures=frozenset(graph.stops[s].signature for s in seen_stops),
+        run_hexes=frozenset(graph.paths[p].hex for p in seen_paths),
+    )
+
+
+# ----------------------------------------------------------------------------- chains
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """Track from stop ``a`` to stop ``b`` with no stop between, as an ordered run of paths."""
+
+    a: int
+    b: int
+    paths: tuple[int, ...]
+    hexes: tuple[str, ...]  # the connection's hex list as 18xx.games writes it
+    edges: int  # hex sides crossed
+    keys: frozenset[int]  # track-reuse keys
+    terminal_inside: bool  # a terminal path other than the first or last
+    first_terminal: bool
+    last_terminal: bool
+    tracks: frozenset[str]
+
+
+def _chain_hexes(graph: TrackGraph, paths: Sequence[int]) -> tuple[str, ...]:
+    """The hex list 18xx.games writes for the connection ``paths`` (its chain id)."""
+    if len(paths) == 1 and graph.paths[paths[0]].hex in graph.ambiguous:
+        p = graph.paths[paths[0]]
+        if len(p.stops) > 1:
+            i, j = sorted(graph.stops[s].index for s in p.stops)
+            return (f"{p.hex} {i}.{j}",)
+    out: list[str] = []
+    seen_junctions: set[int] = set()
+    for pid in paths:
+        p = graph.paths[pid]
+        if p.junction < 0 or p.junction not in seen_junctions:
+            out.append(p.hex)
+        if p.junction >= 0:
+            seen_junctions.add(p.junction)
+    return tuple(out)
+
+
+def make_chain(graph: TrackGraph, a: int, b: int, paths: Sequence[int]) -> Chain:
+    ps = [graph.paths[p] for p in paths]
+    keys: set[int] = set()
+    for p in ps:
+        keys.update(p.keys)
+    return Chain(
+        a=a,
+        b=b,
+        paths=tuple(paths),
+        hexes=_chain_hexes(graph, paths),
+        edges=sum(1 for x, y in itertools.pairwise(ps) if x.hex != y.hex),
+        keys=frozenset(keys),
+        terminal_inside=any(p.terminal for p in ps[1:-1]),
+        first_terminal=ps[0].terminal,
+        last_terminal=ps[-1].terminal,
+        tracks=frozenset(p.track for p in ps),
+    )
+
+
+def chains_from(
+    graph: TrackGraph,
+    start: int,
+    skip: str | None,
+    *,
+    prefix: Sequence[str] | None = None,
+) -> Iterator[Chain]:
+    """Every chain leaving stop ``start`` on track other than ``skip``.
+
+    The walk never uses a path twice nor leaves a hex twice by the same side and lane, and
+    passes a junction at most once (in and out).  With ``prefix`` only chains whose hex list
+    is exactly ``prefix`` are produced (and the walk is pruned by it).
+    """
+    paths = graph.paths
+    target = tuple(prefix) if prefix is not None else None
+    if target is not None and len(target) == 1 and " " in target[0]:
+        # "<hex> n.m": one stop-to-stop path of a tile with several of them
+        h = target[0].split()[0]
+        for pid in graph.stop_paths[start]:
+            p = paths[pid]
+            if p.hex == h and len(p.stops) > 1 and p.track != skip:
+                for other in p.stops:
+                    if other != start:
+                        c = make_chain(graph, start, other, [pid])
+                        if c.hexes == target:
+                            yield c
+        return
+
+    stack: list[int] = []
+    on_stack: set[int] = set()
+    used_sides: set[tuple[str, int, int]] = set()
+    hex_list: list[str] = []
+    junction_uses: dict[int, int] = {}
+
+    def visit(pid: int, came_by: int | None, via_junction: bool) -> Iterator[Chain]:
+        p = paths[pid]
+        if pid in on_stack or p.track == skip:
+            return
+        for e, lane in zip(p.exits, p.lanes, strict=True):
+            if (p.hex, e, lane[1]) in used_sides:
+                return
+        if p.junction >= 0:
+            if junction_uses.get(p.junction, 0) > 1 or p.terminal:
+                return
+        # the hex list of the connection so far (a junction's second path adds nothing)
+        adds_hex = p.junction < 0 or junction_uses.get(p.junction, 0) == 0
+        if adds_hex:
+            if target is not None:
+                n = len(hex_list)
+                if n >= len(target) or target[n] != p.hex:
+                    return
+            hex_list.append(p.hex)
+        stack.append(pid)
+        on_stack.add(pid)
+        if p.junction >= 0:
+            junction_uses[p.junction] = junction_uses.get(p.junction, 0) + 1
+        try:
+            for s in p.stops:
+                if s != start and (target is None or len(hex_list) == len(target)):
+                    c = make_chain(graph, start, s, stack)
+                    if target is None or c.hexes == target:
+                        yield c
+            ends_here = any(s != start for s in p.stops)
+            if not ends_here:
+                if p.junction >= 0 and not via_junction:
+                    for q in graph.junction_paths[p.junction]:
+                        if q != pid:
+                            yield from visit(q, None, True)
+                for e, lane in zip(p.exits, p.lanes, strict=True):
+                    if e == came_by:
+                        continue
+                    links = graph.links.get((pid, e))
+                    if not links:
+                        continue
+                    side = (p.hex, e, lane[1])
+                    used_sides.add(side)
+                    back = hexmap.invert(e)
+                    for q in links:
+                        yield from visit(q, back, False)
+                    used_sides.discard(side)
+        finally:
+            stack.pop()
+            on_stack.discard(pid)
+            if p.junction >= 0:
+                junction_uses[p.junction] -= 1
+            if adds_hex:
+                hex_list.pop()
+
+    for pid in graph.stop_paths[start]:
+        yield from visit(pid, None, False)

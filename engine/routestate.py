@@ -1,0 +1,295 @@
+"""Just enough of an 18xx.games 1858 export to value its routes: the map, tokens, trains, phase.
+
+A light reader for the route engine's own checks and tools (and the ``ferrovia routes``
+fallback until the rules engine's replay, :mod:`engine.replay`, is available): it follows only
+what routes depend on -- tiles laid (``lay_tile``), station tokens (``place_token``), trains
+bought (their face: ``variant``), the phase and wounded trains (from the first purchase of each
+train type) -- and honours ``undo``/``redo``.  It does not check any rule; the rules engine
+does.  Facts (which purchase starts which phase, which wounds which train) come from
+``gamedata/1858``.
+
+>>> # doctest: +SKIP
+>>> game = ExportReader.open("219682.json")
+>>> for snap in game.run_routes():
+...     snap.action["id"], snap.phase_colours
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+
+from engine.graph import TrackGraph, build_graph
+from engine.notation import parse
+from engine.notation.models import Tile
+from engine.paths import gamedata_root
+from engine.routes import TrainSpec, train_spec_from_data
+
+PHASE_COLOURS = {
+    "2": ("yellow",),
+    "3": ("yellow", "green"),
+    "4": ("yellow", "green"),
+    "5": ("yellow", "green", "brown"),
+    "6": ("yellow", "green", "brown"),
+    "7": ("yellow", "green", "brown", "gray"),
+}
+
+
+def _yaml(path: Path) -> Any:
+    return YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+
+
+@dataclass(frozen=True)
+class RouteData:
+    """Map and train facts of one game, read from ``gamedata/<game>``."""
+
+    hex_codes: Mapping[str, str]
+    hex_colours: Mapping[str, str]
+    tile_codes: Mapping[str, str]
+    trains: Mapping[str, TrainSpec]  # face name -> spec (not wounded)
+    card_of_face: Mapping[str, str]  # face name -> card (type) name
+    phase_on: Mapping[str, str]  # card name whose first purchase starts the phase -> phase
+    obsolete_on: Mapping[str, str]  # card -> card whose first purchase wounds it
+
+    @staticmethod
+    def load(game_dir: Path | None = None) -> RouteData:
+        root = game_dir or gamedata_root() / "1858"
+        map_data = _yaml(root / "map.yaml")
+        hex_codes = {str(k): str(v.get("code") or "") for k, v in map_data["hexes"].items()}
+        hex_colours = {str(k): str(v.get("color") or "white") for k, v in map_data["hexes"].items()}
+        tiles: dict[str, str] = {}
+        for f in sorted((root.parent / "tilesets").glob("*.yaml")):
+            for name, t in (_yaml(f).get("tiles") or {}).items():
+                if isinstance(t, dict) and "code" in t:
+                    tiles[str(name)] = str(t["code"])
+        for name, t in (_yaml(root / "tiles.yaml").get("tiles") or {}).items():
+            if isinstance(t, dict) and "code" in t:
+                tiles[str(name)] = str(t["code"])
+        trains: dict[str, TrainSpec] = {}
+        card_of_face: dict[str, str] = {}
+        obsolete_on: dict[str, str] = {}
+        for t in _yaml(root / "trains.yaml")["trains"]:
+            for face in [t, *(t.get("variants") or [])]:
+                trains[face["name"]] = train_spec_from_data(
+                    face["name"],
+                    face["distance"],
+                    gauge=face.get("gauge", "broad"),
+                    multiplier=face.get("multiplier"),
+                )
+                card_of_face[face["name"]] = t["name"]
+            if t.get("obsolete_on"):
+                obsolete_on[t["name"]] = str(t["obsolete_on"])
+        phase_on: dict[str, str] = {}
+        phases_file = root / "phases.yaml"
+        if phases_file.exists():
+            for ph in _yaml(phases_file).get("phases") or []:
+                on = ph.get("on") or ph.get("starts_on") or ph.get("trigger")
+                for name in on if isinstance(on, list) else [on] if on else []:
+                    phase_on[card_of_face.get(str(name), str(name))] = str(ph["name"])
+        if not phase_on:  # 1858 facts (g_1858 PHASES: the first train of a type starts it)
+            phase_on = {"4H": "3", "6H": "4", "5E": "5", "6E": "6", "7E": "7"}
+        return RouteData(hex_codes, hex_colours, tiles, trains, card_of_face, phase_on, obsolete_on)
+
+    def tile(self, name: str) -> Tile:
+        return parse(self.tile_codes[name])
+
+
+@dataclass
+class Snapshot:
+    """The route-relevant state just before one ``run_routes`` action."""
+
+    action: Mapping[str, Any]
+    index: int
+    hex_tiles: dict[str, tuple[Tile, int]]
+    colours: Mapping[str, str]
+    tokens: dict[str, list[list[str | None]]]
+    phase: str
+    trains: dict[str, TrainSpec]  # train id -> spec (wounded if obsolete)
+    owners: dict[str, str]  # train id -> company
+    data: RouteData = field(repr=False)
+
+    @property
+    def phase_colours(self) -> tuple[str, ...]:
+        return PHASE_COLOURS.get(self.phase, ("yellow",))
+
+    @cached_property
+    def graph(self) -> TrackGraph:
+        return build_graph(self.hex_tiles, colors=self.colours)
+
+    def company_trains(self, company: str) -> dict[str, TrainSpec]:
+        return {t: s for t, s in self.trains.items() if self.owners.get(t) == company}
+
+
+def effective_actions(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The actions that stand after ``undo``/``redo`` (18xx.games semantics)."""
+    done: list[dict[str, Any]] = []
+    undone: list[dict[str, Any]] = []
+    for a in actions:
+        kind = a.get("type")
+        if kind == "undo":
+            target = a.get("action_id")
+            if target is None:
+                if done:
+                    undone.append(done.pop())
+            else:
+                while done and done[-1]["id"] > target:
+                    undone.append(done.pop())
+        elif kind == "redo":
+            if undone:
+                done.append(undone.pop())
+        elif kind == "message":
+            continue
+        else:
+            done.append(a)
+            undone.clear()
+    return done
+
+
+class ExportReader:
+    """Walks an export's effective actions, keeping the map state routes need."""
+
+    def __init__(self, export: Mapping[str, Any], data: RouteData | None = None) -> None:
+        self.export = export
+        self.data = data or RouteData.load()
+        self.actions = effective_actions(list(export["actions"]))
+
+    @staticmethod
+    def open(path: Path | str, data: RouteData | None = None) -> ExportReader:
+        return ExportReader(json.loads(Path(path).read_text(encoding="utf-8")), data)
+
+    def _closures(self) -> dict[int, list[str]]:
+        """Corporations that closed (share price reached 0): index of the action after which.
+
+        An export records no closing, only that a closed corporation is started again
+        (``par``).  It is taken to close right after its last own action before that ``par``
+        (it closes by its own dividend or by share sales before it operates again).
+        """
+        out: dict[int, list[str]] = {}
+        last_own: dict[str, int] = {}
+        for i, a in enumerate(self.actions):
+            if a["type"] == "par":
+                corp = str(a.get("corporation"))
+                if corp in last_own:
+                    out.setdefault(last_own[corp], []).append(corp)
+                    del last_own[corp]
+            entity = a.get("entity")
+            if isinstance(entity, str):
+                last_own[entity] = i
+        return out
+
+    def snapshots(self, *, until: int | None = None) -> Iterator[Snapshot]:
+        """A snapshot before each ``run_routes`` (or only before action id ``until``)."""
+        data = self.data
+        tiles: dict[str, tuple[Tile, int]] = {h: (parse(c), 0) for h, c in data.hex_codes.items()}
+        tile_ids = {h: f"{h}-0" for h in data.hex_codes}
+        tokens: dict[str, list[list[str | None]]] = {}
+        bought: set[str] = set()
+        phase = "2"
+        faces: dict[str, str] = {}
+        owners: dict[str, str] = {}
+        order = ["2", "3", "4", "5", "6", "7"]
+        closes_after = self._closures()
+
+        def city_slots(h: str) -> list[list[str | None]]:
+            tile = tiles[h][0]
+            return tokens.setdefault(h, [[None] * c.slots for c in tile.cities])
+
+        for i, a in enumerate(self.actions):
+            kind = a["type"]
+            if (until is not None and a.get("id") == until) or (
+                until is None and kind == "run_routes"
+            ):
+                specs: dict[str, TrainSpec] = {}
+                for tid, face in faces.items():
+                    spec = data.trains.get(face)
+                    if spec is None:
+                        continue
+                    card = data.card_of_face.get(face, face)
+                    wound = data.obsolete_on.get(card)
+                    specs[tid] = spec.wounded(wound in bought) if wound else spec
+                yield Snapshot(
+                    a,
+                    i,
+                    dict(tiles),
+                    data.hex_colours,
+                    {h: [list(s) for s in v] for h, v in tokens.items()},
+                    phase,
+                    specs,
+                    dict(owners),
+                    data,
+                )
+                if until is not None:
+                    return
+            for corp in closes_after.get(i, ()):
+                for per_city in tokens.values():
+                    for slots in per_city:
+                        for k, t in enumerate(slots):
+                            if t == corp:
+                                slots[k] = None
+            if kind == "lay_tile":
+                h = a["hex"]
+                name = a["tile"].rsplit("-", 1)[0]
+                new = data.tile(name)
+                old_tokens = tokens.get(h)
+                tiles[h] = (new, int(a.get("rotation", 0)))
+                tile_ids[h] = a["tile"]
+                if old_tokens:
+                    fresh: list[list[str | None]] = [[None] * c.slots for c in new.cities]
+                    held = [(ci, t) for ci, slots in enumerate(old_tokens) for t in slots if t]
+                    for ci, t in held:
+                        target = fresh[ci if ci < len(fresh) else 0] if fresh else None
+                        if target is None:
+                            continue
+                        if None in target:
+                            target[target.index(None)] = t
+                        else:
+                            target.append(t)
+                    tokens[h] = fresh
+            elif kind == "place_token":
+                city_id = str(a["city"])
+                tile_id, part = city_id.rsplit("-", 1)
+                for h, tid in tile_ids.items():
+                    if tid == tile_id:
+                        tile = tiles[h][0]
+                        # the city whose part index is `part`
+                        from engine.graph import ruby_part_indices
+
+                        idx = ruby_part_indices(tile)
+                        cities = [
+                            n
+                            for n, (p, pi) in enumerate(zip(tile.parts, idx, strict=True))
+                            if pi == int(part)
+                        ]
+                        if not cities:
+                            break
+                        part_obj = tile.parts[cities[0]]
+                        number = next(k for k, c in enumerate(tile.cities) if c is part_obj)
+                        slots = city_slots(h)[number]
+                        who = str(a.get("tokener") or a["entity"])
+                        slot = a.get("slot")
+                        if isinstance(slot, int) and slot < len(slots) and slots[slot] is None:
+                            slots[slot] = who
+                        elif None in slots:
+                            slots[slots.index(None)] = who
+                        else:
+                            slots.append(who)
+                        break
+            elif kind == "buy_train":
+                tid = str(a["train"])
+                card = tid.rsplit("-", 1)[0]
+                if tid not in faces:
+                    faces[tid] = str(a.get("variant") or card)
+                owners[tid] = str(a["entity"])
+                if card not in bought:
+                    bought.add(card)
+                    new_phase = data.phase_on.get(card)
+                    if new_phase and order.index(new_phase) > order.index(phase):
+                        phase = new_phase
+            elif kind in ("discard_train", "scrap_train"):
+                owners.pop(str(a["train"]), None)

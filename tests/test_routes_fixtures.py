@@ -1,0 +1,55 @@
+"""Every ``run_routes`` of the 18xx.games 1858 exports: our revenue is the recorded one.
+
+Uses :mod:`engine.routestate` (map, tokens, trains and phase read from the export); once the
+rules engine's replay is complete it is the better source of the state, and this check should
+move onto it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import SHARED
+
+from engine.routes import RouteSpec, run_revenue
+from engine.routestate import ExportReader, RouteData
+
+GAMES = ["1858-quick-start-a", "1858-quick-start-b", "1858_game_end_bank", "219682"]
+
+
+@pytest.fixture(scope="module")
+def data() -> RouteData:
+    return RouteData.load()
+
+
+def _export(name: str) -> Path:
+    path = SHARED / "fixtures" / "18xx.games" / "1858" / f"{name}.json"
+    if not path.exists():
+        pytest.skip(f"needs ../shared/fixtures/18xx.games/1858/{name}.json")
+    return path
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_recorded_route_revenue_is_reproduced(game: str, data: RouteData) -> None:
+    reader = ExportReader.open(_export(game), data)
+    checked = 0
+    mismatches = []
+    for snap in reader.snapshots():
+        action = snap.action
+        specs = [RouteSpec.from_action(r) for r in action["routes"]]
+        result = run_revenue(
+            snap.graph,
+            specs,
+            snap.trains,
+            phase=snap.phase_colours,
+            company=action["entity"],
+            tokens=snap.tokens,
+        )
+        got = [r.revenue for r in result.routes]
+        want = [s.revenue for s in specs]
+        checked += 1
+        if got != want:
+            mismatches.append((action["id"], got, want))
+    assert checked > 60
+    assert mismatches == []
