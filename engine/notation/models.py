@@ -379,6 +379,19 @@ class FutureLabel(Part):
     KIND = "future_label"
 
 
+_VIEW_OF_CLASS: dict[type, str] = {
+    City: "cities",
+    Town: "towns",
+    Offboard: "offboards",
+    Junction: "junctions",
+    Label: "labels",
+    Upgrade: "upgrades",
+    Border: "borders",
+    Icon: "icons",
+    Stub: "stubs",
+    Partition: "partitions",
+}
+
 PART_CLASSES: dict[str, type[Part]] = {
     cls.KIND: cls
     for cls in (
@@ -438,22 +451,22 @@ class Tile:
     partitions: tuple[Partition, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        parts = self.parts
-        s = object.__setattr__
-        s(self, "nodes", _of(parts, Node))
-        all_paths: tuple[Path, ...] = _of(parts, Path)
-        s(self, "paths", tuple(p for p in all_paths if p.track is not Gauge.FUTURE))
-        s(self, "future_paths", tuple(p for p in all_paths if p.track is Gauge.FUTURE))
-        s(self, "cities", _of(parts, City))
-        s(self, "towns", _of(parts, Town))
-        s(self, "offboards", _of(parts, Offboard))
-        s(self, "junctions", _of(parts, Junction))
-        s(self, "labels", _of(parts, Label))
-        s(self, "upgrades", _of(parts, Upgrade))
-        s(self, "borders", _of(parts, Border))
-        s(self, "icons", _of(parts, Icon))
-        s(self, "stubs", _of(parts, Stub))
-        s(self, "partitions", _of(parts, Partition))
+        # one pass over the parts, filing each under every view it belongs to
+        views: dict[str, list[Part]] = {name: [] for name in _VIEW_OF_CLASS.values()}
+        views.update(nodes=[], paths=[], future_paths=[])
+        for part in self.parts:
+            cls = type(part)
+            if cls is Path:
+                views["future_paths" if part.track is Gauge.FUTURE else "paths"].append(part)  # type: ignore[attr-defined]
+                continue
+            for base in cls.__mro__:
+                view = _VIEW_OF_CLASS.get(base)
+                if view is not None:
+                    views[view].append(part)
+            if isinstance(part, Node):
+                views["nodes"].append(part)
+        for name, found in views.items():
+            object.__setattr__(self, name, tuple(found))
 
     # --- single-valued views (the last one written wins, as in 18xx.games)
     @property
