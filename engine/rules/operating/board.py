@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.notation.models import City, Edge, NodeRef, Tile
+from engine.rules import board as core_board
 from engine.rules.state import GameState, Hex
 
 if TYPE_CHECKING:
@@ -129,11 +130,9 @@ def lay(game: Game, state: GameState, coord: str, tile_id: str, rotation: int) -
             tokens[j] = _into(h.tokens[i], slots[j])
         if i < len(h.reservations):
             reservations[j] = _into(h.reservations[i], slots[j])
-    free = state.tiles.setdefault(tile_name(tile_id), [])
-    if tile_id in free:
-        free.remove(tile_id)
+    core_board.take_tile(game, state, tile_id)
     if not before.preprinted:
-        state.tiles.setdefault(tile_name(h.tile), []).append(h.tile)
+        core_board.return_tile(state, h.tile)
     h.tile = tile_id
     h.rotation = rotation
     h.tokens = tokens
@@ -144,21 +143,29 @@ def lay(game: Game, state: GameState, coord: str, tile_id: str, rotation: int) -
 
 
 def city_from_id(game: Game, state: GameState, city_id: str) -> tuple[str, int]:
-    """(hex, city index on its current tile) named by an 18xx.games city id."""
+    """(hex, city index on its current tile) named by an 18xx.games city id.  The last number
+    is the city's *part* index in the tile code; a preprinted tile may be named after its hex
+    with any instance number."""
     tile_id, _, part = city_id.rpartition("-")
-    for coord, h in state.hexes.items():
-        if h.tile != tile_id:
-            continue
-        tile = placed(game, state, coord).tile
-        index = int(part)
-        if index >= len(tile.parts) or not isinstance(tile.parts[index], City):
-            raise KeyError(f"{city_id}: part {index} of {tile_id} is not a city")
-        target = tile.parts[index]
-        for ci, city in enumerate(tile.cities):
-            if city is target:
-                return coord, ci
-        raise KeyError(city_id)
-    raise KeyError(f"no hex carries tile {tile_id} (city {city_id})")
+    if not tile_id or not part.isdigit():
+        raise KeyError(f"bad city reference {city_id!r}")
+    name = tile_name(tile_id)
+    coord = None
+    if name in state.hexes and not is_laid_tile(game, state.hexes[name].tile):
+        coord = name
+    else:
+        coord = next((c for c, h in state.hexes.items() if h.tile == tile_id), None)
+    if coord is None:
+        raise KeyError(f"no hex carries tile {tile_id} (city {city_id})")
+    tile = placed(game, state, coord).tile
+    index = int(part)
+    if index >= len(tile.parts) or not isinstance(tile.parts[index], City):
+        raise KeyError(f"{city_id}: part {index} of {tile_id} is not a city")
+    target = tile.parts[index]
+    for ci, city in enumerate(tile.cities):
+        if city is target:
+            return coord, ci
+    raise KeyError(city_id)
 
 
 def city_id(game: Game, state: GameState, coord: str, city: int) -> str:

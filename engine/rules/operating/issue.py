@@ -11,10 +11,11 @@ from __future__ import annotations
 from engine.rules.actions import Action, BuyShares, Pass, SellShares
 from engine.rules.ledger import transfer
 from engine.rules.operating import common
-from engine.rules.operating.trains import issuable_bundles, issue_shares
+from engine.rules.operating.trains import is_bundle_of, issuable_bundles, issue_shares
 from engine.rules.registry import register_step
-from engine.rules.state import BANK, GameState
+from engine.rules.state import BANK, POOL, GameState
 from engine.rules.step import Step
+from engine.rules.stock.shares import move_share
 
 
 def redeemable_bundles(step: Step, corp_sym: str) -> list[list[str]]:
@@ -61,7 +62,8 @@ class IssueSharesStep(Step):
 
     def process_sell_shares(self, action: Action) -> None:
         assert isinstance(action, SellShares)
-        if list(action.shares) not in self.issuable(action.entity):
+        corp = self.state.corporations[action.entity]
+        if not is_bundle_of(corp, action.shares, action.entity, self.issuable(action.entity)):
             raise self.illegal(
                 action, "9.9 issue", f"{action.entity} may not issue {', '.join(action.shares)}"
             )
@@ -71,18 +73,18 @@ class IssueSharesStep(Step):
     def process_buy_shares(self, action: Action) -> None:
         assert isinstance(action, BuyShares)
         op = action.entity
-        if list(action.shares) not in redeemable_bundles(self, op):
+        corp = self.state.corporations[op]
+        if not is_bundle_of(corp, action.shares, POOL, redeemable_bundles(self, op)):
             raise self.illegal(
                 action, "9.9 redeem", f"{op} may not redeem {', '.join(action.shares)}"
             )
-        corp = self.state.corporations[op]
         price = common.share_price(self.game, corp)
         unit = common.share_unit(self.game, corp)
         by_id = {s.id: s for s in corp.shares}
         amount = sum(by_id[i].percent // unit for i in action.shares) * price
         transfer(self.state, op, BANK, amount, f"{op} redeems shares")
         for i in action.shares:
-            by_id[i].owner = op
+            move_share(self.state, by_id[i], op)
         self.log(f"{op} redeems {', '.join(action.shares)} for {amount}")
         self.pass_()
 

@@ -12,7 +12,7 @@ Pure rules; :mod:`engine.rules.operating.steps` applies them to a game.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.rules.actions import Action, BuyTrain, DiscardTrain, Pass, ScrapTrain, SellShares
 from engine.rules.ledger import transfer
@@ -20,6 +20,7 @@ from engine.rules.operating import common, phases
 from engine.rules.registry import register_step
 from engine.rules.state import BANK, POOL, GameState
 from engine.rules.step import Step
+from engine.rules.stock.shares import move_share
 
 if TYPE_CHECKING:
     from engine.rules.game import Game
@@ -231,6 +232,18 @@ def issuable_bundles(game: Game, state: GameState, corp_sym: str) -> list[list[s
     return out
 
 
+def is_bundle_of(
+    corp: Any, share_ids: Sequence[str], holder: str, bundles: list[list[str]]
+) -> bool:
+    """Whether ``share_ids`` are distinct shares ``holder`` has of ``corp``, as many as one of
+    the allowed ``bundles`` (which certificates exactly does not matter: they are alike)."""
+    held = {s.id for s in corp.shares if s.owner == holder and not s.president}
+    ids = list(share_ids)
+    return (
+        len(set(ids)) == len(ids) and set(ids) <= held and any(len(b) == len(ids) for b in bundles)
+    )
+
+
 def issue_shares(game: Game, state: GameState, corp_sym: str, share_ids: list[str]) -> int:
     """Treasury shares to the bank pool at the current price; the price moves one left."""
     corp = state.corporations[corp_sym]
@@ -239,7 +252,7 @@ def issue_shares(game: Game, state: GameState, corp_sym: str, share_ids: list[st
     by_id = {s.id: s for s in corp.shares}
     amount = sum(by_id[i].percent // unit for i in share_ids) * price
     for i in share_ids:
-        by_id[i].owner = POOL
+        move_share(state, by_id[i], POOL)
     transfer(state, BANK, corp_sym, amount, f"{corp_sym} issues {len(share_ids)} shares")
     state.log.append(f"{corp_sym} issues {', '.join(share_ids)} for {amount}")
     common.move_price(game, state, corp, -1)
@@ -307,7 +320,8 @@ class BuyTrainStep(Step):
     def process_sell_shares(self, action: Action) -> None:
         assert isinstance(action, SellShares)
         op = action.entity
-        if list(action.shares) not in emergency_bundles(self.game, self.state, op):
+        corp = self.state.corporations[op]
+        if not is_bundle_of(corp, action.shares, op, emergency_bundles(self.game, self.state, op)):
             raise self.illegal(
                 action, "9.8 emergency money", f"{op} may not issue {', '.join(action.shares)} now"
             )

@@ -1,0 +1,231 @@
+"""Company closure [1858 rules 5] and the private closure round [10].
+
+- A public company whose price marker reaches the leftmost (closing) space closes: its station
+  markers leave the map, its treasury goes to the bank, its trains leave play, its privates
+  close without compensation, its shares are worth nothing.  It can be started again later (as
+  a 10-share company once brown tiles are available).  Checked after every action, as
+  18xx.games does.
+- The private closure round follows the operating round in which the first 5E/4M was bought:
+  each player's private railway, in number order, is exchanged for a share of a public company
+  connected to one of its home hexes (a treasury share needs the director's consent; the
+  company then also receives the private's face value and may claim its reserved city) or is
+  sold to the bank at face value.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.rules.actions import Action, Choose, Pass
+from engine.rules.ledger import transfer
+from engine.rules.operating import common, phases, trains
+from engine.rules.registry import register_step
+from engine.rules.state import BANK, POOL, GameState
+from engine.rules.step import Step
+
+if TYPE_CHECKING:
+    from engine.rules.game import Game
+
+
+# -- company closure ------------------------------------------------------------------------------
+
+
+def closing_price(game: Game) -> int | None:
+    closes_at = game.definition.market.stock_market.closes_at
+    return None if closes_at is None else int(closes_at)
+
+
+def companies_to_close(game: Game, state: GameState) -> list[str]:
+    at = closing_price(game)
+    if at is None:
+        return []
+    return [
+        c.sym
+        for c in state.corporations.values()
+        if not c.closed and c.market is not None and common.share_price(game, c) == at
+    ]
+
+
+def close_corporation(game: Game, state: GameState, sym: str) -> None:
+    """Close a public company and put a fresh, unstarted one in its place."""
+    from engine.rules.setup import new_corporation
+    from engine.rules.stock import close_private
+
+    corp = state.corporations[sym]
+    state.log.append(f"{sym} closes")
+    for h in state.hexes.values():
+        for slots in h.tokens:
+            for i, s in enumerate(slots):
+                if s == sym:
+                    slots[i] = None
+        for res in h.reservations:
+            for i, r in enumerate(res):
+                if r == sym:
+                    res[i] = None
+    if corp.cash:
+        transfer(state, sym, BANK, corp.cash, f"{sym} closes")
+    for tid in list(corp.trains):
+        trains.remove_from_play(state, tid)
+    for priv in list(corp.companies):
+        state.privates[priv].owner = BANK  # closes without compensation
+        corp.companies.remove(priv)
+        close_private(game, state, priv)
+    if corp.market is not None:
+        key = f"{corp.market[0]},{corp.market[1]}"
+        stack = state.market.get(key, [])
+        if sym in stack:
+            stack.remove(sym)
+        if not stack:
+            state.market.pop(key, None)
+    rnd = state.round
+    was_operating = (
+        rnd.kind in ("operating", "closure")
+        and rnd.entities
+        and rnd.entities[rnd.entity_index] == sym
+    )
+    fresh = new_corporation(game, sym)
+    state.corporations[sym] = fresh
+    corp.closed = True
+    if "brown" in common.current_phase(game, state).tiles:
+        phases.convert_to_ten_share(game, state, sym)
+    if was_operating:
+        # The round moves on to the next operator (18xx.games force_next_entity!); the new
+        # company has not floated, so it is skipped if it comes up again this round.
+        current = game.round(state)
+        for step in current.steps():
+            step.st.passed = True
+        next_entity = getattr(current, "next_entity", None)
+        if next_entity is not None:
+            next_entity()
+
+
+def close_companies_in_close_cell(game: Game, state: GameState) -> bool:
+    """Close every company on the closing space; True if any closed (call after each action)."""
+    closed = False
+    while True:
+        todo = companies_to_close(game, state)
+        if not todo:
+            return closed
+        close_corporation(game, state, todo[0])
+        closed = True
+
+
+# -- the private closure round ------------------------------------------------------------------
+
+
+def _choice(action: Choose) -> dict[str, Any]:
+    choice: Any = action.choice
+    if isinstance(choice, dict):
+        return dict(choice)
+    if isinstance(choice, str) and ":" in choice:
+        corp, _, where = choice.partition(":")
+        return {"corporation": corp, "from": where}
+    raise ValueError(f"unexpected choice {choice!r}")
+
+
+@register_step
+class PrivateClosureStep(Step):
+    """Each private railway in turn: exchange for a share (choose) or sell to the bank (pass)."""
+
+    NAME = "private_closure"
+    DESCRIPTION = "Exchange Private Companies"
+
+    @classmethod
+    def round_data(cls) -> dict[str, Any]:
+        return {"minor": None, "approvals": {}, "pending_approval": None, "pending_tokens": []}
+
+    def setup(self) -> None:
+        minor = self.current_entity()
+        self.rdata["minor"] = minor
+        owner = self.state.privates[minor].owner if minor in self.state.privates else None
+        self.rdata["approvals"] = {
+            c.sym: ("approved" if c.director == owner else "pending")
+            for c in self.state.corporations.values()
+            if c.floated and not c.closed
+        }
+
+    def actions(self, entity: str) -> list[str]:
+        if entity != self.current_entity() or entity not in self.state.privates:
+            return []
+        if self.state.privates[entity].closed:
+            return []
+        return ["choose", "pass"]
+
+    def process_pass(self, action: Action) -> None:
+        from engine.rules.stock import close_private
+
+        close_private(self.game, self.state, action.entity)
+        self.pass_()
+
+    def process_choose(self, action: Action) -> None:
+        assert isinstance(action, Choose)
+        from engine.rules.stock import close_private
+        from engine.rules.stock.shares import holder_shares, move_share
+
+        state, minor = self.state, action.entity
+        try:
+            choice = _choice(action)
+            corp = state.corporations[choice["corporation"]]
+            where = choice["from"]
+        except (KeyError, ValueError) as exc:
+            raise self.illegal(action, "10 private closure", f"bad choice: {exc}") from None
+        treasury = [s for s in holder_shares(corp, corp.sym) if not s.president]
+        pool = holder_shares(corp, POOL)
+        approval = self.rdata["approvals"].get(corp.sym, "pending")
+        if where not in ("treasury", "market"):
+            raise self.illegal(action, "10 private closure", f"no share source {where!r}")
+        if where == "market":
+            if not pool:
+                raise self.illegal(action, "10 private closure", f"{corp.sym} has no market share")
+            if treasury and approval == "pending":
+                raise self.illegal(
+                    action,
+                    "10 private closure",
+                    "a market share only after a treasury-share request was denied",
+                )
+        elif not treasury:
+            raise self.illegal(action, "10 private closure", f"{corp.sym} has no treasury share")
+        if where == "treasury" and approval != "approved":
+            self.rdata["pending_approval"] = corp.sym
+            self.log(f"{minor} asks {corp.director} to exchange for a {corp.sym} treasury share")
+            return
+        player = state.privates[minor].owner
+        share = (treasury if where == "treasury" else pool)[0]
+        move_share(state, share, player)
+        self.log(f"{player} exchanges {minor} for a {corp.sym} {where} share")
+        if where == "treasury":
+            acquire_for_closure(self.game, state, corp.sym, minor)
+        else:
+            state.player(player).companies.remove(minor)
+            state.privates[minor].owner = BANK
+        close_private(self.game, state, minor)
+        self.pass_()
+
+    def legal_actions(self, entity: str) -> list[Action]:
+        return [Pass(entity=entity, entity_type="minor")]
+
+
+def acquire_for_closure(game: Game, state: GameState, corp: str, minor: str) -> None:
+    """A treasury-share exchange in the closure round: the company takes the private (so it
+    receives the face value when the private closes right after) and may put a station in
+    the private's reserved city: the reservation passes to the company for that token."""
+    priv = state.privates[minor]
+    owner = priv.owner
+    if state.is_player(owner) and minor in state.player(owner).companies:
+        state.player(owner).companies.remove(minor)
+    priv.owner = corp
+    state.corporations[corp].companies.append(minor)
+    c = state.corporations[corp]
+    if not any(not t.used for t in c.tokens):
+        return
+    cities: list[list[Any]] = []
+    for coord, h in state.hexes.items():
+        for ci, res in enumerate(h.reservations):
+            if minor in res:
+                res[res.index(minor)] = corp
+                if any(s is None for s in h.tokens[ci]):
+                    cities.append([coord, ci])
+    if cities:
+        state.round.data.setdefault("pending_tokens", []).append(
+            {"entity": corp, "hexes": sorted({c[0] for c in cities}), "cities": cities}
+        )
