@@ -173,14 +173,33 @@ class ExportReader:
         out: dict[int, list[str]] = {}
         last_own: dict[str, int] = {}
         for i, a in enumerate(self.actions):
+            started = []
             if a["type"] == "par":
-                corp = str(a.get("corporation"))
+                started.append(str(a.get("corporation")))
+            elif a["type"] == "buy_shares" and a.get("entity_type") == "company":
+                # a private exchanged for a director's certificate starts the company
+                started += [s[:-2] for s in a.get("shares", []) if str(s).endswith("_0")]
+            for corp in started:
                 if corp in last_own:
                     out.setdefault(last_own[corp], []).append(corp)
                     del last_own[corp]
-            entity = a.get("entity")
-            if isinstance(entity, str):
-                last_own[entity] = i
+            for act in [a, *(a.get("auto_actions") or [])]:
+                if act.get("entity_type") == "corporation":
+                    last_own[str(act["entity"])] = i
+        # a company that stops acting while another completes two more turns has closed
+        turns: list[tuple[int, str]] = []  # (index, corporation) where a turn starts
+        prev = None
+        for i, a in enumerate(self.actions):
+            if a.get("entity_type") == "corporation" and a.get("entity") != prev:
+                turns.append((i, str(a["entity"])))
+            prev = a.get("entity")
+        for corp, i in last_own.items():
+            later: dict[str, int] = {}
+            for j, other in turns:
+                if j > i and other != corp:
+                    later[other] = later.get(other, 0) + 1
+            if any(n >= 3 for n in later.values()):
+                out.setdefault(i, []).append(corp)
         return out
 
     def snapshots(self, *, until: int | None = None) -> Iterator[Snapshot]:
@@ -226,7 +245,7 @@ class ExportReader:
                 )
                 if until is not None:
                     return
-            for corp in closes_after.get(i, ()):
+            for corp in closes_after.get(i - 1, ()):
                 for per_city in tokens.values():
                     for slots in per_city:
                         for k, t in enumerate(slots):
@@ -283,8 +302,8 @@ class ExportReader:
             elif kind == "buy_train":
                 tid = str(a["train"])
                 card = tid.rsplit("-", 1)[0]
-                if tid not in faces:
-                    faces[tid] = str(a.get("variant") or card)
+                # a discarded train goes back to the depot and may be bought with either face
+                faces[tid] = str(a.get("variant") or faces.get(tid) or card)
                 owners[tid] = str(a["entity"])
                 if card not in bought:
                     bought.add(card)

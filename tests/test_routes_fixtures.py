@@ -15,7 +15,17 @@ from conftest import SHARED
 from engine.routes import RouteSpec, run_revenue
 from engine.routestate import ExportReader, RouteData
 
-GAMES = ["1858-quick-start-a", "1858-quick-start-b", "1858_game_end_bank", "219682"]
+GAMES = [
+    "18xx.games/1858/1858-quick-start-a",
+    "18xx.games/1858/1858-quick-start-b",
+    "18xx.games/1858/1858_game_end_bank",
+    "18xx.games/1858/219682",
+    *(f"reference-random/random-s{n}" for n in ("101-p3", "102-p4", "103-p5", "104-p6")),
+    "reference-random/random-s105-p3-quick_start_b",
+    "reference-random/random-s106-p4-quick_start_a",
+    "reference-random/random-s107-p5",
+    "reference-random/random-s108-p6",
+]
 
 
 @pytest.fixture(scope="module")
@@ -24,9 +34,9 @@ def data() -> RouteData:
 
 
 def _export(name: str) -> Path:
-    path = SHARED / "fixtures" / "18xx.games" / "1858" / f"{name}.json"
+    path = SHARED / "fixtures" / f"{name}.json"
     if not path.exists():
-        pytest.skip(f"needs ../shared/fixtures/18xx.games/1858/{name}.json")
+        pytest.skip(f"needs ../shared/fixtures/{name}.json")
     return path
 
 
