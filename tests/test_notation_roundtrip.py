@@ -24,6 +24,7 @@ from engine.notation import (
     Label,
     Lane,
     NodeRef,
+    NotationError,
     Offboard,
     Part,
     Partition,
@@ -235,3 +236,40 @@ def test_corpus_round_trip_and_fixed_point() -> None:
         canonical = format_tile(tile)
         assert parse(canonical) == tile, code
         assert format_tile(parse(canonical)) == canonical, code
+
+
+# Garbage in gives a NotationError (never another exception), positioned inside the code.
+notation_soup = st.lists(
+    st.sampled_from([*"=;:,|_-+.#0123456789 abceilnoprstuwy", "city", "path", "label", "a:", "b:"]),
+    max_size=30,
+).map("".join)
+
+
+def _assert_clean(code: str) -> None:
+    try:
+        tile = parse(code)
+    except NotationError as err:
+        assert 0 <= err.index <= len(code)
+        assert err.message and str(err).endswith("^")
+    else:
+        assert parse(format_tile(tile)) == tile
+
+
+@settings(max_examples=300, deadline=None)
+@given(notation_soup)
+def test_garbage_raises_only_notation_errors(code: str) -> None:
+    _assert_clean(code)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    tiles(),
+    st.lists(st.tuples(st.integers(0, 200), st.sampled_from(list("=;:,|_ 7x"))), max_size=3),
+)
+def test_mutated_codes_raise_only_notation_errors(tile: Tile, edits: list[tuple[int, str]]) -> None:
+    code = format_tile(tile)
+    for pos, char in edits:
+        pos = pos % (len(code) + 1)
+        code = code[:pos] + char + code[pos:]
+    _assert_clean(code)
+    _assert_clean(code.replace(":", "", 1))
