@@ -119,6 +119,8 @@ class _Checker:
         self.dir = game_dir
         self.shown = shown
         self.errors: list[DataError] = []
+        self.raw: dict[str, Any] = {}
+        """File name shown -> its YAML tree, also when its model did not validate."""
 
     # ------------------------------------------------------------------ loading
     def load(self, path: Path, shown: str, model: type[M]) -> _Part[M] | None:
@@ -129,6 +131,7 @@ class _Checker:
         if doc.data is None:
             self.errors.append(DataError(shown, 1, 1, "the file is empty"))
             return None
+        self.raw[shown] = doc.data
         result, errors = validate_model(doc, model)
         self.errors.extend(errors)
         if result is None:
@@ -215,16 +218,22 @@ class _Checker:
                     ("upgrades", "metre_gauge_from_phase"),
                     f"no phase {first_metre!r} in phases.yaml",
                 )
-        self.check_market(market, players, hexes)
+        self.check_market(market, players, hexes, set(gmap.model.hexes) if gmap else None)
         self.check_options(options, private_symbols, players)
 
+        def count(name: str, key: str) -> int:
+            # From the YAML itself, so a file with a schema error still shows its size.
+            data = self.raw.get(self.file(name)[1])
+            entries = data.get(key) if isinstance(data, dict) else None
+            return len(entries) if isinstance(entries, dict | list) else 0
+
         result.counts = {
-            "hexes": len(gmap.model.hexes) if gmap else 0,
-            "tiles": len(tiles.model.tiles) if tiles else 0,
-            "privates": len(privates.model.privates) if privates else 0,
-            "corporations": len(companies.model.corporations) if companies else 0,
-            "trains": len(trains.model.trains) if trains else 0,
-            "phases": len(phases.model.phases) if phases else 0,
+            "hexes": count(files.map, "hexes"),
+            "tiles": count(files.tiles, "tiles"),
+            "privates": count(files.privates, "privates"),
+            "corporations": count(files.companies, "corporations"),
+            "trains": count(files.trains, "trains"),
+            "phases": count(files.phases, "phases"),
         }
         result.errors = self.errors
         if self.errors:
@@ -628,7 +637,11 @@ class _Checker:
 
     # ------------------------------------------------------------------ market
     def check_market(
-        self, market: _Part[MarketFile] | None, players: list[int], hexes: dict[str, HexDef] | None
+        self,
+        market: _Part[MarketFile] | None,
+        players: list[int],
+        hexes: dict[str, HexDef] | None,
+        on_map: set[str] | None,
     ) -> None:
         if market is None:
             return
@@ -657,9 +670,9 @@ class _Checker:
             for name, cities in stations.provinces.items():
                 for j, coord in enumerate(cities):
                     where = ("stations", "provinces", name, j)
-                    if hexes is not None and coord not in hexes:
+                    if on_map is not None and coord not in on_map:
                         self.err(doc, where, f"no hex {coord!r} on the map")
-                    elif hexes is not None and not hexes[coord].tile.cities:
+                    elif hexes is not None and coord in hexes and not hexes[coord].tile.cities:
                         self.err(doc, where, f"hex {coord} has no city")
             for name, row in stations.borders_between.items():
                 if name not in provinces:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
 Color = Literal["white", "yellow", "green", "brown", "gray", "red", "blue"]
@@ -56,6 +56,21 @@ Count = Annotated[
     ),
 ]
 """A number of pieces, or ``unlimited`` (read as ``None``)."""
+
+
+def _not_empty(value: Any) -> Any:
+    if len(value) == 0:
+        raise PydanticCustomError("empty", "must not be empty")
+    return value
+
+
+NotEmpty = AfterValidator(_not_empty)
+"""Annotate a tuple or dict that needs at least one entry.
+
+(Checked after the entries validate, unlike ``min_length``, so one bad entry is one error.)
+"""
+ListNotEmpty = Field(json_schema_extra={"minItems": 1})
+MapNotEmpty = Field(json_schema_extra={"minProperties": 1})
 
 PerPlayers = dict[PlayerCount, Money]
 """A value per player count, e.g. ``{2: 8000, 3: 12000}``."""

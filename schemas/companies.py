@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from schemas.base import Model, Name, PositiveInt
+from schemas.base import ListNotEmpty, Model, Name, NotEmpty, PositiveInt
 
 HtmlColor = Field(pattern=r"^#[0-9a-fA-F]{6}$|^[a-z]+$")
 
@@ -14,7 +14,7 @@ HtmlColor = Field(pattern=r"^#[0-9a-fA-F]{6}$|^[a-z]+$")
 class ShareStructure(Model):
     """A company's certificates: the director's first, each as a percentage."""
 
-    shares: tuple[PositiveInt, ...] = Field(min_length=1)
+    shares: Annotated[tuple[PositiveInt, ...], NotEmpty, ListNotEmpty]
 
     @model_validator(mode="after")
     def _whole(self) -> ShareStructure:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
-
-from schemas.base import Color, Model
+from schemas.base import Color, MapNotEmpty, Model, NotEmpty
 
 
 class Hex(Model):
@@ -23,4 +21,4 @@ class MapFile(Model):
     """The board: one entry per hex, keyed by coordinate such as ``A14``."""
 
     layout: Literal["flat", "pointy"] = "flat"
-    hexes: dict[str, Hex] = Field(min_length=1)
+    hexes: Annotated[dict[str, Hex], NotEmpty, MapNotEmpty]

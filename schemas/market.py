@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
-from schemas.base import Model, Money, Name, PerPlayers, PositiveInt
+from schemas.base import ListNotEmpty, Model, Money, Name, NotEmpty, PerPlayers, PositiveInt
 
 
 class StockMarket(Model):
     """A one-row (linear) stock market, prices from left to right."""
 
     shape: Literal["linear"] = "linear"
-    spaces: tuple[Money, ...] = Field(min_length=2)
+    spaces: Annotated[tuple[Money, ...], NotEmpty, ListNotEmpty]
     par_values: tuple[Money, ...]
     """Spaces a company may be started at by buying its director's certificate."""
     closes_at: Money | None = None

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import Field
 
-from schemas.base import Model, Money, Name, PlayerCount
+from schemas.base import ListNotEmpty, Model, Money, Name, NotEmpty, PlayerCount
 
 
 class Packet(Model):
     """A bundle of privates one player receives for a fixed price (quick start)."""
 
-    privates: tuple[Name, ...] = Field(min_length=1)
+    privates: Annotated[tuple[Name, ...], NotEmpty, ListNotEmpty]
     cost: Money
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Annotated
 
-from schemas.base import Color, Model, Name, PositiveInt
+from schemas.base import Color, ListNotEmpty, Model, Name, NotEmpty, PositiveInt
 
 
 class Phase(Model):
@@ -13,7 +13,7 @@ class Phase(Model):
     name: Name
     on: tuple[Name, ...] = ()
     """Trains (types or variants) whose first purchase starts this phase; empty for the first."""
-    tiles: tuple[Color, ...] = Field(min_length=1)
+    tiles: Annotated[tuple[Color, ...], NotEmpty, ListNotEmpty]
     """Tile colours that may be laid."""
     train_limit: dict[Name, PositiveInt]
     """Train limit per share structure (keys of ``share_structures`` in companies.yaml)."""
@@ -27,4 +27,4 @@ class Phase(Model):
 class PhasesFile(Model):
     """Phases in order."""
 
-    phases: tuple[Phase, ...] = Field(min_length=1)
+    phases: Annotated[tuple[Phase, ...], NotEmpty, ListNotEmpty]

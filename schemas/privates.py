@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
-from schemas.base import Model, Money, Name, PositiveInt
+from schemas.base import ListNotEmpty, Model, Money, Name, NotEmpty, PositiveInt
 
 
 class CityRef(Model):
@@ -89,6 +89,6 @@ class PrivateOperating(Model):
 class PrivatesFile(Model):
     """The privates, in number order."""
 
-    privates: tuple[Private, ...] = Field(min_length=1)
+    privates: Annotated[tuple[Private, ...], NotEmpty, ListNotEmpty]
     two_player_unavailable: TwoPlayerUnavailable | None = None
     operating: PrivateOperating | None = None

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import Field, model_validator
 
-from schemas.base import Count, Gauge, Model, Money, Name, PlayerCount, PositiveInt
+from schemas.base import (
+    Count,
+    Gauge,
+    ListNotEmpty,
+    Model,
+    Money,
+    Name,
+    NotEmpty,
+    PlayerCount,
+    PositiveInt,
+)
 
 
 class StopLimit(Model):
@@ -52,7 +64,7 @@ class RustAfterPurchases(Model):
 
     nth_purchase: PositiveInt | dict[PlayerCount, PositiveInt]
     """N, or N per player count."""
-    of: tuple[Name, ...] = Field(min_length=1)
+    of: Annotated[tuple[Name, ...], NotEmpty, ListNotEmpty]
     """Train faces (types or variants) whose purchases are counted."""
 
 
@@ -94,5 +106,5 @@ class WoundedRules(Model):
 class TrainsFile(Model):
     """Train types in the order they are sold."""
 
-    trains: tuple[Train, ...] = Field(min_length=1)
+    trains: Annotated[tuple[Train, ...], NotEmpty, ListNotEmpty]
     wounded: WoundedRules = WoundedRules()
