@@ -64,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.game and not args.game_dir:
         print("ferrovia render: give GAME_DIR (or --game FILE)", file=sys.stderr)
         return 2
-    board = load_board(_game_dir(args))
+    game_dir = _game_dir(args)
+    board = load_board(game_dir)
     if args.tiles:
         from engine.render.manifest_svg import render_manifest
 
@@ -72,7 +73,9 @@ def run(args: argparse.Namespace) -> int:
     elif args.game:
         from engine.render.state_svg import render_state_file
 
-        svg = render_state_file(board, Path(args.game), args.at, scale=args.scale)
+        svg = render_state_file(
+            board, Path(args.game), args.at, scale=args.scale, game_dir=game_dir
+        )
     else:
         svg = render_map(board, scale=args.scale)
     _write(svg, args.output)

@@ -1,17 +1,403 @@
-"""A game after an action: the board as play has left it and side panels with the money.
+"""A game after an action: the board as play has left it, and side panels with the money.
 
-The panels draw from :class:`StateView`, a plain snapshot (market, companies, players) the
-replay adapter fills in; the board draws from :class:`~engine.render.map_svg.MapState`.
+Two plain snapshots feed the drawing, so any source of game states plugs in with a thin adapter:
+
+* :class:`~engine.render.map_svg.MapState` for the board (laid tiles and rotations, station
+  markers per city slot);
+* :class:`StateView` for the panels: the stock market in stack order, each company's treasury,
+  trains and shares, each player's cash and certificates.
+
+:func:`views_from_gamestate` is the adapter for the rules engine's
+:class:`~engine.rules.state.GameState`; :mod:`engine.render.timeline` builds them action by
+action from a game file.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from engine.errors import FerroviaError
+from engine.render.map_svg import LaidTile, MapState, render_map_body
 from engine.render.source import BoardSource
+from engine.render.svg import document, el
+from engine.render.tile_svg import FONT, Token, colour
+
+if TYPE_CHECKING:
+    from engine.rules.state import GameState
+
+PANEL_WIDTH = 900.0
 
 
-def render_state_file(board: BoardSource, game: Path, at: int | None, *, scale: float = 0.5) -> str:
-    """Replay ``game`` up to action ``at`` and draw it (needs the replay harness)."""
-    raise FerroviaError(f"cannot draw {game}: replaying games is not available in this version yet")
+@dataclass(frozen=True)
+class CompanyRow:
+    sym: str
+    fill: str
+    text: str
+    treasury: int
+    price: int | None
+    par: int | None
+    director: str | None
+    trains: tuple[str, ...]
+    shares: tuple[tuple[str, int], ...]  # (holder name, percent), treasury and pool included
+    tokens_left: int
+    status: str = ""  # "", "closed", "not started"
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    id: str
+    name: str
+    cash: int
+    certificates: tuple[str, ...]  # "MZA 40% (director)", "B&M"
+    priority: bool = False
+
+
+@dataclass(frozen=True)
+class MarketCell:
+    price: int
+    companies: tuple[str, ...]  # stack order: first arrived first
+
+
+@dataclass(frozen=True)
+class StateView:
+    """Everything the side panels show (plain data; serialises to JSON for the viewer)."""
+
+    heading: str
+    bank: int | None
+    phase: str
+    market: tuple[MarketCell, ...]
+    companies: tuple[CompanyRow, ...]
+    players: tuple[PlayerRow, ...]
+    privates: tuple[tuple[str, str], ...] = ()  # (symbol, owner name or "closed")
+    note: str = ""
+    colors: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["colors"] = {k: list(v) for k, v in self.colors.items()}
+        return data
+
+
+def money(amount: int | None) -> str:
+    return "" if amount is None else f"P{amount}"
+
+
+# ----------------------------------------------------------------------------- adapters
+def company_token(board: BoardSource, sym: str) -> Token:
+    fill, text = board.company_colors.get(sym, ("#666666", "white"))
+    return Token(sym, fill, text)
+
+
+def map_state_from_hexes(
+    board: BoardSource,
+    hexes: Mapping[str, Any],
+    tiles_by_name: Mapping[str, Any] | None = None,
+    *,
+    removed: frozenset[str] = frozenset(),
+    highlight: frozenset[str] = frozenset(),
+) -> MapState:
+    """``hexes``: coord -> object with ``tile`` (instance id), ``rotation``, ``tokens``.
+
+    Works on :class:`engine.rules.state.Hex` and on the timeline's own hex records alike.
+    """
+    by_name = tiles_by_name if tiles_by_name is not None else {t.name: t for t in board.tiles}
+    printed = {h.coord for h in board.hexes}
+    laid: dict[str, LaidTile] = {}
+    tokens: dict[str, dict[int, list[Token | None]]] = {}
+    for coord, h in hexes.items():
+        name = str(h.tile).rsplit("-", 1)[0]
+        if name not in printed and name in by_name:
+            entry = by_name[name]
+            laid[coord] = LaidTile(entry.tile, entry.color, int(h.rotation), name)
+        per_city: dict[int, list[Token | None]] = {}
+        for ci, slots in enumerate(h.tokens or []):
+            row = [company_token(board, s) if s else None for s in slots]
+            if any(row):
+                per_city[ci] = row
+        if per_city:
+            tokens[coord] = per_city
+    return MapState(tiles=laid, tokens=tokens, removed_markers=removed, highlight=highlight)
+
+
+def _market_price(board_market: Sequence[int], key: str) -> int | None:
+    try:
+        row, col = (int(v) for v in key.split(","))
+    except ValueError:
+        return None
+    del row  # 1858's market is one row; a 2D market would need the grid here
+    return board_market[col] if 0 <= col < len(board_market) else None
+
+
+def views_from_gamestate(
+    board: BoardSource,
+    state: GameState,
+    *,
+    market_spaces: Sequence[int] = (),
+    heading: str = "",
+    highlight: frozenset[str] = frozenset(),
+) -> tuple[MapState, StateView]:
+    """The board and panel snapshots of a rules-engine state."""
+    names = {p.id: p.name for p in state.players}
+    closed = frozenset(sym for sym, p in state.privates.items() if p.closed)
+    map_state = map_state_from_hexes(board, state.hexes, removed=closed, highlight=highlight)
+    market: list[MarketCell] = []
+    for key, corps in state.market.items():
+        if not corps:
+            continue
+        price = _market_price(market_spaces, key)
+        market.append(MarketCell(price if price is not None else 0, tuple(corps)))
+    market.sort(key=lambda c: -c.price)
+    companies: list[CompanyRow] = []
+    for sym, corp in state.corporations.items():
+        token = company_token(board, sym)
+        holders: dict[str, int] = {}
+        for share in corp.shares:
+            who = (
+                "treasury"
+                if share.owner == sym
+                else "pool"
+                if share.owner == "pool"
+                else names.get(share.owner, share.owner)
+            )
+            holders[who] = holders.get(who, 0) + share.percent
+        price = _market_price(market_spaces, ",".join(str(v) for v in corp.market or []))
+        status = "closed" if corp.closed else "" if corp.ipoed else "not started"
+        companies.append(
+            CompanyRow(
+                sym=sym,
+                fill=token.fill,
+                text=token.text,
+                treasury=corp.cash,
+                price=price if corp.market else None,
+                par=corp.par_price,
+                director=names.get(corp.director or "", corp.director),
+                trains=tuple(state.trains[t].name if t in state.trains else t for t in corp.trains),
+                shares=tuple(sorted(holders.items(), key=lambda kv: -kv[1])),
+                tokens_left=sum(1 for t in corp.tokens if not t.used),
+                status=status,
+            )
+        )
+    players: list[PlayerRow] = []
+    for i, p in enumerate(state.players):
+        certs: list[str] = []
+        for sym, corp in state.corporations.items():
+            pct = sum(s.percent for s in corp.shares if s.owner == p.id)
+            if pct:
+                director = " (director)" if corp.director == p.id else ""
+                certs.append(f"{sym} {pct}%{director}")
+        certs.extend(p.companies)
+        players.append(PlayerRow(p.id, p.name, p.cash, tuple(certs), priority=i == 0))
+    privates = tuple(
+        (sym, "closed" if pr.closed else names.get(pr.owner, pr.owner))
+        for sym, pr in state.privates.items()
+    )
+    view = StateView(
+        heading=heading,
+        bank=state.bank_cash,
+        phase=state.phase,
+        market=tuple(market),
+        companies=tuple(companies),
+        players=tuple(players),
+        privates=privates,
+        colors={k: v for k, v in board.company_colors.items()},
+    )
+    return map_state, view
+
+
+# ----------------------------------------------------------------------------- drawing
+def _t(x: float, y: float, text: str, size: float = 22, **extra: str | float | None) -> str:
+    attrs: dict[str, str | float | None] = {"x": x, "y": y, "font_size": size}
+    attrs.update(extra)
+    return el("text", attrs, text=text)
+
+
+def panel_svg(view: StateView, x0: float, y0: float, width: float = PANEL_WIDTH) -> str:
+    """The side panel: heading, bank and phase, market, companies, players."""
+    parts: list[str] = []
+    y = y0 + 34
+    parts.append(_t(x0, y, view.heading or "Game state", 30, font_weight="bold", class_="heading"))
+    y += 38
+    bank = f"Bank {money(view.bank)}" if view.bank is not None else "Bank: not tracked"
+    parts.append(_t(x0, y, f"{bank}    Phase {view.phase or '–'}", 22, class_="bank"))
+    if view.note:
+        y += 30
+        parts.append(_t(x0, y, view.note, 18, fill="#a00", class_="note"))
+    # market: one box per occupied price, companies stacked in arrival order
+    y += 44
+    parts.append(
+        _t(x0, y, "Stock market (stack order: first arrived on top)", 22, font_weight="bold")
+    )
+    y += 14
+    cell_w = 96.0
+    x = x0
+    tallest = 0
+    market_parts: list[str] = []
+    for cell in view.market:
+        if x + cell_w > x0 + width:
+            x = x0
+            y += 30 + 30 * tallest
+            tallest = 0
+        market_parts.append(
+            el(
+                "rect",
+                {
+                    "x": x,
+                    "y": y,
+                    "width": cell_w - 6,
+                    "height": 28,
+                    "fill": "#eee",
+                    "stroke": "#999",
+                },
+            )
+        )
+        market_parts.append(_t(x + 8, y + 21, money(cell.price), 18))
+        for k, sym in enumerate(cell.companies):
+            fill, text = view.colors.get(sym, ("#666666", "white"))
+            cy = y + 30 + 30 * k
+            market_parts.append(
+                el(
+                    "rect",
+                    {
+                        "x": x,
+                        "y": cy,
+                        "width": cell_w - 6,
+                        "height": 28,
+                        "rx": 12,
+                        "fill": colour(fill),
+                        "stroke": "black",
+                    },
+                )
+            )
+            market_parts.append(
+                _t(
+                    x + (cell_w - 6) / 2,
+                    cy + 20,
+                    sym,
+                    17,
+                    fill=text,
+                    text_anchor="middle",
+                    font_weight="bold",
+                )
+            )
+        tallest = max(tallest, len(cell.companies))
+        x += cell_w
+    parts.append(el("g", {"class": "market"}, market_parts))
+    y += 30 + 30 * tallest + 30
+    # companies
+    parts.append(_t(x0, y, "Companies", 22, font_weight="bold"))
+    y += 10
+    rows: list[str] = []
+    for c in view.companies:
+        if c.status == "not started":
+            continue
+        y += 34
+        rows.append(
+            el(
+                "rect",
+                {
+                    "x": x0,
+                    "y": y - 24,
+                    "width": 70,
+                    "height": 30,
+                    "rx": 14,
+                    "fill": colour(c.fill),
+                    "stroke": "black",
+                },
+            )
+        )
+        rows.append(
+            _t(x0 + 35, y - 2, c.sym, 18, fill=c.text, text_anchor="middle", font_weight="bold")
+        )
+        price = f"{money(c.price)} (par {money(c.par)})" if c.price is not None else "–"
+        trains = " ".join(c.trains) or "no trains"
+        status = f" [{c.status}]" if c.status else ""
+        rows.append(
+            _t(
+                x0 + 80,
+                y - 2,
+                f"treasury {money(c.treasury)}   {price}   "
+                f"trains: {trains}   stations left {c.tokens_left}{status}",
+                18,
+            )
+        )
+        y += 24
+        holders = ", ".join(f"{who} {pct}%" for who, pct in c.shares)
+        rows.append(
+            _t(x0 + 80, y - 2, f"director {c.director or '–'}; shares: {holders}", 16, fill="#333")
+        )
+    parts.append(el("g", {"class": "companies"}, rows))
+    y += 46
+    parts.append(_t(x0, y, "Players", 22, font_weight="bold"))
+    prow: list[str] = []
+    for p in view.players:
+        y += 32
+        mark = " (priority)" if p.priority else ""
+        prow.append(_t(x0, y, f"{p.name}{mark}: {money(p.cash)}", 20, font_weight="bold"))
+        certs = ", ".join(p.certificates) or "no certificates"
+        y += 24
+        prow.append(_t(x0 + 20, y, certs, 16, fill="#333"))
+    parts.append(el("g", {"class": "players"}, prow))
+    if view.privates:
+        y += 44
+        parts.append(_t(x0, y, "Private railways", 22, font_weight="bold"))
+        text = ", ".join(f"{sym}: {owner}" for sym, owner in view.privates)
+        # wrap by width
+        line = ""
+        for word in text.split(" "):
+            if len(line) + len(word) > 90:
+                y += 24
+                parts.append(_t(x0, y, line, 16))
+                line = ""
+            line = f"{line} {word}".strip()
+        if line:
+            y += 24
+            parts.append(_t(x0, y, line, 16))
+    return el("g", {"class": "panel", "font_family": FONT}, parts)
+
+
+def render_state(
+    board: BoardSource, map_state: MapState, view: StateView, *, scale: float = 0.5
+) -> str:
+    """Board on the left, panel on the right, as one SVG document."""
+    frame, body = render_map_body(board, map_state)
+    panel_x = frame.min_x + frame.width + 40
+    width = frame.width + PANEL_WIDTH + 80
+    height = max(frame.height, 1400.0)
+    return document(
+        width * scale,
+        height * scale,
+        (frame.min_x, frame.min_y, width, height),
+        [
+            el(
+                "rect",
+                {
+                    "x": frame.min_x,
+                    "y": frame.min_y,
+                    "width": width,
+                    "height": height,
+                    "fill": "white",
+                },
+            ),
+            body,
+            panel_svg(view, panel_x, frame.min_y + 10),
+        ],
+        title=view.heading or f"{board.title} game state",
+    )
+
+
+def render_state_file(
+    board: BoardSource,
+    game: Path,
+    at: int | None,
+    *,
+    scale: float = 0.5,
+    game_dir: Path | None = None,
+) -> str:
+    """Replay ``game`` up to action id ``at`` (default: the end) and draw it."""
+    from engine.render.timeline import build_timeline
+
+    timeline = build_timeline(board, game, game_dir=game_dir, upto=at)
+    frame = timeline.frame_at(at)
+    return render_state(board, frame.map_state, frame.view, scale=scale)
