@@ -83,7 +83,7 @@ def reference_gauge_fits(old: Gauge, new: Gauge) -> bool:
         return new is Gauge.NARROW or new is Gauge.DUAL
     if old is Gauge.DUAL:
         return new is Gauge.DUAL
-    return False
+    return False  # thin (and future) track is kept by nothing, as in 18xx.games
 
 
 def any_gauge_fits(old: Gauge, new: Gauge) -> bool:
@@ -146,6 +146,7 @@ def rotate(tile: Tile, r: int) -> Tile:
 
 
 # ----------------------------------------------------------------------------- track
+@lru_cache(maxsize=8192)
 def exits(tile: Tile, rotation: int = 0) -> tuple[int, ...]:
     """The edges the tile's track leaves by, sorted, at ``rotation``."""
     return tuple(sorted({(e + rotation) % 6 for p in tile.paths for e in p.edges}))
@@ -160,6 +161,7 @@ class Segment(NamedTuple):
     lanes: int = 1
 
 
+@lru_cache(maxsize=8192)
 def segments(tile: Tile, rotation: int = 0) -> tuple[Segment, ...]:
     """The tile's track (not future track) at ``rotation``, one segment per path.
 
@@ -316,7 +318,9 @@ def paths_are_subset(
 
     Junction to junction (Lawson to Lawson) compares exits only, as 18xx.games does.
     """
-    if old.junctions and new.junctions and any(p.node_refs for p in new.paths):
+    if old.junctions and any(
+        isinstance(new.nodes[i], Junction) for p in new.paths for i in p.node_refs
+    ):
         old_exits = set(exits(old, old_rotation))
         new_exits = exits(new)
         return any(old_exits <= {(e + r) % 6 for e in new_exits} for r in ALL_ROTATIONS)
@@ -411,13 +415,21 @@ def upgrade_rotations(
     >>> upgrade_rotations(parse("path=a:0,b:1"), 0, parse("path=a:0,b:3;path=a:1,b:2"))
     [5]
     """
-    return [
+    legal = _legal_rotations(old, old_rotation % 6, new, gauge_fits)
+    if exit_allowed is None:
+        return list(legal)
+    return [r for r in legal if all(exit_allowed(e) for e in exits(new, r))]
+
+
+@lru_cache(maxsize=8192)
+def _legal_rotations(
+    old: Tile, old_rotation: int, new: Tile, gauge_fits: GaugeFits
+) -> tuple[int, ...]:
+    return tuple(
         r
         for r in ALL_ROTATIONS
-        if rotation_is_legal(
-            old, old_rotation, new, r, gauge_fits=gauge_fits, exit_allowed=exit_allowed
-        )
-    ]
+        if rotation_is_legal(old, old_rotation, new, r, gauge_fits=gauge_fits)
+    )
 
 
 # ----------------------------------------------------------------------------- upgrades_to

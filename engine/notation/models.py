@@ -147,6 +147,10 @@ class Revenue:
     flat: int | None = None
     phases: tuple[tuple[str, int], ...] = ()
 
+    def __post_init__(self) -> None:
+        if (self.flat is None) == (not self.phases):
+            raise ValueError("a Revenue is either flat or per phase (give exactly one)")
+
     @staticmethod
     def of(value: int | Mapping[str, int]) -> Revenue:
         if isinstance(value, int):
@@ -449,6 +453,19 @@ class Tile:
     icons: tuple[Icon, ...] = field(init=False, repr=False, compare=False)
     stubs: tuple[Stub, ...] = field(init=False, repr=False, compare=False)
     partitions: tuple[Partition, ...] = field(init=False, repr=False, compare=False)
+    _hash: int | None = field(init=False, repr=False, compare=False, default=None)
+
+    def __hash__(self) -> int:
+        # tiles key caches everywhere (rotation, exits, upgrades): hash the parts once
+        h = self._hash
+        if h is None:
+            h = hash(self.parts)
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __reduce__(self) -> tuple[type[Tile], tuple[tuple[Part, ...]]]:
+        # rebuild from the parts: the cached hash and views must not cross processes
+        return (Tile, (self.parts,))
 
     def __post_init__(self) -> None:
         # one pass over the parts, filing each under every view it belongs to
