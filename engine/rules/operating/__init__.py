@@ -6,12 +6,10 @@ beside them and register themselves by name (imported here so a hook set naming 
 gets them all).
 """
 
-from engine.rules.operating import (  # noqa: F401  (registers the steps)
-    closure,
-    dividend,
-    issue,
-    route_step,
-    token,
-    track,
-    trains,
-)
+import engine.rules.operating.closure
+import engine.rules.operating.dividend
+import engine.rules.operating.issue
+import engine.rules.operating.route_step
+import engine.rules.operating.token
+import engine.rules.operating.track
+import engine.rules.operating.trains  # noqa: F401  (importing registers the steps)

@@ -161,3 +161,23 @@ class DividendStep(Step):
 
     def legal_actions(self, entity: str) -> list[Action]:
         return [DividendAction(entity=entity, entity_type="corporation", kind_=k) for k in KINDS]
+
+
+def pay_private_income(game: Game, state: GameState) -> None:
+    """Start of each operating round [9]: every player-owned private pays its income to its
+    owner (privates owned by a public company add to its earnings instead; none are paid in
+    the private closure round)."""
+    if state.data.get("private_closure_round") == "in_progress":
+        return
+    order = {p.id: i for i, p in enumerate(state.players)}
+    owned = [
+        (order[p.owner], p.sym)
+        for p in state.privates.values()
+        if not p.closed and p.owner in order
+    ]
+    for _, sym in sorted(owned):
+        income = common.private_income(game, state, sym)
+        if income > 0:
+            owner = state.privates[sym].owner
+            transfer(state, BANK, owner, income, f"{sym} income")
+            state.log.append(f"{owner} collects {income} from {sym}")

@@ -176,20 +176,21 @@ class TrackStep(Step):
             self.pass_()
 
     def _check_blocked(self, action: LayTile, old_color: str) -> None:
-        """A private's home hex takes no other company's first tile while it is open."""
+        """A private's home hex takes no other company's first tile while it is open; a hex
+        blocked by two privates is open to either of them."""
         if old_color != "white":
             return
         op = action.entity
+        blockers = []
         for p in self.game.definition.privates:
-            if action.hex not in p.blocks_hexes:
-                continue
             ps = self.state.privates.get(p.symbol)
-            if ps is None or ps.closed:
-                continue
-            if op in (p.symbol, ps.owner):
-                continue
+            if action.hex in p.blocks_hexes and ps is not None and not ps.closed:
+                blockers.append((p.symbol, ps.owner))
+        if blockers and not any(op in b for b in blockers):
             raise self.illegal(
-                action, "9.3 home hexes", f"{action.hex} is reserved for {p.symbol}'s track"
+                action,
+                "9.3 home hexes",
+                f"{action.hex} is reserved for {', '.join(b[0] for b in blockers)}",
             )
 
     def _pay(self, action: Action, op: str, cost: int) -> None:
