@@ -52,7 +52,7 @@ class PrivateClosureRound(OperatingRound):
 class Rules1858(Rules):
     NAME = "1858"
     ROUND_STEPS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "stock": ("g1858_exchange", "g1858_exchange_approval", "home_token", "g1858_stock"),
+        "stock": ("exchange", "exchange_approval", "home_token", "stock"),
         "operating": (
             "track",
             "token",
@@ -62,7 +62,7 @@ class Rules1858(Rules):
             "buy_train",
             "issue_shares",
         ),
-        "closure": ("g1858_exchange_approval", "home_token", "private_closure"),
+        "closure": ("exchange_approval", "home_token", "private_closure"),
     }
     STEP_MODULES: ClassVar[tuple[str, ...]] = (
         "engine.rules.stock",
@@ -109,7 +109,142 @@ class Rules1858(Rules):
 
         stock.deal_quick_start(game, state)
 
+    # -- stock round [§8] ---------------------------------------------------------------------
+    def buyable_privates(self, game: Game, state: GameState) -> list[str]:
+        """[§8.1] Bank-owned privates of the available batches (batch 2 from 'green_privates'),
+        except those drawn as unbuyable in a 2-player game."""
+        batches = {1}
+        if "green_privates" in game.data.phase(state.phase).status:
+            batches.add(2)
+        unbuyable = set(state.data.get("unbuyable_privates", []))
+        return [
+            p.sym
+            for p in game.data.privates
+            if p.batch in batches
+            and p.sym not in unbuyable
+            and not state.privates[p.sym].closed
+            and state.privates[p.sym].owner == BANK
+        ]
+
+    def can_par_directly(self, game: Game, state: GameState) -> bool:
+        """[§8.3] From phase 5 a company may be started by buying its director's certificate."""
+        return "public_companies" in game.data.phase(state.phase).status
+
+    def can_start_with_private(self, game: Game, state: GameState, sym: str) -> bool:
+        """[§8.3] Not in the first stock round; the private must have a home city with a
+        reserved space still free."""
+        if state.turn == 1 or state.privates[sym].closed:
+            return False
+        if not game.data.private(sym).can_start:
+            return False
+        return self.reservation_available(game, state, sym)
+
+    def reservation_available(self, game: Game, state: GameState, sym: str) -> bool:
+        for h in state.hexes.values():
+            for i, res in enumerate(h.reservations):
+                if sym in res and sum(1 for t in h.tokens[i] if t) < len(h.tokens[i]):
+                    return True
+        return False
+
+    def private_connected(self, game: Game, state: GameState, corp: str, sym: str) -> bool:
+        """[§8.5] A company can take a private for a share if it reaches one of its home hexes
+        (or has a station there)."""
+        c = state.corporations[corp]
+        if c.closed or not c.floated:
+            return False
+        homes = set(game.data.private(sym).home_hexes)
+        if any(t.hex in homes for t in c.tokens):
+            return True
+        try:
+            from engine import graph
+        except ImportError:  # pragma: no cover
+            return False
+        reach = getattr(graph, "reachable_hexes", None)
+        if reach is None:
+            return False
+        return bool(homes & set(reach(game, state, corp)))
+
+    def can_convert(self, game: Game, state: GameState, corp: str) -> bool:
+        c = state.corporations[corp]
+        return c.kind == "5-share" and c.floated and not c.closed
+
+    def convert(self, game: Game, state: GameState, corp: str) -> None:
+        """[§8.6] A 5-share company becomes a 10-share one: each certificate is worth half as
+        much and five new 10 % shares go to its treasury."""
+        from engine.rules.stock.shares import convert
+
+        convert(game, state, corp)
+
+    def home_token_hexes(self, game: Game, state: GameState, corp: str) -> list[str]:
+        """A company started from a private puts its home in that private's reserved city; one
+        started by buying its director's certificate in any free city space."""
+        c = state.corporations[corp]
+        from engine.rules import board
+
+        if not c.companies:
+            return sorted(
+                h.coord
+                for h in state.hexes.values()
+                if any(board.tokenable(state, h.coord, i, corp) for i in range(len(h.tokens)))
+            )
+        sym = c.companies[0]
+        return sorted(
+            {
+                h.coord
+                for h in state.hexes.values()
+                for i, res in enumerate(h.reservations)
+                if sym in res and board.tokenable(state, h.coord, i, corp)
+            }
+        )
+
+    def home_token_cost(
+        self, game: Game, state: GameState, corp: str, coord: str, city: int
+    ) -> int:
+        """[§8.3] A company started by buying its director's certificate pays twice the city's
+        revenue for its home station; one started from a private pays nothing."""
+        c = state.corporations[corp]
+        if c.companies or any(t.hex for t in c.tokens):
+            return 0
+        from engine.rules import board
+
+        tile = board.tile_def(game, state.hexes[coord].tile, coord)
+        color = board.tile_color(game, state.hexes[coord].tile)
+        if color == "white":
+            return 0
+        rev = tile.cities[city].revenue
+        return 2 * int(rev.for_phase([color]) if rev.flat is None else rev.flat)
+
+    def after_home_token(
+        self, game: Game, state: GameState, corp: str, coord: str, city: int
+    ) -> None:
+        """The private's reservation for the space just taken goes (else an upgrade could make
+        room for both)."""
+        c = state.corporations[corp]
+        if state.data.get("private_closure_round") == "in_progress":
+            return
+        res = state.hexes[coord].reservations[city]
+        for sym in c.companies:
+            if sym in res:
+                res[res.index(sym)] = None
+
     # -- privates ---------------------------------------------------------------------------
+    def payout_companies(self, game: Game, state: GameState) -> None:
+        """[§9.1] At the start of each operating round privates owned by players pay their
+        income (by phase) from the bank; those owned by a public company pay nothing, and
+        nothing is paid in the private closure round."""
+        from engine.rules.ledger import transfer
+        from engine.rules.operating.common import private_income
+
+        if state.data.get("private_closure_round") == "in_progress":
+            return
+        for p in game.data.privates:
+            priv = state.privates[p.sym]
+            if priv.closed or not state.is_player(priv.owner):
+                continue
+            income = private_income(game, state, p.sym)
+            if income > 0:
+                transfer(state, "bank", priv.owner, income, f"{p.sym} income")
+
     def close_private(self, game: Game, state: GameState, sym: str) -> None:
         from engine.rules import stock
 

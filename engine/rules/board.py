@@ -97,3 +97,59 @@ def return_tile(state: GameState, tile_id: str) -> None:
     name = tile_name(tile_id)
     if name in state.tiles and tile_id not in state.tiles[name]:
         state.tiles[name].append(tile_id)
+
+
+def free_slot(state: GameState, coord: str, city: int, corp: str) -> int | None:
+    """The slot a company's marker would take: its own (or its privates') reservation, else the
+    first empty unreserved slot."""
+    h = state.hexes[coord]
+    tokens = h.tokens[city]
+    res = h.reservations[city] if city < len(h.reservations) else []
+    mine = {corp, *state.corporations[corp].companies} if corp in state.corporations else {corp}
+    for i, r in enumerate(res):
+        if r in mine and i < len(tokens) and tokens[i] is None:
+            return i
+    for i, t in enumerate(tokens):
+        if t is None and (i >= len(res) or res[i] is None):
+            return i
+    return None
+
+
+def tokenable(state: GameState, coord: str, city: int, corp: str) -> bool:
+    h = state.hexes[coord]
+    if any(corp in slots for slots in h.tokens):
+        return False
+    return free_slot(state, coord, city, corp) is not None
+
+
+def place_token(
+    state: GameState, corp: str, coord: str, city: int, price: int, why: str = "station"
+) -> None:
+    """Put the company's next unused marker in a city, paying ``price`` to the bank."""
+    from engine.errors import IllegalAction
+    from engine.rules.ledger import transfer
+
+    c = state.corporations[corp]
+    token = next((t for t in c.tokens if t.hex is None), None)
+    if token is None:
+        raise IllegalAction(f"{corp} has no station markers left", rule="station markers")
+    if not tokenable(state, coord, city, corp):
+        raise IllegalAction(f"{corp} cannot place a marker in {coord} city {city}", rule="station")
+    slot = free_slot(state, coord, city, corp)
+    assert slot is not None
+    if price > 0:
+        transfer(state, corp, "bank", price, why)
+    h = state.hexes[coord]
+    h.tokens[city][slot] = corp
+    token.hex, token.city, token.price = coord, city, price
+    res = h.reservations[city] if city < len(h.reservations) else []
+    if corp in res:
+        res[res.index(corp)] = None
+    state.log.append(f"{corp} places a station marker in {coord}")
+
+
+def tile_color(game: Game, tile_id: str) -> str:
+    name = tile_name(tile_id)
+    if name in game.definition.tiles:
+        return str(game.definition.tiles[name].color)
+    return str(game.data.hexes[name].color)

@@ -81,6 +81,56 @@ class Rules:
     def action_processed(self, game: Game, state: GameState, action: Any) -> None:
         pass
 
+    # -- stock round -------------------------------------------------------------------------
+    def buyable_privates(self, game: Game, state: GameState) -> list[str]:
+        """Bank-owned privates that may be bought (auctioned) now."""
+        return [m.sym for m in state.privates.values() if not m.closed and m.owner == "bank"]
+
+    def can_par_directly(self, game: Game, state: GameState) -> bool:
+        """Whether a company may be started by buying its director's certificate."""
+        return True
+
+    def can_start_with_private(self, game: Game, state: GameState, sym: str) -> bool:
+        return False
+
+    def private_par_column(self, game: Game, state: GameState, sym: str) -> int:
+        """Market column a company started with this private is parred at: the highest space
+        not above the private's face value."""
+        face = game.data.private(sym).face_value
+        best = 0
+        for i, price in enumerate(game.data.market):
+            if price <= face and price >= game.data.market[best]:
+                best = i
+        return best
+
+    def private_connected(self, game: Game, state: GameState, corp: str, sym: str) -> bool:
+        return False
+
+    def can_convert(self, game: Game, state: GameState, corp: str) -> bool:
+        return False
+
+    def convert(self, game: Game, state: GameState, corp: str) -> None:
+        raise NotImplementedError
+
+    def home_token_hexes(self, game: Game, state: GameState, corp: str) -> list[str]:
+        """Hexes where a starting company may put its home station."""
+        return []
+
+    def home_token_cost(
+        self, game: Game, state: GameState, corp: str, coord: str, city: int
+    ) -> int:
+        return 0
+
+    def after_home_token(
+        self, game: Game, state: GameState, corp: str, coord: str, city: int
+    ) -> None:
+        pass
+
+    def close_private(self, game: Game, state: GameState, sym: str) -> None:
+        from engine.rules.stock import close_private
+
+        close_private(game, state, sym)
+
     # -- game end --------------------------------------------------------------------------
     def game_end_check(self, game: Game, state: GameState) -> tuple[str, str] | None:
         for reason, timing in self.GAME_END_CHECK.items():

@@ -35,6 +35,7 @@ class Share:
     percent: int
     president: bool
     owner: str  # player id, the corporation's own symbol (its treasury) or POOL
+    seq: int = 0  # arrival order at its holder (18xx.games keeps each holder's list in order)
 
     @property
     def id(self) -> str:

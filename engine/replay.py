@@ -1,0 +1,166 @@
+"""Replay an 18xx.games export (or a Ferrovia action log) through the rules core.
+
+Undo/redo are resolved *before* replaying, exactly as 18xx.games does
+(``Game::Base.filtered_actions``): ``undo`` without ``action_id`` removes the last kept
+non-message action, ``undo`` with ``action_id`` rolls back to just after that action (0 = the
+start), ``redo`` restores what the latest undo removed, and any other action clears the redo
+stack.  Messages are never undone.  Recorded ``auto_actions`` are applied right after their
+action; ``program_*`` actions change nothing.  The file's own ``result``/``status`` are never
+read.
+
+>>> [a["id"] for a in filter_actions([{"id": 1, "type": "pass"}, {"id": 2, "type": "bid"},
+...     {"id": 3, "type": "undo"}, {"id": 4, "type": "pass"}])]
+[1, 4]
+>>> [a["id"] for a in filter_actions([{"id": 1, "type": "pass"}, {"id": 2, "type": "bid"},
+...     {"id": 3, "type": "undo"}, {"id": 4, "type": "redo"}])]
+[1, 2]
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.errors import GameError, UnknownEntity
+from engine.rules.actions import action_from_json
+from engine.rules.game import Game
+from engine.rules.state import GameState
+
+
+def filter_actions(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The actions that count, in order, after undo/redo (see module docstring)."""
+    kept: list[dict[str, Any] | None] = [None] * len(actions)
+    undos: list[list[tuple[dict[str, Any], int]]] = []
+    for index, action in enumerate(actions):
+        kind = action.get("type")
+        if kind == "undo":
+            target = action.get("action_id")
+            if target is not None:
+                if target == 0:
+                    undo_to = 0
+                else:
+                    idx = next((i for i, a in enumerate(actions) if a.get("id") == target), None)
+                    if idx is None:
+                        raise UnknownEntity(
+                            f"undo to unknown action {target}", index=action.get("id")
+                        )
+                    undo_to = idx + 1
+            else:
+                undo_to = next(
+                    (
+                        i
+                        for i in range(index - 1, -1, -1)
+                        if kept[i] is not None and kept[i]["type"] != "message"  # type: ignore[index]
+                    ),
+                    0,
+                )
+            removed: list[tuple[dict[str, Any], int]] = []
+            for i in range(undo_to, index):
+                a = kept[i]
+                if a is None or a["type"] == "message":
+                    continue
+                kept[i] = None
+                removed.append((a, i))
+            undos.append(removed)
+        elif kind == "redo":
+            if undos:
+                for a, i in undos.pop():
+                    kept[i] = a
+        elif kind == "message":
+            kept[index] = action
+        else:
+            undos.clear()
+            kept[index] = action
+    return [a for a in kept if a is not None]
+
+
+@dataclass
+class ReplayResult:
+    game: Game
+    state: GameState
+    actions: int
+    load_seconds: float
+    replay_seconds: float
+    error: GameError | None = None
+    failed_action: dict[str, Any] | None = None
+    revenue_mismatches: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "finished": self.state.finished,
+            "result": self.game.result(self.state),
+            "actions": self.actions,
+            "game_end_reason": self.state.game_end_reason,
+            "seconds": {
+                "load": round(self.load_seconds, 4),
+                "replay": round(self.replay_seconds, 4),
+            },
+        }
+
+
+def load_export(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def game_for(data: dict[str, Any]) -> tuple[Game, GameState]:
+    """The Game and its initial state for an export (title -> gamedata/<title>)."""
+    from engine.definition import load_game
+    from engine.games import get_rules
+    from engine.paths import gamedata_root
+
+    title = str(data.get("title") or data.get("game") or "1858")
+    defn = load_game(gamedata_root() / title)
+    players = [(str(p["id"]), str(p.get("name", p["id"]))) for p in data["players"]]
+    settings = data.get("settings") or {}
+    optional = settings.get("optional_rules") or []
+    seed = settings.get("seed")
+    if seed in (None, ""):
+        seed = int("".join(ch for ch in str(data.get("id", 0)) if ch.isdigit()) or 0)
+    game = Game(defn, get_rules(defn.rules), len(players), optional)
+    state = game.new_state(players, int(seed))
+    return game, state
+
+
+def replay(data: dict[str, Any], *, until: int | None = None, check: bool = True) -> ReplayResult:
+    t0 = time.perf_counter()
+    game, state = game_for(data)
+    game.check = check
+    actions = filter_actions(list(data.get("actions") or []))
+    parsed = [action_from_json(a) for a in actions]
+    t1 = time.perf_counter()
+    n = 0
+    err: GameError | None = None
+    failed: dict[str, Any] | None = None
+    for raw, action in zip(actions, parsed, strict=True):
+        if until is not None and action.id is not None and action.id > until:
+            break
+        try:
+            game.apply(state, action)
+        except GameError as exc:
+            err, failed = exc, raw
+            break
+        n += 1
+    t2 = time.perf_counter()
+    return ReplayResult(game, state, n, t1 - t0, t2 - t1, err, failed)
+
+
+def describe_failure(res: ReplayResult) -> str:
+    """The failing action, the rule and the state around it, for a person to act on."""
+    assert res.error is not None and res.failed_action is not None
+    a = res.failed_action
+    s = res.state
+    g = res.game
+    lines = [
+        f"action {a.get('id')} ({a.get('type')} by {a.get('entity')}) cannot be applied: "
+        f"{res.error.message}" + (f" [rule: {res.error.rule}]" if res.error.rule else ""),
+        f"  action: {json.dumps(a)[:400]}",
+        f"  round: {s.round.kind} {s.turn}.{s.round.num}, phase {s.phase}, "
+        f"acting: {g.current_entity(s)}",
+        "  players: " + ", ".join(f"{p.name}({p.id}) {p.cash}" for p in s.players),
+        "  recent log: " + " | ".join(s.log[-6:]),
+    ]
+    return "\n".join(lines)
