@@ -416,3 +416,21 @@ def test_cli_accepts_the_whole_corpus(capsys: pytest.CaptureFixture[str]) -> Non
 def test_node_classes_are_the_reference_hierarchy() -> None:
     assert issubclass(Pass, City) and issubclass(Halt, Town)
     assert parse("halt;path=a:0,b:_0").towns != ()
+
+
+def test_tiles_and_errors_pickle() -> None:
+    import pickle
+
+    tile = parse("city=revenue:20;path=a:0,b:_0")
+    assert pickle.loads(pickle.dumps(tile)) == tile
+    err = check("path=a:9,b:0")
+    assert err is not None
+    again = pickle.loads(pickle.dumps(err.located(SourcePos("f.yaml", 1, 3))))
+    assert (again.index, again.file_pos) == (7, SourcePos("f.yaml", 1, 10))
+
+
+def test_syntax_errors_say_what_this_part_takes() -> None:
+    err = check("city=revenue:20,,")
+    assert (
+        err is not None and err.message == "unexpected ','; expected ';' or a key followed by ':'"
+    )

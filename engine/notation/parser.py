@@ -439,7 +439,11 @@ _TERMINAL_WORDS = {
 _WORDLIKE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*:?")
 
 
-def _expected(names: set[str] | frozenset[str]) -> str:
+def _expected(names: set[str] | frozenset[str], code: str = "", index: int = 0) -> str:
+    # say only what the part at hand can take: label text for a label, keys for the rest
+    head = code[:index].rsplit(";", 1)[-1]
+    if "=" in head:
+        names = set(names) - ({"KEY"} if head.split("=", 1)[0] == "label" else {"TEXT"})
     words = sorted({_TERMINAL_WORDS[n] for n in names if n in _TERMINAL_WORDS})
     if not words:
         return "something else"
@@ -461,7 +465,9 @@ def _lark_error(code: str, exc: UnexpectedInput) -> NotationError:
         index = exc.pos_in_stream or 0
         found = _found(code, index)
         return NotationError(
-            code, index, f"unexpected {found}; expected {_expected(set(exc.allowed or ()))}"
+            code,
+            index,
+            f"unexpected {found}; expected {_expected(set(exc.allowed or ()), code, index)}",
         )
     if isinstance(exc, UnexpectedToken):
         token = exc.token
@@ -470,7 +476,9 @@ def _lark_error(code: str, exc: UnexpectedInput) -> NotationError:
         else:
             index = _s(token)
         found = _found(code, index)
-        return NotationError(code, index, f"unexpected {found}; expected {_expected(exc.expected)}")
+        return NotationError(
+            code, index, f"unexpected {found}; expected {_expected(exc.expected, code, index)}"
+        )
     if isinstance(exc, UnexpectedEOF):
         return NotationError(
             code, len(code), f"unexpected end of the code; expected {_expected(set(exc.expected))}"
