@@ -35,6 +35,19 @@ class Files(Model):
     options: str = "options.yaml"
 
 
+class GameEnd(Model):
+    """When the game ends."""
+
+    bank_broken: (
+        Literal["immediate", "current_round", "current_or", "full_or", "one_more_full_or_set"]
+        | None
+    ) = None
+    """When the bank runs out: ``current_or`` = at the end of the operating round in progress
+    (or, if it breaks in a stock round, of the next one)."""
+    bankruptcy_allowed: bool = True
+    """Whether a player may go bankrupt (otherwise the rules prevent it)."""
+
+
 class GameFile(Model):
     """The game's identity: title, designer, player range, layout and the parts it uses."""
 
@@ -57,4 +70,5 @@ class GameFile(Model):
     """Name of a file in ``gamedata/tilesets/`` (without ``.yaml``)."""
     rules: Name
     """Name of the rule-hook set in ``engine/games/``."""
+    end: GameEnd = GameEnd()
     files: Files = Files()

@@ -73,4 +73,6 @@ class MarketFile(Model):
     sold_out_increase: bool = False
     stations: StationCosts | None = None
     minimum_bid_increment: PositiveInt | None = None
+    bids_in_multiples: bool = False
+    """Every bid is a multiple of ``minimum_bid_increment``."""
     note: str | None = None
