@@ -113,6 +113,24 @@ def _into(old: list[str | None], size: int) -> list[str | None]:
     return kept + [None] * max(0, size - len(kept))
 
 
+def take_tile(game: Game, state: GameState, tile_id: str) -> None:
+    """Take a tile instance from the supply.  Laying an unlimited kind always adds a fresh
+    instance numbered one above the highest in existence (18xx.games ``add_extra_tile``), even
+    when upgraded-over copies are lying in the supply."""
+    name = tile_name(tile_id)
+    if game.data.tiles.get(name, 0) is not None:
+        core_board.take_tile(game, state, tile_id)
+        return
+    free = state.tiles.setdefault(name, [])
+    if tile_id in free:
+        free.remove(tile_id)
+    elif any(h.tile == tile_id for h in state.hexes.values()):
+        raise KeyError(f"tile {tile_id} is already on the map")
+    known = [*free, tile_id, *(h.tile for h in state.hexes.values())]
+    top = max(int(t.rsplit("-", 1)[1]) for t in known if tile_name(t) == name)
+    free.append(f"{name}-{top + 1}")
+
+
 def lay(game: Game, state: GameState, coord: str, tile_id: str, rotation: int) -> None:
     """Put tile instance ``tile_id`` on ``coord``; markers and reservations follow their city;
     the old tile (if it was a laid one) goes back to the supply."""
@@ -130,7 +148,7 @@ def lay(game: Game, state: GameState, coord: str, tile_id: str, rotation: int) -
             tokens[j] = _into(h.tokens[i], slots[j])
         if i < len(h.reservations):
             reservations[j] = _into(h.reservations[i], slots[j])
-    core_board.take_tile(game, state, tile_id)
+    take_tile(game, state, tile_id)
     if not before.preprinted:
         core_board.return_tile(state, h.tile)
     h.tile = tile_id

@@ -92,17 +92,13 @@ def private_revenue(game: Game, state: GameState, corp: str) -> int:
 
 
 def close_owned_privates(game: Game, state: GameState, corp: str) -> None:
-    """9.7: the company's privates close; it receives each one's face value from the bank."""
-    c = state.corporations[corp]
-    for sym in list(c.companies):
-        p = state.privates.get(sym)
-        if p is None or p.closed:
-            continue
-        value = common.private_face_value(game, sym)
-        transfer(state, BANK, corp, value, f"{sym} closes")
-        p.closed = True
-        c.companies.remove(sym)
-        state.log.append(f"{sym} closes. {corp} receives {game.definition.format_money(value)}")
+    """9.7: the company's privates close; it receives each one's face value from the bank
+    (and their reserved city spaces are freed)."""
+    from engine.rules.stock import close_private
+
+    for sym in list(state.corporations[corp].companies):
+        if sym in state.privates and not state.privates[sym].closed:
+            close_private(game, state, sym)
 
 
 @register_step

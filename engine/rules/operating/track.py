@@ -149,7 +149,7 @@ class TrackStep(Step):
         if "broad_gauge" in phase.status and "narrow" in board.track_gauges(new_tile):
             raise self.illegal(action, "9.2 gauges", "metre gauge track is not available yet")
         free = state.tiles.get(board.tile_name(action.tile))
-        if free is not None and action.tile not in free:
+        if free is None or action.tile not in free:
             raise self.illegal(action, "9.3 tile supply", f"tile {action.tile} is not available")
         self._check_blocked(action, old.color)
 
