@@ -20,7 +20,8 @@ map           ``hexes``: coordinate -> :class:`HexDef` (``color``, ``name``, ``c
               ``tile``, doubled coordinates ``x``/``y``)
 tiles         ``tiles``: name -> :class:`TileDef` (``color``, ``count`` or ``None`` for
               unlimited, ``code``, parsed ``tile``, ``upgrades_to``, ``own``);
-              ``upgrade_rules`` (:class:`schemas.tiles.UpgradeRules`: colour order, ...)
+              ``upgrade_rules`` (:class:`schemas.tiles.UpgradeRules`: colour order, ...),
+              ``tile_lays`` (operator kind -> tile operations per turn)
 privates      ``privates`` (tuple of :class:`schemas.privates.Private`, number order),
               ``private(symbol)``, ``private_rules`` (operating turn, 2-player draw)
 corporations  ``corporations`` (tuple of :class:`schemas.companies.Corporation`),
@@ -51,7 +52,7 @@ from schemas.market import MarketFile
 from schemas.options import Option, OptionsFile
 from schemas.phases import Phase, PhasesFile
 from schemas.privates import Private, PrivateOperating, PrivatesFile, TwoPlayerUnavailable
-from schemas.tiles import UpgradeRules
+from schemas.tiles import TileLay, UpgradeRules
 from schemas.trains import Train, TrainsFile, Variant, WoundedRules
 
 __all__ = [
@@ -116,6 +117,8 @@ class GameDefinition:
     hexes: Mapping[str, HexDef]
     tiles: Mapping[str, TileDef]
     upgrade_rules: UpgradeRules
+    tile_lays: Mapping[str, tuple[TileLay, ...]]
+    """Tile operations per operating turn by operator kind (``corporation``, ``private``)."""
     privates: tuple[Private, ...]
     private_operating: PrivateOperating | None
     two_player_unavailable: TwoPlayerUnavailable | None
@@ -130,6 +133,7 @@ class GameDefinition:
         # Read-only views of the mappings, so no caller can change the definition by accident.
         object.__setattr__(self, "hexes", MappingProxyType(dict(self.hexes)))
         object.__setattr__(self, "tiles", MappingProxyType(dict(self.tiles)))
+        object.__setattr__(self, "tile_lays", MappingProxyType(dict(self.tile_lays)))
         index: dict[str, dict[str, object]] = {
             "private": {p.symbol: p for p in self.privates},
             "corporation": {c.symbol: c for c in self.companies.corporations},
@@ -265,6 +269,7 @@ def build_definition(
     hexes: Mapping[str, HexDef],
     tiles: Mapping[str, TileDef],
     upgrade_rules: UpgradeRules,
+    tile_lays: Mapping[str, tuple[TileLay, ...]],
     privates: PrivatesFile,
     companies: CompaniesFile,
     trains: TrainsFile,
@@ -279,6 +284,7 @@ def build_definition(
         hexes=hexes,
         tiles=tiles,
         upgrade_rules=upgrade_rules,
+        tile_lays=tile_lays,
         privates=privates.privates,
         private_operating=privates.operating,
         two_player_unavailable=privates.two_player_unavailable,

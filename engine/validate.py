@@ -246,6 +246,7 @@ class _Checker:
             hexes=hexes,
             tiles=tile_defs,
             upgrade_rules=tiles.model.upgrades,
+            tile_lays=tiles.model.lays,
             privates=privates.model,
             companies=companies.model,
             trains=trains.model,

@@ -76,7 +76,12 @@ class TrackLay(Model):
 
 
 class PrivateOperating(Model):
-    """A player-owned private's operating turn."""
+    """A player-owned private's operating turn.
+
+    Its tile lays and terrain costs are declared in tiles.yaml (``lays.private``,
+    ``upgrades.terrain.private_home_hexes``); ``track_lays``, ``upgrades`` and
+    ``home_terrain_free`` here are kept only for older data and will go.
+    """
 
     track_lays: tuple[TrackLay, ...] = ()
     upgrades: bool = False

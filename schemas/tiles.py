@@ -27,11 +27,11 @@ class ManifestEntry(Model):
 
 
 class TerrainRules(Model):
-    """Terrain cost (``upgrade=cost:..`` on a hex) in special cases: paid in full, half or free."""
+    """Terrain cost (``upgrade=cost:..`` on a hex) in special cases."""
 
-    metre_only: Literal["full", "half", "free"] = "full"
+    metre_only: Literal["full", "half"] = "full"
     """A lay whose new track is all metre gauge."""
-    private_home_hexes: Literal["full", "half", "free"] = "full"
+    private_home_hexes: Literal["paid", "free"] = "paid"
     """A private railway laying in its own home hexes."""
 
 
@@ -48,16 +48,19 @@ class UpgradeRules(Model):
     """Each old town or city keeps all its exits on one town or city of the new tile."""
     same_label: bool = True
     """A labelled tile/hex may only be upgraded to a tile with the same label."""
-    future_labels: bool = False
+    future_labels: bool = True
     """A hex's ``future_label`` replaces its label for tiles of that colour."""
     same_stops: bool = True
     """Cities upgrade to cities, towns to towns, keeping their number (unless listed)."""
     labelled_cities_change_count: bool = False
     """A labelled hex may change its number of cities (never to none)."""
-    max_exits: tuple[Literal["cities", "towns", "track"], ...] = ()
+    max_exits: tuple[Literal["cities", "unlabelled_cities", "track"], ...] = ()
     """For these kinds of upgrade only the legal tiles with the most exits may be laid."""
-    must_use: str | None = None
-    """How a lay must relate to the company's route (a name rule hooks read)."""
+    must_use: Literal["any", "new_track", "new_track_or_revenue", "new_track_or_city"] = (
+        "new_track_or_revenue"
+    )
+    """What of the lay must be on the company's route (new track, or a city whose revenue
+    changes)."""
     metre_gauge_from_phase: Name | None = None
     """Tiles with metre-gauge track are available from this phase."""
     terrain: TerrainRules = TerrainRules()
