@@ -61,21 +61,20 @@ def tile_def(game: Game, tile_id: str, coord: str | None = None) -> Any:
 
 
 def resolve_city(game: Game, state: GameState, ref: str) -> tuple[str, int]:
-    """``"202-1-0"`` -> (hex coordinate, city index) where that tile instance lies now."""
-    tid, _, idx = ref.rpartition("-")
-    if not tid or not idx.isdigit():
-        raise UnknownEntity(f"bad city reference {ref!r}")
-    name = tile_name(tid)
-    if name in state.hexes and state.hexes[name].tile == preprinted_id(name):
-        return name, int(idx)
-    for h in state.hexes.values():
-        if h.tile == tid:
-            return h.coord, int(idx)
-    raise UnknownEntity(f"city {ref!r} is not on the map")
+    """``"H11-0-2"`` -> (hex, city index).  The last number is the city's *part* index in the
+    tile code (18xx.games numbers every part), so Madrid's second city is ``H11-0-2``."""
+    from engine.rules.operating.board import city_from_id
+
+    try:
+        return city_from_id(game, state, ref)
+    except KeyError as exc:
+        raise UnknownEntity(str(exc)) from None
 
 
-def city_ref(state: GameState, coord: str, city: int) -> str:
-    return f"{state.hexes[coord].tile}-{city}"
+def city_ref(game: Game, state: GameState, coord: str, city: int) -> str:
+    from engine.rules.operating.board import city_id
+
+    return city_id(game, state, coord, city)
 
 
 def take_tile(game: Game, state: GameState, tile_id: str) -> None:
@@ -99,15 +98,22 @@ def return_tile(state: GameState, tile_id: str) -> None:
         state.tiles[name].append(tile_id)
 
 
+def _holds_reservation(state: GameState, r: str | None, corp: str) -> bool:
+    """A reservation belongs to a company if it is the company's own or one of its privates'."""
+    if r is None:
+        return False
+    return r == corp or (r in state.privates and state.privates[r].owner == corp)
+
+
 def free_slot(state: GameState, coord: str, city: int, corp: str) -> int | None:
     """The slot a company's marker would take: its own (or its privates') reservation, else the
-    first empty unreserved slot."""
+    first empty unreserved slot (18xx.games ``City#get_slot``).  A reservation sharing a single
+    space (Sevilla, Córdoba, Zaragoza) may point past the last slot: the marker goes there."""
     h = state.hexes[coord]
     tokens = h.tokens[city]
     res = h.reservations[city] if city < len(h.reservations) else []
-    mine = {corp, *state.corporations[corp].companies} if corp in state.corporations else {corp}
     for i, r in enumerate(res):
-        if r in mine and i < len(tokens) and tokens[i] is None:
+        if _holds_reservation(state, r, corp):
             return i
     for i, t in enumerate(tokens):
         if t is None and (i >= len(res) or res[i] is None):
@@ -140,11 +146,15 @@ def place_token(
     if price > 0:
         transfer(state, corp, "bank", price, why)
     h = state.hexes[coord]
+    while len(h.tokens[city]) <= slot:
+        h.tokens[city].append(None)
     h.tokens[city][slot] = corp
     token.hex, token.city, token.price = coord, city, price
     res = h.reservations[city] if city < len(h.reservations) else []
-    if corp in res:
-        res[res.index(corp)] = None
+    for i, r in enumerate(res):
+        if _holds_reservation(state, r, corp):
+            res[i] = None
+            break
     state.log.append(f"{corp} places a station marker in {coord}")
 
 

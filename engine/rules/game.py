@@ -77,16 +77,14 @@ class Game:
     # -- applying actions ------------------------------------------------------------------
     def apply(self, state: GameState, action: Action) -> None:
         """Apply one action (and its recorded auto-actions) whole, or raise and change nothing."""
-        if isinstance(action, Program | Message):
-            state.actions += 1
-            if action.id is not None:
-                state.last_action_id = action.id
-            return
         snap = state.snapshot() if self.check else None
         try:
-            self._process_single(state, action)
+            # program_* and messages change nothing themselves; their recorded auto-actions do
+            if not isinstance(action, Program | Message):
+                self._process_single(state, action)
             for auto in action.auto_actions:
-                self._process_single(state, auto)
+                if not isinstance(auto, Program | Message):
+                    self._process_single(state, auto)
         except GameError as exc:
             if snap is not None:
                 state.restore(snap)

@@ -104,7 +104,7 @@ class HomeToken(Step):
                     PlaceToken(
                         entity=entity,
                         entity_type="corporation",
-                        city=board.city_ref(self.state, hx, i),
+                        city=board.city_ref(self.game, self.state, hx, i),
                     )
                 )
         if "pass" in self.actions(entity):
