@@ -44,6 +44,7 @@ from engine.notation.models import (
     City,
     Edge,
     Endpoint,
+    FutureLabel,
     Gauge,
     Halt,
     Icon,
@@ -442,9 +443,28 @@ def upgrades_to_correct_colour(
     return colour_order.index(new_colour) == colour_order.index(old_colour) + 1
 
 
-def upgrades_to_correct_label(old: Tile, new: Tile, new_colour: str) -> bool:
-    """Labels match; a future label on ``old`` counts instead when ``new`` is its colour."""
-    future = old.future_label
+def future_label_after_lay(
+    hex_future_label: FutureLabel | None, new: Tile, new_colour: str
+) -> FutureLabel | None:
+    """The future label a hex carries once ``new`` is laid on it.
+
+    18xx.games moves a hex's future label onto each new tile until a tile of the label's
+    colour is laid; then the new tile's own future label (if any) takes over.
+    """
+    if hex_future_label is not None and hex_future_label.color != new_colour:
+        return hex_future_label
+    return new.future_label
+
+
+def upgrades_to_correct_label(
+    old: Tile, new: Tile, new_colour: str, *, future_label: FutureLabel | None = None
+) -> bool:
+    """Labels match; a future label counts instead when ``new`` is its colour.
+
+    ``future_label`` is the one the hex carries (see :func:`future_label_after_lay`); by
+    default the old tile's own.
+    """
+    future = future_label or old.future_label
     if future is not None and future.color == new_colour:
         return future.label == (new.label if new.label is not None else None)
     return old.label == new.label
@@ -490,10 +510,13 @@ def upgrades_to(
     special: bool = False,
     ignore_city_count: bool = False,
     gauge_fits: GaugeFits = reference_gauge_fits,
+    future_label: FutureLabel | None = None,
 ) -> bool:
     """Whether ``new`` is a candidate upgrade for ``old`` (18xx.games' generic rule): next
     colour, all old track kept at some rotation, and (unless ``special``, a private's ability)
-    label and city/town counts.  Then :func:`upgrade_rotations` says how it may be turned.
+    label and city/town counts.  ``future_label`` is the hex's (it outlives the tile that
+    brought it; see :func:`future_label_after_lay`).  Then :func:`upgrade_rotations` says
+    how it may be turned.
 
     >>> from engine.notation import parse
     >>> upgrades_to(parse("path=a:0,b:1"), "yellow", parse("path=a:0,b:3;path=a:1,b:2"), "green")
@@ -505,7 +528,7 @@ def upgrades_to(
         return False
     if special:
         return True
-    if not upgrades_to_correct_label(old, new, new_colour):
+    if not upgrades_to_correct_label(old, new, new_colour, future_label=future_label):
         return False
     return upgrades_to_correct_city_town(
         old, old_colour, old_rotation, new, ignore_city_count=ignore_city_count

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
+from conftest import GAMEDATA, SHARED
+from ruamel.yaml import YAML
 
 from engine.notation import Edge, Gauge, NodeRef, format_tile, parse
 from engine.tiles import (
@@ -11,6 +16,7 @@ from engine.tiles import (
     any_gauge_fits,
     city_town_edges,
     exits,
+    future_label_after_lay,
     path_ends,
     paths_are_subset,
     rotate,
@@ -205,3 +211,86 @@ def test_custom_colour_order() -> None:
     order = ("white", "yellow", "green", "greenbrown", "brown")
     assert not upgrades_to(TILES["14"], "green", TILES["63"], "brown", colour_order=order)
     assert upgrades_to(TILES["14"], "greenbrown", TILES["63"], "brown", colour_order=order)
+
+
+def test_future_label_stays_with_the_hex_until_its_colour() -> None:
+    porto = parse("city=revenue:0;label=Y;future_label=label:P,color:brown")
+    label = porto.future_label
+    green_y = parse("city=revenue:40,slots:2;path=a:0,b:_0;path=a:3,b:_0;label=Y")
+    brown_p = parse("city=revenue:50,slots:2;path=a:0,b:_0;path=a:3,b:_0;label=P")
+    brown_y = parse("city=revenue:50,slots:2;path=a:0,b:_0;path=a:3,b:_0;label=Y")
+    after_green = future_label_after_lay(label, green_y, "green")
+    assert after_green == label and green_y.future_label is None
+    assert upgrades_to(green_y, "green", brown_p, "brown", future_label=after_green)
+    assert not upgrades_to(green_y, "green", brown_y, "brown", future_label=after_green)
+    assert future_label_after_lay(after_green, brown_p, "brown") is None
+
+
+# ----------------------------------------------------------------------------- real games
+def _live_actions(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The actions left after undo/redo, as 18xx.games replays them."""
+    kept: list[dict[str, Any] | None] = [None] * len(actions)
+    undone: list[list[tuple[dict[str, Any], int]]] = []
+    for index, action in enumerate(actions):
+        kind = action["type"]
+        if kind == "undo":
+            target = action.get("action_id")
+            if target is not None:
+                start = 0 if target == 0 else [a["id"] for a in actions].index(target) + 1
+            else:
+                live = [i for i, a in enumerate(kept) if a and a["type"] != "message"]
+                start = live[-1] if live else 0
+            batch = [(a, i) for i, a in enumerate(kept[start:index], start) if a]
+            batch = [(a, i) for a, i in batch if a["type"] != "message"]
+            for _, i in batch:
+                kept[i] = None
+            undone.append(batch)
+        elif kind == "redo":
+            for a, i in undone.pop():
+                kept[i] = a
+        else:
+            if kind != "message":
+                undone.clear()
+            kept[index] = action
+    return [a for a in kept if a]
+
+
+def test_every_tile_lay_of_recorded_1858_games_is_legal_here() -> None:
+    """Each tile 18xx.games let a player lay is a candidate and at a rotation we allow."""
+    games = sorted((SHARED / "fixtures" / "18xx.games" / "1858").glob("*.json"))
+    games += sorted((SHARED / "fixtures" / "reference-random").glob("*.json"))
+    try:
+        yaml = YAML(typ="safe")
+        standard = yaml.load((GAMEDATA / "tilesets" / "standard.yaml").read_text())["tiles"]
+        own = yaml.load((GAMEDATA / "1858" / "tiles.yaml").read_text())["tiles"]
+        hexes = yaml.load((GAMEDATA / "1858" / "map.yaml").read_text())["hexes"]
+        defs = {str(k): (v["color"], parse(v["code"])) for k, v in standard.items()}
+        defs |= {str(k): (v["color"], parse(v["code"])) for k, v in own.items() if "code" in v}
+    except (OSError, KeyError, TypeError) as exc:
+        pytest.skip(f"needs the 1858 map and tiles in gamedata ({exc!r})")
+    if not games:
+        pytest.skip("needs ../shared/fixtures (recorded 1858 games)")
+    lays = 0
+    for game in games:
+        data = json.loads(game.read_text(encoding="utf-8"))
+        if data.get("title", "1858") != "1858":
+            continue
+        board = {
+            h: (v.get("color", "white"), parse(v.get("code", "")), 0) for h, v in hexes.items()
+        }
+        future = {h: tile.future_label for h, (_, tile, _) in board.items()}
+        for action in _live_actions(data["actions"]):
+            if action["type"] != "lay_tile":
+                continue
+            hex_ = action["hex"]
+            colour, new = defs[action["tile"].rsplit("-", 1)[0]]
+            old_colour, old, old_rotation = board[hex_]
+            where = f"{game.name} action {action['id']} {hex_} {action['tile']}"
+            assert upgrades_to(
+                old, old_colour, new, colour, old_rotation=old_rotation, future_label=future[hex_]
+            ), where
+            assert action["rotation"] in upgrade_rotations(old, old_rotation, new), where
+            board[hex_] = (colour, new, action["rotation"])
+            future[hex_] = future_label_after_lay(future[hex_], new, colour)
+            lays += 1
+    assert lays > 2000
