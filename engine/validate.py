@@ -507,7 +507,8 @@ class _Checker:
         if privates is None:
             return None
         doc = privates.doc
-        symbols = {p.symbol for p in privates.model.privates}
+        by_symbol = {p.symbol: p for p in privates.model.privates}
+        symbols = set(by_symbol)
         seen: set[str] = set()
         numbers: set[int] = set()
         on_map = set(gmap.model.hexes) if gmap else None
@@ -552,11 +553,17 @@ class _Checker:
             for j, res in enumerate(private.reservations):
                 city_exists((*base, "reservations", j), res.hex, res.city, res.slot)
                 for k, other in enumerate(res.shared_with):
+                    where = (*base, "reservations", j, "shared_with", k)
                     if other not in symbols:
+                        self.err(doc, where, f"no private {other!r}")
+                    elif not any(
+                        r.hex == res.hex and private.symbol in r.shared_with
+                        for r in by_symbol[other].reservations
+                    ):
                         self.err(
                             doc,
-                            (*base, "reservations", j, "shared_with", k),
-                            f"no private {other!r}",
+                            where,
+                            f"{other} has no reservation in {res.hex} shared with {private.symbol}",
                         )
             reserved = {(r.hex, r.city) for r in private.reservations}
             for j, start in enumerate(private.start_cities):

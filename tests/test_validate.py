@@ -301,3 +301,36 @@ def test_coordinates_follow_18xx_games_doubled_system() -> None:
     assert coord_xy("A14") == (0, 13)
     assert coord_xy("AA2") == (26, 1)
     assert coord_xy("14A") is None
+
+
+def test_shared_reservation_must_be_shared_both_ways(game: Path) -> None:
+    text = edit(
+        game / "privates.yaml",
+        "{hex: L7, city: 0, shared_with: ['Z&P'], name: Zaragoza}",
+        "{hex: L7, city: 0, shared_with: ['B&M'], name: Zaragoza}",
+    )
+    errors = validate_game(game).errors
+    assert [(e.line, e.col, e.message) for e in errors] == [
+        (*where(text, "'B&M'", after="{hex: L7"), "B&M has no reservation in L7 shared with M&Z"),
+        (
+            *where(text, "'M&Z'", after="symbol: 'Z&P'"),
+            "M&Z has no reservation in L7 shared with Z&P",
+        ),
+    ]
+
+
+def test_corporation_with_an_unknown_share_structure(game: Path) -> None:
+    text = edit(game / "companies.yaml", "structure: 5-share", "structure: 6-share")
+    error = only_error(validate_game(game))
+    check(
+        error,
+        "gamedata/1858/companies.yaml",
+        where(text, "6-share"),
+        "no share structure '6-share' (share_structures: 5-share, 10-share)",
+    )
+
+
+def test_train_rusting_on_an_unknown_train(game: Path) -> None:
+    text = edit(game / "trains.yaml", "rusts_on: 6E", "rusts_on: 6X")
+    error = only_error(validate_game(game))
+    check(error, "gamedata/1858/trains.yaml", where(text, "6X"), "no train '6X'")
