@@ -113,6 +113,24 @@ def _into(old: list[str | None], size: int) -> list[str | None]:
     return kept + [None] * max(0, size - len(kept))
 
 
+def _place(tokens: list[str | None], reservations: list[str | None], corp: str) -> None:
+    """Put a moved marker in its company's reserved slot, else the first free unreserved one,
+    else the first free one (18xx.games ``get_slot``), else an extra slot."""
+    for i, r in enumerate(reservations):
+        if r == corp and i < len(tokens) and tokens[i] is None:
+            tokens[i] = corp
+            return
+    for i, t in enumerate(tokens):
+        if t is None and (i >= len(reservations) or reservations[i] is None):
+            tokens[i] = corp
+            return
+    for i, t in enumerate(tokens):
+        if t is None:
+            tokens[i] = corp
+            return
+    tokens.append(corp)
+
+
 def take_tile(game: Game, state: GameState, tile_id: str) -> None:
     """Take a tile instance from the supply.  Laying an unlimited kind always adds a fresh
     instance numbered one above the highest in existence (18xx.games ``add_extra_tile``), even
@@ -139,15 +157,21 @@ def lay(game: Game, state: GameState, coord: str, tile_id: str, rotation: int) -
     new_tile, _color = tile_def(game, tile_id)
     mapping = city_map(before.tile, before.rotation, new_tile, rotation)
     slots = [c.slots for c in new_tile.cities]
+    sources: dict[int, list[int]] = {}
+    for i, j in sorted(mapping.items()):
+        if j is not None:
+            sources.setdefault(j, []).append(i)
     tokens: list[list[str | None]] = [[None] * n for n in slots]
     reservations: list[list[str | None]] = [[None] * n for n in slots]
-    for i, j in mapping.items():
-        if j is None:
-            continue
-        if i < len(h.tokens):
-            tokens[j] = _into(h.tokens[i], slots[j])
-        if i < len(h.reservations):
-            reservations[j] = _into(h.reservations[i], slots[j])
+    for j, olds in sources.items():
+        old_res = [h.reservations[i] if i < len(h.reservations) else [] for i in olds]
+        old_tok = [h.tokens[i] if i < len(h.tokens) else [] for i in olds]
+        if len(olds) == 1:
+            reservations[j] = _into(old_res[0], slots[j])
+        else:
+            reservations[j] = _into([r for rs in old_res for r in rs if r is not None], slots[j])
+        for corp in [t for ts in old_tok for t in ts if t is not None]:
+            _place(tokens[j], reservations[j], corp)
     take_tile(game, state, tile_id)
     if not before.preprinted:
         core_board.return_tile(state, h.tile)

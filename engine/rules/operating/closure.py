@@ -160,7 +160,7 @@ class PrivateClosureStep(Step):
     def process_choose(self, action: Action) -> None:
         assert isinstance(action, Choose)
         from engine.rules.stock import close_private
-        from engine.rules.stock.shares import holder_shares, move_share
+        from engine.rules.stock.shares import holder_shares
 
         state, minor = self.state, action.entity
         try:
@@ -189,43 +189,23 @@ class PrivateClosureStep(Step):
             self.rdata["pending_approval"] = corp.sym
             self.log(f"{minor} asks {corp.director} to exchange for a {corp.sym} treasury share")
             return
+        from engine.rules.stock import shares as sh
+        from engine.rules.stock.steps import exchange_for_share
+
         player = state.privates[minor].owner
         share = (treasury if where == "treasury" else pool)[0]
-        move_share(state, share, player)
-        self.log(f"{player} exchanges {minor} for a {corp.sym} {where} share")
+        bundle = sh.Bundle(corp.sym, [share], share.percent)
         if where == "treasury":
-            acquire_for_closure(self.game, state, corp.sym, minor)
+            # the company takes the private (so it receives the face value as it closes) and
+            # may claim a station in the private's reserved city
+            exchange_for_share(self, bundle, corp, minor, player)
         else:
+            sh.buy_shares(self.game, state, player, bundle, exchange=True)
             state.player(player).companies.remove(minor)
             state.privates[minor].owner = BANK
+        self.log(f"{player} exchanges {minor} for a {corp.sym} {where} share")
         close_private(self.game, state, minor)
         self.pass_()
 
     def legal_actions(self, entity: str) -> list[Action]:
         return [Pass(entity=entity, entity_type="minor")]
-
-
-def acquire_for_closure(game: Game, state: GameState, corp: str, minor: str) -> None:
-    """A treasury-share exchange in the closure round: the company takes the private (so it
-    receives the face value when the private closes right after) and may put a station in
-    the private's reserved city: the reservation passes to the company for that token."""
-    priv = state.privates[minor]
-    owner = priv.owner
-    if state.is_player(owner) and minor in state.player(owner).companies:
-        state.player(owner).companies.remove(minor)
-    priv.owner = corp
-    state.corporations[corp].companies.append(minor)
-    c = state.corporations[corp]
-    if not any(not t.used for t in c.tokens):
-        return
-    cities: list[list[Any]] = []
-    for coord, h in state.hexes.items():
-        for ci, res in enumerate(h.reservations):
-            if minor in res:
-                res[res.index(minor)] = corp
-                if any(s is None for s in h.tokens[ci]):
-                    cities.append([coord, ci])
-    if cities:
-        state.round.data.setdefault("pending_tokens", []).append(
-            {"entity": corp, "hexes": sorted({c[0] for c in cities}), "cities": cities}
-        )

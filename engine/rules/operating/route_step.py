@@ -2,16 +2,17 @@
 
 The route search and revenue are the routes engineer's (:mod:`engine.routes`); this step checks
 the trains are the company's own, each runs once, and keeps the routes for the dividend step.
-When a recorded action carries revenues (an 18xx.games export), they are checked against
-Ferrovia's own computation when one is available for the route.
+Every route is valued by Ferrovia's route engine; a recorded revenue (18xx.games export) must
+equal it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from engine.errors import IllegalAction
 from engine.rules.actions import Action, RunRoutes
-from engine.rules.operating import common
+from engine.rules.operating import common, routing
 from engine.rules.registry import register_step
 from engine.rules.step import Step
 
@@ -38,7 +39,6 @@ class RouteStep(Step):
         assert isinstance(action, RunRoutes)
         op = action.entity
         seen: set[str] = set()
-        routes: list[dict[str, Any]] = []
         for route in action.routes:
             if route.train not in self.state.trains:
                 raise self.illegal(action, "9.5 trains", f"no train {route.train}")
@@ -50,25 +50,20 @@ class RouteStep(Step):
             if train.operated:
                 raise self.illegal(action, "9.5 trains", f"{route.train} has already run")
             seen.add(route.train)
-            revenue = self._revenue(action, route)
-            routes.append({"train": route.train, "revenue": revenue, "hexes": list(route.hexes)})
-            self.log(f"{op} runs a {train.name} train for {revenue}: {route.revenue_str}")
-        self.rdata["routes"] = routes
-        self.pass_()
-
-    def _revenue(self, action: RunRoutes, route: Any) -> int:
-        """The route's value (wounded trains already halved).  Ferrovia's own route engine
-        checks it when it can evaluate the route; otherwise the recorded value stands."""
-        checker = getattr(self.game.rules, "route_revenue", None)
-        if checker is not None:
-            computed = checker(self.game, self.state, action.entity, route)
-            if computed is not None and computed != route.revenue:
+        try:
+            values = routing.route_revenues(self.game, self.state, op, action.routes)
+        except IllegalAction as exc:
+            raise self.illegal(action, exc.rule or "9.1 routes", exc.message) from None
+        routes: list[dict[str, Any]] = []
+        for route, value in zip(action.routes, values, strict=True):
+            if value != route.revenue:
                 raise self.illegal(
                     action,
                     "9.5 route value",
-                    f"{route.train} on {'-'.join(route.hexes)} earns {computed}, "
-                    f"not {route.revenue}",
+                    f"{route.train} on {'-'.join(route.hexes)} earns {value}, not {route.revenue}",
                 )
-            if computed is not None:
-                return int(computed)
-        return int(route.revenue)
+            routes.append({"train": route.train, "revenue": value, "hexes": list(route.hexes)})
+            name = self.state.trains[route.train].name
+            self.log(f"{op} runs a {name} train for {value}: {route.revenue_str}")
+        self.rdata["routes"] = routes
+        self.pass_()

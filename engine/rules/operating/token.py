@@ -123,7 +123,7 @@ class TokenStep(Step):
             if ci < len(h.reservations) and slot < len(h.reservations[ci])
             else None
         )
-        if reserved is not None and reserved != op and not self._owns(op, reserved):
+        if reserved is not None and self._blocks(op, reserved):
             raise self.illegal(
                 action, "9.4 reserved spaces", f"slot {slot} of {coord} is reserved for {reserved}"
             )
@@ -146,9 +146,11 @@ class TokenStep(Step):
         self.log(f"{op} places a token on {coord} for {game.definition.format_money(cost)}")
         self.pass_()
 
-    def _owns(self, corp: str, private: str) -> bool:
-        p = self.state.privates.get(private)
-        return p is not None and p.owner == corp
+    def _blocks(self, corp: str, holder: str) -> bool:
+        """A space is held for an open private railway [9.4], unless the company placing the
+        marker owns that private."""
+        p = self.state.privates.get(holder)
+        return p is not None and not p.closed and p.owner != corp
 
     def legal_actions(self, entity: str) -> list[Action]:
         return [Pass(entity=entity, entity_type="corporation")]

@@ -1,0 +1,67 @@
+"""The bridge from the game state to the route engine (:mod:`engine.graph`, :mod:`engine.routes`):
+the track graph of the map as it stands, the company's trains as route specs, the phase's tile
+colours.  The graph is cached per map (tiles and rotations), since it changes only on a lay."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.graph import TrackGraph, build_graph
+from engine.routes import RouteSpec, TrainSpec, run_revenue, train_spec_from_data
+from engine.rules.operating import board, common
+from engine.rules.state import GameState
+
+if TYPE_CHECKING:
+    from engine.rules.game import Game
+
+_GRAPHS: dict[tuple[int, tuple[tuple[str, str, int], ...]], TrackGraph] = {}
+
+
+def track_graph(game: Game, state: GameState) -> TrackGraph:
+    sig = tuple((c, h.tile, h.rotation) for c, h in sorted(state.hexes.items()))
+    key = (id(game.definition), sig)
+    graph = _GRAPHS.get(key)
+    if graph is None:
+        tiles = {c: (board.placed(game, state, c).tile, h.rotation) for c, h in state.hexes.items()}
+        colors = {c: str(hd.color) for c, hd in game.definition.hexes.items()}
+        graph = build_graph(tiles, colors=colors, layout=str(game.definition.layout))
+        if len(_GRAPHS) > 64:
+            _GRAPHS.clear()
+        _GRAPHS[key] = graph
+    return graph
+
+
+def train_spec(game: Game, state: GameState, tid: str) -> TrainSpec:
+    t = state.trains[tid]
+    typ, variant = common.face_def(game, t.name)
+    face = variant or typ
+    distance = face.distance.model_dump(exclude_none=True)
+    return train_spec_from_data(
+        t.name,
+        distance,
+        gauge=str(face.gauge),
+        multiplier=int(face.multiplier),
+        obsolete=t.obsolete,
+    )
+
+
+def route_revenues(game: Game, state: GameState, corp: str, routes: Any) -> list[int]:
+    """Ferrovia's value of each recorded route of a ``run_routes`` (raises IllegalAction for
+    an illegal route or combination)."""
+    specs = [
+        RouteSpec(
+            train=r.train,
+            connections=tuple(tuple(c) for c in r.connections),
+            nodes=tuple(r.nodes) if r.nodes else None,
+            revenue=r.revenue,
+        )
+        for r in routes
+    ]
+    trains = {r.train: train_spec(game, state, r.train) for r in routes}
+    tokens = {c: h.tokens for c, h in state.hexes.items()}
+    phase = list(common.current_phase(game, state).tiles)
+    result = run_revenue(
+        track_graph(game, state), specs, trains, phase=phase, company=corp, tokens=tokens
+    )
+    by_train = {r.train: r.revenue for r in result.routes}
+    return [by_train[r.train] for r in routes]
