@@ -21,6 +21,18 @@ Upgrade semantics follow 18xx.games:
 Game-specific decisions (e.g. 1858's cheaper metre-gauge lays) stay out of here; helpers
 such as :func:`added_track_gauges` give rules hooks what they need to decide.
 
+API: ``rotate(tile, r) -> Tile``; ``exits(tile, rotation=0) -> tuple[int, ...]``;
+``segments(tile, rotation=0) -> tuple[Segment(a, b, gauge, lanes), ...]``;
+``city_town_edges(tile, rotation=0) -> {node index: [edges]}``; ``node_exits(tile, i, r)``;
+``path_ends``/``path_kept``/``paths_maintained(old, old_rot, new, new_rot)``;
+``new_track(old, old_rot, new, new_rot) -> paths``; ``track_gauges(tile)``,
+``added_track_gauges(old, new)``; ``upgrade_rotations(old, old_rotation, new, *, gauge_fits,
+exit_allowed) -> list[int]``; ``rotation_is_legal(...)``; ``upgrades_to(old, old_colour, new,
+new_colour, *, old_rotation, colour_order, special, ignore_city_count, gauge_fits,
+future_label) -> bool`` and its parts ``upgrades_to_correct_colour/label/city_town``,
+``paths_are_subset``; ``future_label_after_lay``; gauge rules ``reference_gauge_fits``,
+``any_gauge_fits``; ``COLOUR_ORDER``.  Results are cached (tiles are immutable).
+
 >>> from engine.notation import parse
 >>> seven, eighteen = parse("path=a:0,b:1"), parse("path=a:0,b:3;path=a:1,b:2")
 >>> exits(seven, 2)
@@ -305,6 +317,31 @@ def paths_maintained(
             for np in new.paths
         )
         for op in old.paths
+    )
+
+
+def new_track(
+    old: Tile,
+    old_rotation: int,
+    new: Tile,
+    new_rotation: int,
+    *,
+    gauge_fits: GaugeFits = reference_gauge_fits,
+) -> tuple[Path, ...]:
+    """Paths of ``new`` (as written, unrotated) that no path of ``old`` already covers: the
+    track a lay adds, as tile-lay rules ("must use new track") and gauge discounts see it.
+
+    >>> from engine.notation import parse
+    >>> len(new_track(parse("path=a:0,b:3"), 0, parse("path=a:0,b:3;path=a:1,b:4"), 0))
+    1
+    """
+    return tuple(
+        np
+        for np in new.paths
+        if not any(
+            path_kept(new, np, new_rotation, old, op, old_rotation, gauge_fits=gauge_fits)
+            for op in old.paths
+        )
     )
 
 

@@ -17,6 +17,7 @@ from engine.tiles import (
     city_town_edges,
     exits,
     future_label_after_lay,
+    new_track,
     path_ends,
     paths_are_subset,
     rotate,
@@ -294,3 +295,12 @@ def test_every_tile_lay_of_recorded_1858_games_is_legal_here() -> None:
             future[hex_] = future_label_after_lay(future[hex_], new, colour)
             lays += 1
     assert lays > 2000
+
+
+def test_new_track_is_what_no_old_path_covers() -> None:
+    old = TILES["57"]
+    assert new_track(old, 0, TILES["14"], 0) == (TILES["14"].paths[1], TILES["14"].paths[3])
+    assert new_track(old, 1, TILES["14"], 1) == (TILES["14"].paths[1], TILES["14"].paths[3])
+    assert new_track(old, 0, old, 0) == ()
+    dual = parse("city=revenue:20;path=a:0,b:_0,track:dual;path=a:_0,b:3,track:dual")
+    assert len(new_track(old, 0, dual, 0)) == 2  # dual gauge over broad is new track

@@ -45,6 +45,9 @@ color)``; ``Icon(image, name, sticky, blocks_lay, large, loc)``; ``Stub(edge)``;
 ``for_phase(tile_colours)``, ``max``, ``as_dict()``; ``Lane(width, index)``.
 Enums (``StrEnum``): ``Gauge, Route, TownStyle, BorderType, PartitionType, Restrict``.
 
+Geometry on parsed tiles (rotation, exits, track segments, upgrade rotations, the generic
+upgrade rule) is in :mod:`engine.tiles`; the CLI is ``ferrovia tiles check|format FILE|-``.
+
 ``_N`` names the N-th (0-based) node in code order among city, pass, town, halt, offboard and
 junction parts, and must be defined before the path that names it.
 
