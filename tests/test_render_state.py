@@ -50,7 +50,7 @@ def test_timeline_follows_tile_lays_after_undos(timeline) -> None:  # type: igno
     # 76/77 (tile 621 on B9) were undone; 79 lays 201 on B9 in rotation 5
     assert 76 not in by_id and 77 not in by_id
     frame = by_id[79]
-    assert frame.text == "P&L lays tile 201 on B9 (Porto), rotation 5"
+    assert frame.text == "P&L lays tile 201 on B9 (Porto), rotation 5, paying P0"
     laid = frame.map_state.tiles["B9"]
     assert (laid.name, laid.rotation, laid.color) == ("201", 5, "yellow")
     assert frame.map_state.highlight == frozenset({"B9"})

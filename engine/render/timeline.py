@@ -77,48 +77,10 @@ def load_game_file(path: Path) -> dict[str, Any]:
 
 
 def filter_undos(actions: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """The actions that count, in order, once undo/redo are applied (18xx.games semantics)."""
-    kept: list[Mapping[str, Any] | None] = [None] * len(actions)
-    undos: list[list[tuple[Mapping[str, Any], int]]] = []
-    for index, action in enumerate(actions):
-        kind = action.get("type")
-        if kind == "undo":
-            target = action.get("action_id")
-            if target is not None:
-                if target == 0:
-                    start = 0
-                else:
-                    found = [i for i, a in enumerate(actions) if a.get("id") == target]
-                    if not found:
-                        raise FerroviaError(
-                            f"undo (id {action.get('id')}) names no action {target}"
-                        )
-                    start = found[0] + 1
-            else:
-                live = [
-                    i
-                    for i, a in enumerate(kept[:index])
-                    if a is not None and a.get("type") != "message"
-                ]
-                start = live[-1] if live else 0
-            taken: list[tuple[Mapping[str, Any], int]] = []
-            for i in range(start, index):
-                a = kept[i]
-                if a is None or a.get("type") == "message":
-                    continue
-                kept[i] = None
-                taken.append((a, i))
-            undos.append(taken)
-        elif kind == "redo":
-            if undos:
-                for a, i in undos.pop():
-                    kept[i] = a
-        elif kind == "message":
-            kept[index] = action
-        else:
-            undos.clear()
-            kept[index] = action
-    return [a for a in kept if a is not None]
+    """The actions that count once undo/redo are applied (the replay harness's rule)."""
+    from engine.replay import filter_actions
+
+    return list(filter_actions([dict(a) for a in actions]))
 
 
 # ----------------------------------------------------------------------------- words
@@ -136,9 +98,7 @@ class Words:
         name = self.places.get(coord)
         return f"{coord} ({name})" if name else coord
 
-    def describe(
-        self, a: Mapping[str, Any], paid: int | None, touched: Sequence[str] = ()
-    ) -> str:
+    def describe(self, a: Mapping[str, Any], paid: int | None, touched: Sequence[str] = ()) -> str:
         kind = str(a.get("type"))
         who = self.who(a.get("entity"))
         cost = f", paying P{paid}" if paid is not None else ""
@@ -281,6 +241,12 @@ def _rules_engine(game_dir: Path, data: Mapping[str, Any]) -> tuple[Any, Any] | 
     except ImportError as exc:  # pragma: no cover - depends on the tree's progress
         return f"rules engine not available ({exc})"
     try:
+        from engine.paths import gamedata_root
+        from engine.replay import game_for
+
+        title = str(data.get("title") or "")
+        if title and (gamedata_root() / title).resolve() == game_dir.resolve():
+            return game_for(dict(data))  # the harness's own setup (seed, options, seating)
         definition = load_game(game_dir)
         players = [(str(p["id"]), str(p.get("name", p["id"]))) for p in data.get("players", [])]
         settings = data.get("settings") or {}
@@ -323,6 +289,8 @@ def build_timeline(
         note = f"board only: {engine}"
         tracker = _BoardOnly(board)
 
+    last_view: list[StateView | None] = [None]
+
     def snapshot(index: int, action_id: int | None, text: str, touched: set[str]) -> Frame:
         heading = f"{title}: after action {action_id}" if action_id is not None else title
         if state is not None and tracker is None:
@@ -334,6 +302,7 @@ def build_timeline(
                 highlight=frozenset(touched),
             )
             hexes = _freeze_hexes(state.hexes)
+            last_view[0] = view
         else:
             assert tracker is not None
             map_state = map_state_from_hexes(board, tracker.hexes, highlight=frozenset(touched))
@@ -361,7 +330,8 @@ def build_timeline(
                 game.apply(state, action_from_json(dict(a)))
             except Exception as exc:
                 note = (
-                    f"board only from action {action_id}: the rules engine stopped "
+                    f"panels frozen at the action before {action_id}; the board follows tile "
+                    f"lays and stations only: the rules engine stopped "
                     f"({type(exc).__name__}: {str(exc).splitlines()[0][:140]})"
                 )
                 tracker = _BoardOnly(board, copy.deepcopy(state.hexes))

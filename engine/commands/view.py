@@ -1,0 +1,82 @@
+"""``ferrovia view``: a game file as one self-contained HTML page to step through."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.errors import FerroviaError
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "view",
+        help="write an HTML page that steps through a game (board, panels, log)",
+        description=(
+            "Replay FILE (an 18xx.games export or a Ferrovia log) and write one self-contained "
+            "HTML page (no network) with next/previous, jump to an action, the board, the "
+            "panels and the game log in words. Open PAGE#action=ID to start at an action."
+        ),
+    )
+    parser.add_argument("file", metavar="FILE", help="the game file")
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="PAGE",
+        default="game.html",
+        help="where to write the page (default: game.html)",
+    )
+    parser.add_argument(
+        "--game-dir",
+        metavar="DIR",
+        help="the game's data directory (default: gamedata/<title of FILE>)",
+    )
+    parser.add_argument(
+        "--board-only",
+        action="store_true",
+        help="do not run the rules engine: follow tiles and stations only",
+    )
+    parser.set_defaults(func=run)
+
+
+def game_dir_for(file: Path, explicit: str | None) -> Path:
+    """The data directory of the game a file records."""
+    if explicit:
+        return Path(explicit)
+    from engine.paths import gamedata_root
+
+    try:
+        title = str(json.loads(file.read_text(encoding="utf-8")).get("title") or "")
+    except (OSError, ValueError, AttributeError):
+        title = ""
+    candidate = gamedata_root() / title if title else None
+    if candidate is None or not (candidate / "map.yaml").is_file():
+        raise FerroviaError(
+            f"{file}: cannot tell which game this is (title {title!r}); give --game-dir"
+        )
+    return candidate
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.render.source import load_board
+    from engine.render.timeline import build_timeline
+    from engine.render.viewer import render_viewer
+
+    file = Path(args.file)
+    if not file.is_file():
+        raise FerroviaError(f"{file}: no such file")
+    game_dir = game_dir_for(file, args.game_dir)
+    board = load_board(game_dir)
+    timeline = build_timeline(board, file, game_dir=game_dir, use_rules=not args.board_only)
+    html = render_viewer(board, timeline)
+    out = Path(args.output)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(html, encoding="utf-8")
+    except OSError as exc:
+        raise FerroviaError(f"cannot write {out}: {exc.strerror}") from None
+    print(f"{out}: {len(timeline.frames) - 1} actions, {len(html) // 1024} KiB", file=sys.stderr)
+    return 0
