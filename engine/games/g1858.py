@@ -6,7 +6,7 @@ Rulebook sections are cited as [§n].  Facts (numbers, order of application) agr
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.rules.hooks import Rules
 from engine.rules.rounds import OperatingRound, Round
@@ -140,9 +140,11 @@ class Rules1858(Rules):
         return self.reservation_available(game, state, sym)
 
     def reservation_available(self, game: Game, state: GameState, sym: str) -> bool:
+        from engine.rules import board
+
         for h in state.hexes.values():
             for i, res in enumerate(h.reservations):
-                if sym in res and sum(1 for t in h.tokens[i] if t) < len(h.tokens[i]):
+                if sym in res and board.city_has_room(game, state, h.coord, i):
                     return True
         return False
 
@@ -229,21 +231,24 @@ class Rules1858(Rules):
 
     # -- privates ---------------------------------------------------------------------------
     def payout_companies(self, game: Game, state: GameState) -> None:
-        """[§9.1] At the start of each operating round privates owned by players pay their
-        income (by phase) from the bank; those owned by a public company pay nothing, and
-        nothing is paid in the private closure round."""
-        from engine.rules.ledger import transfer
-        from engine.rules.operating.common import private_income
+        """[§9.1] Player-owned privates pay their income at the start of each operating round."""
+        from engine.rules.operating.dividend import pay_private_income
 
-        if state.data.get("private_closure_round") == "in_progress":
+        pay_private_income(game, state)
+
+    def action_processed(self, game: Game, state: GameState, action: Any) -> None:
+        """A company whose price reaches the closing space closes at once; if that leaves the
+        acting entity with nothing to do, play moves on (18xx.games ``action_processed``)."""
+        from engine.rules.operating.closure import close_companies_in_close_cell
+
+        if not close_companies_in_close_cell(game, state):
             return
-        for p in game.data.privates:
-            priv = state.privates[p.sym]
-            if priv.closed or not state.is_player(priv.owner):
-                continue
-            income = private_income(game, state, p.sym)
-            if income > 0:
-                transfer(state, "bank", priv.owner, income, f"{p.sym} income")
+        rnd = game.round(state)
+        step = rnd.active_step()
+        ent = rnd.current_entity()
+        if step is not None and ent is not None and not step.actions(ent):
+            rnd.skip_steps()
+            rnd.next_entity()
 
     def close_private(self, game: Game, state: GameState, sym: str) -> None:
         from engine.rules import stock

@@ -163,3 +163,15 @@ def tile_color(game: Game, tile_id: str) -> str:
     if name in game.definition.tiles:
         return str(game.definition.tiles[name].color)
     return str(game.data.hexes[name].color)
+
+
+def city_slots(game: Game, state: GameState, coord: str, city: int) -> int:
+    """Printed station spaces of a city on the hex's current tile."""
+    tile = tile_def(game, state.hexes[coord].tile, coord)
+    return int(tile.cities[city].slots)
+
+
+def city_has_room(game: Game, state: GameState, coord: str, city: int) -> bool:
+    """Fewer markers than printed spaces (markers may sit past the last space, see free_slot)."""
+    used = sum(1 for t in state.hexes[coord].tokens[city] if t)
+    return used < city_slots(game, state, coord, city)

@@ -155,6 +155,9 @@ class Round:
         pass
 
     # -- entity order ----------------------------------------------------------------------
+    def next_entity(self) -> None:
+        """Move play on to the next entity (round kinds define how)."""
+
     def next_entity_index(self) -> None:
         rs = self.rs
         rs.entity_index = (rs.entity_index + 1) % len(rs.entities)

@@ -271,7 +271,7 @@ def claim_token(step: Step, corp: Corporation, sym: str) -> None:
     if all(t.hex is not None for t in corp.tokens):
         return
     cities = reserved_cities(step, corp.sym, sym)
-    if not cities:
+    if not any(board.city_has_room(step.game, step.state, hx, i) for hx, i in cities):
         return
     queue_home_token(step, corp.sym, sorted({c[0] for c in cities}), [list(c) for c in cities])
     if step.state.data.get("private_closure_round") == "in_progress":
