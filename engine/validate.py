@@ -155,8 +155,10 @@ class _Checker:
         self.errors.append(doc.error(path, message, at_key=key))
 
     def parse_code(self, doc: YamlDoc, path: Sequence[PathItem], code: str) -> Tile | None:
+        # Strict: our data must not rely on the slips 18xx.games' decoder tolerates (edge 6,
+        # a repeated key, a glued part...); every bundled code is clean.
         try:
-            return parse(code)
+            return parse(code, strict=True)
         except NotationError as exc:
             origin, style = doc.scalar_origin(path)
             if not doc.single_line(path, code):

@@ -334,3 +334,20 @@ def test_train_rusting_on_an_unknown_train(game: Path) -> None:
     text = edit(game / "trains.yaml", "rusts_on: 6E", "rusts_on: 6X")
     error = only_error(validate_game(game))
     check(error, "gamedata/1858/trains.yaml", where(text, "6X"), "no train '6X'")
+
+
+def test_tile_set_codes_are_checked_strictly_at_their_position(game: Path) -> None:
+    tileset = Path("gamedata/tilesets/standard.yaml")
+    text = tileset.read_text(encoding="utf-8")
+    line = next(t for t in text.splitlines() if t.startswith("  '57':"))
+    broken = line.replace("path=a:0,b:_0", "path=a:0,a:0,b:_0", 1)
+    assert broken != line
+    text = edit(tileset, line, broken)
+    error = only_error(validate_game(game))
+    row, col = where(text, "a:0,b:_0", after=broken)
+    check(
+        error,
+        "gamedata/tilesets/standard.yaml",
+        (row, col),
+        "tile code: key 'a' given twice in this path",
+    )
