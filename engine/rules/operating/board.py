@@ -105,19 +105,23 @@ def city_map(old: Tile, old_rot: int, new: Tile, new_rot: int) -> dict[int, int 
 
 
 def _into(old: list[str | None], size: int) -> list[str | None]:
-    """Old slot contents in a city of ``size`` slots: same places when they fit, otherwise
-    packed to the front (never dropping a marker)."""
+    """Old reservations in a city of ``size`` slots: same places when they fit, otherwise
+    packed to the front (never dropping one)."""
     if len(old) <= size:
         return list(old) + [None] * (size - len(old))
     kept = [s for s in old if s is not None]
     return kept + [None] * max(0, size - len(kept))
 
 
-def _place(tokens: list[str | None], reservations: list[str | None], corp: str) -> None:
-    """Put a moved marker in its company's reserved slot, else the first free unreserved one,
-    else the first free one (18xx.games ``get_slot``), else an extra slot."""
+def _place(
+    state: GameState, tokens: list[str | None], reservations: list[str | None], corp: str
+) -> None:
+    """Put a moved marker in a slot reserved for its company (or for a private it owns), else
+    the first free unreserved one, else the first free one (18xx.games ``get_slot``), else an
+    extra slot."""
     for i, r in enumerate(reservations):
-        if r == corp and i < len(tokens) and tokens[i] is None:
+        mine = r == corp or (r in state.privates and state.privates[r].owner == corp)
+        if mine and i < len(tokens) and tokens[i] is None:
             tokens[i] = corp
             return
     for i, t in enumerate(tokens):
@@ -150,8 +154,9 @@ def take_tile(game: Game, state: GameState, tile_id: str) -> None:
 
 
 def lay(game: Game, state: GameState, coord: str, tile_id: str, rotation: int) -> None:
-    """Put tile instance ``tile_id`` on ``coord``; markers and reservations follow their city;
-    the old tile (if it was a laid one) goes back to the supply."""
+    """Put tile instance ``tile_id`` on ``coord``; reservations follow their city, markers are
+    re-placed one by one in their old order (so a marker may move to a lower free slot); the
+    old tile (if it was a laid one) goes back to the supply."""
     h: Hex = state.hexes[coord]
     before = placed(game, state, coord)
     new_tile, _color = tile_def(game, tile_id)
@@ -171,7 +176,7 @@ def lay(game: Game, state: GameState, coord: str, tile_id: str, rotation: int) -
         else:
             reservations[j] = _into([r for rs in old_res for r in rs if r is not None], slots[j])
         for corp in [t for ts in old_tok for t in ts if t is not None]:
-            _place(tokens[j], reservations[j], corp)
+            _place(state, tokens[j], reservations[j], corp)
     take_tile(game, state, tile_id)
     if not before.preprinted:
         core_board.return_tile(state, h.tile)
