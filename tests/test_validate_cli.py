@@ -154,3 +154,18 @@ def test_directory_without_a_game_is_a_usage_error(
 def test_unknown_format_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["validate", "--format", "xml"]) == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_a_data_file_checks_its_game_once(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["validate", str(game / "map.yaml"), str(game / "phases.yaml")]
+    assert main(args) == 0
+    assert capsys.readouterr().out == f"gamedata/1858: ok — {SUMMARY}\n"
+
+
+def test_a_file_outside_any_game_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stray = tmp_path / "x.yaml"
+    stray.write_text("a: 1\n")
+    assert main(["validate", str(stray)]) == 2
+    assert "not a game directory" in capsys.readouterr().err

@@ -1,7 +1,8 @@
 """``ferrovia validate [PATH ...]``: check game data; exit 0 valid, 1 errors, 2 usage.
 
-Each PATH is a game directory (holding ``game.yaml``) or a directory searched for them; with
-none, every bundled game under ``gamedata/`` is checked.  ``--format`` picks the output:
+Each PATH is a game directory (holding ``game.yaml``), a directory searched for them, or a
+YAML file of a game (its game is checked); with none, every bundled game under ``gamedata/``
+is checked.  ``--format`` picks the output:
 
 * ``text``: ``FILE:LINE:COL: error: MESSAGE`` lines, then one summary line per game;
 * ``github``: ``::error file=...,line=...,col=...::MESSAGE`` workflow commands;
@@ -58,7 +59,11 @@ def run(args: argparse.Namespace) -> int:
         if not path.exists():
             print(f"ferrovia validate: {path}: no such file or directory", file=sys.stderr)
             return 2
-        if not path.is_dir():
+        if path.is_file():
+            # A data file: check the game it belongs to (handy from editors and CI diffs).
+            if path.suffix in (".yaml", ".yml") and (path.parent / "game.yaml").is_file():
+                games.append(path.parent)
+                continue
             print(f"ferrovia validate: {path}: not a game directory", file=sys.stderr)
             return 2
         found = find_games(path)
@@ -66,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"ferrovia validate: {path}: no game.yaml found", file=sys.stderr)
             return 2
         games.extend(found)
-    results = [validate_game(game) for game in games]
+    unique = list(dict.fromkeys(games))  # a game named twice is checked once
+    results = [validate_game(game) for game in unique]
     if args.format == "json":
         document = {
             "games": [
