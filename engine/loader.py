@@ -193,13 +193,21 @@ def load_yaml(path: Path, file: str | None = None) -> tuple[YamlDoc | None, list
 
 
 # ---------------------------------------------------------------------- model validation
-def _dotted(path: Sequence[PathItem]) -> str:
+def _dotted(path: Sequence[PathItem], data: Any = None) -> str:
+    """``trains[0].price``: list indexes in brackets, mapping keys (even numeric) dotted."""
     out = ""
+    node = data
     for item in path:
-        if isinstance(item, int):
+        if isinstance(item, int) and (node is None or isinstance(node, list)):
             out += f"[{item}]"
         else:
             out += ("." if out else "") + str(item)
+        if isinstance(node, list) and isinstance(item, int) and 0 <= item < len(node):
+            node = node[item]
+        elif isinstance(node, dict):
+            node = node.get(item, node.get(str(item)) if isinstance(item, int) else None)
+        else:
+            node = None
     return out
 
 
@@ -249,7 +257,9 @@ def _element(tp: Any) -> Any:
     return None
 
 
-def _message(err: Any, model: type[BaseModel], real: list[PathItem]) -> tuple[str, str, bool]:
+def _message(
+    err: Any, model: type[BaseModel], real: list[PathItem], data: Any
+) -> tuple[str, str, bool]:
     """(where, what) for one pydantic error, and whether it belongs at a key."""
     kind = err["type"]
     loc = tuple(err["loc"])
@@ -266,7 +276,7 @@ def _message(err: Any, model: type[BaseModel], real: list[PathItem]) -> tuple[st
                 hint = f" (expected one of: {', '.join(names)})"
         return "", f"unknown key {key!r}{hint}", True
     if kind == "missing":
-        where = f" in {_dotted(real)}" if real else ""
+        where = f" in {_dotted(real, data)}" if real else ""
         return "", f"missing required key {loc[-1]!r}{where}", False
     msg: str = err["msg"]
     for prefix in ("Value error, ", "Assertion failed, "):
@@ -274,8 +284,8 @@ def _message(err: Any, model: type[BaseModel], real: list[PathItem]) -> tuple[st
             msg = msg[len(prefix) :]
     msg = msg[:1].lower() + msg[1:]
     if loc and loc[-1] == "[key]":
-        return f"key {_dotted(real)!r}", msg, True
-    return _dotted(real), msg, False
+        return f"key {_dotted(real, data)!r}", msg, True
+    return _dotted(real, data), msg, False
 
 
 def _got(value: Any) -> str:
@@ -299,7 +309,7 @@ def validate_model(doc: YamlDoc, model: type[M]) -> tuple[M | None, list[DataErr
             _, _, _, real = doc.walk(loc)
             if err["type"] == "extra_forbidden" and (not real or real[-1] != loc[-1]):
                 real = [*real, loc[-1]]
-            where, what, at_key = _message(err, model, real)
+            where, what, at_key = _message(err, model, real, doc.data)
             spot = doc.position(real, at_key=at_key)
             got = "" if at_key or err["type"] in ("missing", "count") else _got(err.get("input"))
             if spot in found:

@@ -107,6 +107,12 @@ def test_numeric_yaml_keys_are_names() -> None:
     assert list(model.tiles) == ["57"]
 
 
+def test_numeric_key_is_dotted_not_an_index() -> None:
+    assert errors_of("tiles:\n  57: {count: x}\n", TilesFile) == [
+        (2, 15, "tiles.57.count: expected a whole number or 'unlimited', got 'x'")
+    ]
+
+
 def test_missing_key_is_at_the_mapping() -> None:
     text = "hexes:\n  A1:\n    name: x\n"
     assert errors_of(text, MapFile) == [(2, 3, "missing required key 'color' in hexes.A1")]
