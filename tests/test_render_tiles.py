@@ -154,3 +154,15 @@ def test_borders_province_dashed_orange_impassable_thick_blue(
     (line,) = _classes(root, kind)
     assert line.get("stroke-width") == width
     assert (line.get("stroke-dasharray") is not None) == (kind == "province")
+
+
+def test_every_corpus_code_draws_well_formed() -> None:
+    """All 5,770 codes of the 18xx.games corpus, each in one of the six rotations."""
+    path = shared_path("corpus", "tile-codes.txt")
+    count = 0
+    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
+        tile = parse(line)
+        root = ET.fromstring(tile_svg(tile, "white", i % 6, HexExtras(name="Ávila & Co")))
+        assert len(_classes(root, "slot")) == sum(max(c.slots, 1) for c in tile.cities), line
+        count += 1
+    assert count == 5770

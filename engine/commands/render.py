@@ -23,7 +23,7 @@ def register(subparsers: Any) -> None:
         "game_dir",
         nargs="?",
         metavar="GAME_DIR",
-        help="a game directory, e.g. gamedata/1858 (default for --game: 1858)",
+        help="a game directory, e.g. gamedata/1858 (with --game: the game the file records)",
     )
     parser.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
     parser.add_argument("--tiles", action="store_true", help="draw the tile manifest")
@@ -49,21 +49,26 @@ def register(subparsers: Any) -> None:
 def _game_dir(args: argparse.Namespace) -> Path:
     if args.game_dir:
         return Path(args.game_dir)
-    from engine.paths import gamedata_root
+    from engine.commands.view import game_dir_for
 
-    return gamedata_root() / "1858"
+    return game_dir_for(Path(args.game), None)  # the game the file records (its title)
 
 
 def run(args: argparse.Namespace) -> int:
     from engine.render.map_svg import render_map
     from engine.render.source import load_board
 
+    if args.at is not None and not args.game:
+        print("ferrovia render: --at needs --game FILE", file=sys.stderr)
+        return 2
     if args.tiles and args.game:
         print("ferrovia render: --tiles and --game do not go together", file=sys.stderr)
         return 2
     if not args.game and not args.game_dir:
         print("ferrovia render: give GAME_DIR (or --game FILE)", file=sys.stderr)
         return 2
+    if args.game and not Path(args.game).is_file():
+        raise FerroviaError(f"{args.game}: no such file")
     game_dir = _game_dir(args)
     board = load_board(game_dir)
     if args.tiles:

@@ -563,7 +563,8 @@ def layout_tile(
         for p in shown:
             rev = revenue_of[id(p)]
             if rev.is_phased:
-                _put_phased(put, rev, near=p.at)
+                extent = _city_extent(p.part.slots) if isinstance(p.part, m.City) else 12.0
+                _put_phased(put, rev, near=p.at, reach=extent)
                 continue
             reach = (
                 _city_extent(p.part.slots) + REVENUE_RADIUS + 3
@@ -650,14 +651,17 @@ def layout_tile(
     return Layout(places, track, items, occ.circles)
 
 
-def _put_phased(put: object, rev: m.Revenue, near: g.Point) -> None:
+def _put_phased(put: object, rev: m.Revenue, near: g.Point, reach: float = 0.0) -> None:
+    """Coloured boxes, one per phase: next to their stop, else wherever there is room."""
     values = rev.phases if rev.is_phased else (("white", rev.flat or 0),)
     width = sum(8 + 9 * len(str(v)) for _, v in values)
     x0, y0 = near
-    cands = [
-        Box(x, y, width / 2, 12)
-        for x, y in [(x0, y0), (0, -40), (0, 40), (0, -60), (0, 60), (0, 0), (0, -20), (0, 20)]
-    ]
+    spots: list[g.Point] = [(x0, y0)] if not reach else []
+    if reach:
+        spots += [(x0, y0 - reach - 13), (x0, y0 + reach + 13)]
+        spots += [(x0 + dx * (reach + width / 2), y0) for dx in (-1, 1)]
+    spots += [(0, -40), (0, 40), (0, -60), (0, 60), (0, 0), (0, -20), (0, 20), (0, -72), (0, 72)]
+    cands = [Box(x, y, width / 2, 12) for x, y in spots]
     put("phase_revenue", cands, "", values)  # type: ignore[operator]
 
 
