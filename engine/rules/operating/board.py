@@ -113,26 +113,50 @@ def _into(old: list[str | None], size: int) -> list[str | None]:
     return kept + [None] * max(0, size - len(kept))
 
 
+def _holds_for(state: GameState, holder: str | None, corp: str) -> bool:
+    """Whether a reservation is the company's own (or its private's)."""
+    if holder is None:
+        return False
+    return holder == corp or (holder in state.privates and state.privates[holder].owner == corp)
+
+
+def _holds(state: GameState, holder: str | None) -> bool:
+    """Whether a reservation still holds its space: only open privates' do [9.4]."""
+    return holder in state.privates and not state.privates[holder].closed
+
+
+def token_slot(
+    state: GameState, tokens: list[str | None], reservations: list[str | None], corp: str
+) -> int | None:
+    """The slot a company's marker takes in a city (18xx.games ``get_slot``): one reserved for
+    it (or for a private it owns), else the first slot neither filled nor held.  The
+    ``slot`` an action records is not used for this, as in 18xx.games."""
+    for i, r in enumerate(reservations):
+        if _holds_for(state, r, corp):
+            if i < len(tokens) and tokens[i] is None:
+                return i
+            if i >= len(tokens) and len(tokens) == 1 and tokens[0] is None:
+                # a one-slot city held for two privates: the second one's company takes the
+                # only slot, and the other private's reservation moves to the next slot
+                reservations.reverse()
+                return 0
+    for i, t in enumerate(tokens):
+        if t is None and not (i < len(reservations) and _holds(state, reservations[i])):
+            return i
+    return None
+
+
 def _place(
     state: GameState, tokens: list[str | None], reservations: list[str | None], corp: str
 ) -> None:
-    """Put a moved marker in a slot reserved for its company (or for a private it owns), else
-    the first free unreserved one, else the first free one (18xx.games ``get_slot``), else an
-    extra slot."""
-    for i, r in enumerate(reservations):
-        mine = r == corp or (r in state.privates and state.privates[r].owner == corp)
-        if mine and i < len(tokens) and tokens[i] is None:
-            tokens[i] = corp
-            return
-    for i, t in enumerate(tokens):
-        if t is None and (i >= len(reservations) or reservations[i] is None):
-            tokens[i] = corp
-            return
-    for i, t in enumerate(tokens):
-        if t is None:
-            tokens[i] = corp
-            return
-    tokens.append(corp)
+    """Re-place a marker moved by an upgrade (as a new marker, but never lost)."""
+    slot = token_slot(state, tokens, reservations, corp)
+    if slot is None:
+        slot = next((i for i, t in enumerate(tokens) if t is None), None)
+    if slot is None:
+        tokens.append(corp)
+    else:
+        tokens[slot] = corp
 
 
 def take_tile(game: Game, state: GameState, tile_id: str) -> None:

@@ -109,23 +109,15 @@ class TokenStep(Step):
             raise self.illegal(action, "9.4 station markers", str(exc)) from None
         h = state.hexes[coord]
         slots = h.tokens[ci]
-        slot = action.slot
-        if not 0 <= slot < len(slots) or slots[slot] is not None:
-            raise self.illegal(
-                action, "9.4 station markers", f"slot {slot} of {action.city} is not free"
-            )
         if any(op in s for s in h.tokens):
             raise self.illegal(
                 action, "9.4 station markers", f"{op} already has a station on {coord}"
             )
-        reserved = (
-            h.reservations[ci][slot]
-            if ci < len(h.reservations) and slot < len(h.reservations[ci])
-            else None
-        )
-        if reserved is not None and self._blocks(op, reserved):
+        res = h.reservations[ci] if ci < len(h.reservations) else []
+        slot = board.token_slot(state, slots, list(res), op)
+        if slot is None:
             raise self.illegal(
-                action, "9.4 reserved spaces", f"slot {slot} of {coord} is reserved for {reserved}"
+                action, "9.4 station markers", f"no free space in {action.city} for {op}"
             )
         cost = station_cost_for(game, state, op, coord)
         if action.cost is not None and action.cost != cost:
@@ -139,18 +131,12 @@ class TokenStep(Step):
         token = next(t for t in corp.tokens if not t.used)
         transfer(state, op, BANK, cost, f"station on {coord}")
         token.hex, token.city, token.price = coord, ci, cost
+        # again on the real reservations now that the action stands (it may swap two holds)
+        board.token_slot(state, slots, res, op)
         slots[slot] = op
-        if reserved is not None:
-            h.reservations[ci][slot] = None
         self.rdata["tokened"] = True
         self.log(f"{op} places a token on {coord} for {game.definition.format_money(cost)}")
         self.pass_()
-
-    def _blocks(self, corp: str, holder: str) -> bool:
-        """A space is held for an open private railway [9.4], unless the company placing the
-        marker owns that private."""
-        p = self.state.privates.get(holder)
-        return p is not None and not p.closed and p.owner != corp
 
     def legal_actions(self, entity: str) -> list[Action]:
         return [Pass(entity=entity, entity_type="corporation")]
