@@ -2,7 +2,9 @@
 
 The grammar (``grammar.lark``) only knows the shape ``type=key:value,...;...``.  What each part
 type accepts, which values are legal, and that ``_N`` names an existing node are checked here,
-so every error can say what was expected, at the right column.
+so every error can say what was expected, at the right column.  For speed, codes go through a
+coarse-token form of the grammar (``start``); only a code it rejects is parsed again with the
+fine-token form (``precise``) to place the error.
 
 Lenient (default) and strict modes
 ----------------------------------
@@ -375,41 +377,60 @@ def _e(token: Token) -> int:
     return token.end_pos if token.end_pos is not None else 0
 
 
+#: a part's name or label text, or one key or value: (text, 0-based start in the code)
+_Piece = tuple[str, int]
+
+
 @dataclass(slots=True)
 class _RawPart:
-    name: Token
-    text: Token | None  # label text
-    pairs: list[Token]  # KEY, VALUE, KEY, VALUE...
+    name: _Piece
+    text: _Piece | None  # label text
+    pairs: list[tuple[_Piece, _Piece]]  # (key, value) in code order
     glue: Token | None
     end: int
 
 
+def _pair(token: Token, skip: int) -> tuple[_Piece, _Piece]:
+    """Split a PAIR (``skip`` 0) or MORE (``skip`` 1, its leading ',') token."""
+    text = token.value
+    colon = text.index(":")
+    start = _s(token)
+    return (text[skip:colon], start + skip), (text[colon + 1 :], start + colon + 1)
+
+
 class _Shape(Transformer[Token, Any]):
-    """Turns the parse into raw parts; the meaning is checked in :func:`_build`."""
+    """Turns the fast parse into raw parts; the meaning is checked in :func:`_build`."""
 
-    def text_body(self, children: list[Token]) -> tuple[str, list[Token]]:
-        return ("text", children)
+    def text_body(self, children: list[Token]) -> tuple[str, Token, list[Any]]:
+        token = children[0]
+        return ("text", token, [])
 
-    def pairs_body(self, children: list[Token]) -> tuple[str, list[Token]]:
-        return ("pairs", children)
+    def pairs_body(self, children: list[Token]) -> tuple[str, Token, list[Any]]:
+        pairs = [_pair(children[0], 0)]
+        pairs.extend(_pair(t, 1) for t in children[1:])
+        return ("pairs", children[-1], pairs)
 
     def part(self, children: list[Any]) -> _RawPart:
-        name = children[0]
-        text: Token | None = None
-        pairs: list[Token] = []
+        head: Token = children[0]
+        if head.type == "HEAD":
+            name = (head.value[:-1], _s(head))
+        else:
+            name = (head.value, _s(head))
+        text: _Piece | None = None
+        pairs: list[tuple[_Piece, _Piece]] = []
         glue: Token | None = None
-        end = _e(name)
+        end = _e(head)
         for child in children[1:]:
             if isinstance(child, Token):
                 glue = child
                 end = _e(child)
             else:
-                kind, tokens = child
-                end = _e(tokens[-1])
+                kind, last, found = child
+                end = _e(last)
                 if kind == "text":
-                    text = tokens[0]
+                    text = (last.value, _s(last))
                 else:
-                    pairs = tokens
+                    pairs = found
         return _RawPart(name, text, pairs, glue, end)
 
     def start(self, children: list[Any]) -> list[Any]:
@@ -421,12 +442,16 @@ _LARK = Lark(
     _GRAMMAR,
     parser="lalr",
     lexer="contextual",
+    start=["start", "precise"],
     transformer=_Shape(),
     maybe_placeholders=False,
 )
 
 _TERMINAL_WORDS = {
     "NAME": "a part type",
+    "HEAD": "a part type",
+    "PAIR": "key:value",
+    "MORE": "',' and key:value",
     "KEY": "a key followed by ':'",
     "VALUE": "a value",
     "TEXT": "label text",
@@ -500,27 +525,30 @@ def _unglue(code: str, raw: _RawPart, strict: bool) -> None:
     """Handle a second '=' in one part (a missing ';'): see the module docstring."""
     glue = raw.glue
     assert glue is not None
-    last: Token | None = raw.pairs[-1] if raw.pairs else raw.text
-    if strict or last is None or _e(last) != _s(glue):
-        _fail(code, _s(glue), "a part has at most one '='; is a ';' missing before it?")
-    glued = next(
-        (t for t in sorted(PART_TYPES, key=len, reverse=True) if last.value.endswith(t)), None
-    )
-    if glued is None or len(glued) == len(last.value):
-        _fail(code, _s(glue), "a part has at most one '='; is a ';' missing before it?")
-    fixed = last.update(value=last.value[: -len(glued)])
+    last: _Piece | None = raw.pairs[-1][1] if raw.pairs else raw.text
+    problem = "a part has at most one '='; is a ';' missing before it?"
+    if strict or last is None or last[1] + len(last[0]) != _s(glue):
+        _fail(code, _s(glue), problem)
+    value, start = last
+    glued = next((t for t in _TYPES_LONGEST_FIRST if value.endswith(t)), None)
+    if glued is None or len(glued) == len(value):
+        _fail(code, _s(glue), problem)
+    fixed = (value[: -len(glued)], start)
     if raw.pairs:
-        raw.pairs[-1] = fixed
+        raw.pairs[-1] = (raw.pairs[-1][0], fixed)
     else:
         raw.text = fixed
 
 
+_TYPES_LONGEST_FIRST = sorted(PART_TYPES, key=len, reverse=True)
+
+
 def _build_part(code: str, raw: _RawPart, ctx: _Ctx) -> m.Part:
-    name = raw.name.value
+    name = raw.name[0]
     if name not in PART_KEYS:
         _fail(
             code,
-            _s(raw.name),
+            raw.name[1],
             f"unknown part type {name!r}{_suggest(name, PART_TYPES)}; "
             f"expected one of {', '.join(PART_TYPES)}",
         )
@@ -528,28 +556,25 @@ def _build_part(code: str, raw: _RawPart, ctx: _Ctx) -> m.Part:
         _unglue(code, raw, ctx.strict)
     if name == "label":
         if raw.pairs:
-            _fail(code, _s(raw.pairs[0]), "a label takes its text (label=Y), not key:value")
-        return m.Label(text=raw.text.value if raw.text is not None else "")
+            _fail(code, raw.pairs[0][0][1], "a label takes its text (label=Y), not key:value")
+        return m.Label(text=raw.text[0] if raw.text is not None else "")
     if raw.text is not None:
         _fail(
             code,
-            _s(raw.text),
+            raw.text[1],
             f"{name} takes key:value parameters"
             + (f" ({', '.join(s.key for s in PART_KEYS[name])})" if PART_KEYS[name] else "")
-            + f", got {raw.text.value!r}",
+            + f", got {raw.text[0]!r}",
         )
     specs = _SPEC_BY_KEY[name]
     values: dict[str, Any] = {}
     extra: list[tuple[str, str]] = []
-    pairs = raw.pairs
-    for i in range(0, len(pairs), 2):
-        key_tok, value_tok = pairs[i], pairs[i + 1]
-        key = key_tok.value[:-1]
+    for (key, key_at), (value, value_at) in raw.pairs:
         spec = specs.get(key)
         if spec is None:
             if not ctx.strict and key in INERT_KEYS.get(name, ()):
                 extra = [kv for kv in extra if kv[0] != key]
-                extra.append((key, value_tok.value))
+                extra.append((key, value))
                 continue
             if specs:
                 expected = f"expected one of {', '.join(specs)}"
@@ -559,15 +584,15 @@ def _build_part(code: str, raw: _RawPart, ctx: _Ctx) -> m.Part:
                 expected += " (18xx.games ignores this key; only lenient mode keeps it)"
             _fail(
                 code,
-                _s(key_tok),
+                key_at,
                 f"unknown key {key!r} for {name}{_suggest(key, list(specs))}; {expected}",
             )
         if spec.field in values and ctx.strict:
-            _fail(code, _s(key_tok), f"key {key!r} given twice in this {name}")
+            _fail(code, key_at, f"key {key!r} given twice in this {name}")
         try:
-            values[spec.field] = spec.read(value_tok.value, ctx)
+            values[spec.field] = spec.read(value, ctx)
         except _Bad as bad:
-            _fail(code, _s(value_tok) + bad.offset, f"{name} {key}: {bad.message}")
+            _fail(code, value_at + bad.offset, f"{name} {key}: {bad.message}")
     for spec in PART_KEYS[name]:
         if spec.required and spec.field not in values:
             what = (
@@ -592,7 +617,7 @@ def _build(code: str, items: list[Any], strict: bool) -> m.Tile:
         if previous is not None and len(previous.value) > 1:
             _fail(code, _s(previous) + 1, "empty part: nothing between two ';'")
         parts.append(_build_part(code, item, ctx))
-        if item.name.value in _NODE_TYPES:
+        if item.name[0] in _NODE_TYPES:
             ctx.nodes += 1
         previous = None
     return m.Tile(tuple(parts))
@@ -601,10 +626,19 @@ def _build(code: str, items: list[Any], strict: bool) -> m.Tile:
 @lru_cache(maxsize=16384)
 def _parse_cached(code: str, strict: bool) -> m.Tile:
     try:
-        items: list[Any] = _LARK.parse(code)  # type: ignore[assignment]
+        items: list[Any] = _LARK.parse(code, start="start")  # type: ignore[assignment]
     except UnexpectedInput as exc:
-        raise _lark_error(code, exc) from None
+        raise _syntax_error(code, exc) from None
     return _build(code, items, strict)
+
+
+def _syntax_error(code: str, fast: UnexpectedInput) -> NotationError:
+    """Place a syntax error with the precise grammar (same language, finer tokens)."""
+    try:
+        _LARK.parse(code, start="precise")
+    except UnexpectedInput as exc:
+        return _lark_error(code, exc)
+    return _lark_error(code, fast)  # pragma: no cover - both grammars accept the same codes
 
 
 def parse(

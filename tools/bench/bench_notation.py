@@ -50,7 +50,7 @@ def main() -> int:
 
     def lark_only() -> None:
         for code in codes:
-            _LARK.parse(code)
+            _LARK.parse(code, start="start")
 
     tiles = [parse(c) for c in codes]
 
