@@ -146,11 +146,16 @@ def place_token(
     if price > 0:
         transfer(state, corp, "bank", price, why)
     h = state.hexes[coord]
+    res = h.reservations[city] if city < len(h.reservations) else []
+    if slot == 1 and len(h.tokens[city]) == 1 and sum(1 for r in res if r) == 2:
+        # two privates share the single space of a yellow city: the one tokening takes the
+        # space, the other keeps the reservation for the second space a green tile brings
+        slot = 0
+        res.reverse()
     while len(h.tokens[city]) <= slot:
         h.tokens[city].append(None)
     h.tokens[city][slot] = corp
     token.hex, token.city, token.price = coord, city, price
-    res = h.reservations[city] if city < len(h.reservations) else []
     for i, r in enumerate(res):
         if _holds_reservation(state, r, corp):
             res[i] = None
