@@ -434,3 +434,8 @@ def test_syntax_errors_say_what_this_part_takes() -> None:
     assert (
         err is not None and err.message == "unexpected ','; expected ';' or a key followed by ':'"
     )
+
+
+def test_a_non_text_code_is_a_notation_error() -> None:
+    with pytest.raises(NotationError, match="a tile code is text, got int"):
+        parse(57)  # type: ignore[arg-type]

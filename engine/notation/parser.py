@@ -661,6 +661,9 @@ def parse(
       path=a:7,b:0
              ^
     """
+    if not isinstance(code, str):  # e.g. a YAML number where a code was expected
+        err = NotationError(str(code), 0, f"a tile code is text, got {type(code).__name__}")
+        raise err.located(origin, style) if origin is not None else err
     try:
         return _parse_cached(code, strict)
     except NotationError as exc:
