@@ -11,7 +11,7 @@ import pytest
 from conftest import shared_path
 
 from engine.notation import models as m
-from engine.notation.parser import parse
+from engine.notation import parse
 from engine.render.tile_svg import (
     REVENUE_RADIUS,
     HexExtras,

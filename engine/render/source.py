@@ -1,10 +1,11 @@
 """What the renderer needs from a game definition, as plain data.
 
-The renderer reads a game directory through :func:`engine.definition.load_game` when that is
-available and falls back to reading the YAML files itself, so drawing keeps working while the
-definition layer grows (and a broken privates file does not stop the map from drawing).
-Everything here is the renderer's own view: hexes with parsed tiles, tile manifest entries,
-and private-railway markers.
+:func:`load_board` reads a game directory through :func:`engine.definition.load_game` (the
+validated definition, one source of truth). When the data does not validate, it says so on
+stderr and draws what the YAML files hold anyway (a map with a broken trains file is still
+worth seeing; a broken map file is still an error naming file, line and column). Everything
+here is the renderer's own view: hexes with parsed tiles, tile manifest entries, private
+railway markers, company colours and the market's prices.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.errors import DataError
+from engine.errors import DataError, DataErrors
 from engine.notation import models as m
-from engine.notation.parser import parse
+from engine.notation import parse
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ class BoardSource:
     privates: tuple[PrivateMark, ...] = ()
     icon_prefix: str = ""
     company_colors: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    market_spaces: tuple[int, ...] = ()
 
     @property
     def icon_names(self) -> dict[str, str]:
@@ -90,11 +92,64 @@ def _parse_code(code: str, where: str, path: Path) -> m.Tile:
         raise DataError(str(path), 0, 0, f"{where}: {exc}") from None
 
 
-def load_board(game_dir: Path | str) -> BoardSource:
+def board_from_definition(defn: Any) -> BoardSource:
+    """The renderer's view of a validated :class:`engine.definition.GameDefinition`."""
+    hexes = tuple(MapHex(h.coord, h.color, h.tile, h.name) for h in defn.hexes.values())
+    tiles = tuple(TileEntry(t.name, t.color, t.count, t.tile) for t in defn.tiles.values())
+    privates = tuple(
+        PrivateMark(
+            symbol=p.symbol,
+            home_hexes=tuple(p.home_hexes),
+            icon=p.icon,
+            reservations=tuple((r.hex, r.city, r.slot) for r in p.reservations),
+            color=p.color,
+        )
+        for p in defn.privates
+    )
+    colors = {c.symbol: (c.color, c.text_color) for c in defn.corporations}
+    return BoardSource(
+        title=str(defn.title or defn.name),
+        layout=str(defn.layout),
+        hexes=hexes,
+        tiles=tiles,
+        privates=privates,
+        icon_prefix=f"{defn.path.name}/",
+        company_colors=colors,
+        market_spaces=tuple(defn.market.stock_market.spaces),
+    )
+
+
+def load_board(game_dir: Path | str, *, warn: Any = None) -> BoardSource:
     """Read ``game_dir`` (``gamedata/1858``) into a :class:`BoardSource`.
 
-    Raises :class:`engine.errors.DataError` naming the file when something is missing or wrong.
+    Uses the validated definition; if the game does not validate, ``warn`` (default: print to
+    stderr) is told how many errors there are and the YAML files are read directly.
+    Raises :class:`engine.errors.DataError` naming the file when the map itself cannot be read.
     """
+    root = Path(game_dir)
+    if not (root / "map.yaml").is_file():
+        raise DataError(str(root / "map.yaml"), 0, 0, "no map.yaml in this game directory")
+    try:
+        from engine.definition import load_game
+
+        return board_from_definition(load_game(root))
+    except DataErrors as exc:
+        count = len(exc.errors) or 1
+        message = (
+            f"warning: {root} has {count} data error(s) (see 'ferrovia validate {root}'); "
+            "drawing what the files hold"
+        )
+        if warn is None:
+            import sys
+
+            print(f"ferrovia: {message}", file=sys.stderr)
+        else:
+            warn(message)
+    return read_board(root)
+
+
+def read_board(game_dir: Path | str) -> BoardSource:
+    """Read the YAML files of ``game_dir`` directly (no cross-file validation)."""
     root = Path(game_dir)
     map_path = root / "map.yaml"
     if not map_path.is_file():
@@ -120,6 +175,7 @@ def load_board(game_dir: Path | str) -> BoardSource:
         privates=_load_privates(root),
         icon_prefix=f"{root.name}/",
         company_colors=_load_company_colors(root),
+        market_spaces=_load_market_spaces(root),
     )
 
 
@@ -194,3 +250,12 @@ def _load_company_colors(root: Path) -> dict[str, tuple[str, str]]:
         text = str(c.get("text_color") or c.get("text_colour") or "white")
         out[str(sym)] = (fill, text)
     return out
+
+
+def _load_market_spaces(root: Path) -> tuple[int, ...]:
+    path = root / "market.yaml"
+    if not path.is_file():
+        return ()
+    data = _yaml(path) or {}
+    spaces = (data.get("stock_market") or {}).get("spaces") or []
+    return tuple(int(v) for v in spaces if isinstance(v, int | float))

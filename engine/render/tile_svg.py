@@ -11,7 +11,7 @@ Track styles follow the 1858 rulebook (§9.2): broad gauge a solid black line, m
 alternate black and white, dual gauge a white line bordered with black; track printed for a
 private railway's future line is dashed.
 
->>> from engine.notation.parser import parse
+>>> from engine.notation import parse
 >>> svg = draw_tile(parse("city=revenue:20;path=a:0,b:_0;path=a:_0,b:3"), "yellow")
 >>> svg.count('class="slot"'), svg.count('class="track broad"')
 (1, 2)

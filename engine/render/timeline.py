@@ -222,16 +222,6 @@ class _BoardOnly:
         return touched
 
 
-def _market_spaces(game_dir: Path | None) -> list[int]:
-    if game_dir is None or not (game_dir / "market.yaml").is_file():
-        return []
-    from engine.render.source import _yaml
-
-    data = _yaml(game_dir / "market.yaml") or {}
-    spaces = (data.get("stock_market") or {}).get("spaces") or []
-    return [int(v) for v in spaces if isinstance(v, int | float)]
-
-
 def _rules_engine(game_dir: Path, data: Mapping[str, Any]) -> tuple[Any, Any] | str:
     """(game, initial state) from the rules engine, or the reason it is not available."""
     try:
@@ -275,7 +265,7 @@ def build_timeline(
     actions = filter_undos(data["actions"])
     names = {str(p.get("id")): str(p.get("name", p.get("id"))) for p in data.get("players", [])}
     words = Words(board, names)
-    spaces = _market_spaces(game_dir)
+    spaces = list(board.market_spaces)
     title = f"{data.get('title', board.title)} game {data.get('id', path.stem)}"
     engine: tuple[Any, Any] | str = "rules replay not requested"
     if use_rules and game_dir is not None:
