@@ -21,7 +21,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "tiles",
         help="check tile codes or print them in canonical form",
-        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
+        description=(__doc__ or "").split("\n\n", 1)[-1].replace("``", ""),
     )
     actions = parser.add_subparsers(dest="tiles_action", metavar="ACTION", required=True)
     for name, help_text in (
