@@ -666,36 +666,71 @@ def _put_phased(put: object, rev: m.Revenue, near: g.Point, reach: float = 0.0) 
 
 
 # ----------------------------------------------------------------------------- drawing
+def _taper_d(piece: TrackPiece, half: float) -> str:
+    """A tapered end of track pointing into the hex (drawn for edge 0, then rotated)."""
+    s = piece.shift
+    if piece.kind == "terminal":
+        far, tip = (85.0, 65.0) if piece.terminal_style == 2 else (70.0, 35.0)
+    else:
+        far, tip = 75.0, 48.0
+    # a narrower shape keeps the same tip angle: its tip moves towards the edge
+    tip += (TRACK_WIDTH / 2 - half) * (far - tip) / (TRACK_WIDTH / 2)
+    return (
+        f"M {g.fmt(s + half)} {g.fmt(far)} L {g.fmt(s + half)} 87 L {g.fmt(s - half)} 87 "
+        f"L {g.fmt(s - half)} {g.fmt(far)} L {g.fmt(s)} {g.fmt(tip)} Z"
+    )
+
+
+def _tapered_svg(piece: TrackPiece, cls: str) -> str:
+    """Terminal and off-board track ends, in the gauge's style."""
+    gauge = piece.gauge
+    rotate = f"rotate({g.fmt(piece.edge * 60)})"
+    half = TRACK_WIDTH / 2
+    fill = "#707070" if piece.kind == "terminal" and piece.terminal_style == 2 else "black"
+    if gauge == "future":
+        return el(
+            "path",
+            {
+                "class": cls,
+                "d": _taper_d(piece, half),
+                "transform": rotate,
+                "fill": "none",
+                "stroke": "#333",
+                "stroke_width": 3,
+                "stroke_dasharray": "6 4",
+            },
+        )
+    outer = el(
+        "path",
+        {
+            "d": _taper_d(piece, half + (1 if gauge == "dual" else 0)),
+            "fill": fill,
+            "stroke": "none",
+        },
+    )
+    if gauge == "dual":  # a white line bordered with black
+        inner = el("path", {"d": _taper_d(piece, half - 2.5), "fill": "white"})
+        return el("g", {"class": cls, "transform": rotate}, [outer, inner])
+    if gauge == "narrow":  # alternate black and white along the track
+        s = g.fmt(piece.shift)
+        stripe = el(
+            "path",
+            {
+                "d": f"M {s} 87 L {s} 62",
+                "stroke": "white",
+                "stroke_width": TRACK_WIDTH - 3,
+                "stroke_dasharray": "6 6",
+            },
+        )
+        return el("g", {"class": cls, "transform": rotate}, [outer, stripe])
+    return el("g", {"class": cls, "transform": rotate}, [outer])
+
+
 def _track_svg(piece: TrackPiece) -> str:
     gauge = piece.gauge
     cls = f"track {gauge}"
     if piece.kind in ("terminal", "offboard"):
-        half = TRACK_WIDTH / 2
-        s = piece.shift
-        if piece.kind == "terminal":
-            far, tip_y = (85.0, 65.0) if piece.terminal_style == 2 else (70.0, 35.0)
-            d = (
-                f"M {g.fmt(s + half)} {g.fmt(far)} L {g.fmt(s + half)} 87 L {g.fmt(s - half)} 87 "
-                f"L {g.fmt(s - half)} {g.fmt(far)} L {g.fmt(s)} {g.fmt(tip_y)} Z"
-            )
-        else:
-            d = (
-                f"M {g.fmt(s + half)} 75 L {g.fmt(s + half)} 87 L {g.fmt(s - half)} 87 "
-                f"L {g.fmt(s - half)} 75 L {g.fmt(s)} 48 Z"
-            )
-        fill = "#707070" if piece.kind == "terminal" and piece.terminal_style == 2 else "black"
-        attrs: dict[str, str | float | None] = {
-            "class": cls,
-            "d": d,
-            "transform": f"rotate({g.fmt(piece.edge * 60)})",
-            "fill": fill,
-            "stroke": "white" if gauge in ("narrow", "dual") else "none",
-            "stroke_width": 2 if gauge in ("narrow", "dual") else None,
-            "stroke_dasharray": "6 6" if gauge == "narrow" else None,
-        }
-        if gauge == "future":
-            attrs.update(fill="none", stroke="black", stroke_width=3, stroke_dasharray="6 4")
-        return el("path", attrs)
+        return _tapered_svg(piece, cls)
     d = piece.d()
     if gauge == "narrow":
         return el(
