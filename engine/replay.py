@@ -125,7 +125,27 @@ def game_for(data: dict[str, Any]) -> tuple[Game, GameState]:
     return game, state
 
 
-def replay(data: dict[str, Any], *, until: int | None = None, check: bool = True) -> ReplayResult:
+def replay(data: dict[str, Any], *, until: int | None = None, check: bool = False) -> ReplayResult:
+    """Apply the export's actions.  Every action is checked against the rules either way;
+    ``check=True`` also snapshots before each one.  Without it a failing action may leave the
+    state half-changed, so on failure the game is replayed again up to the action before it
+    (same result, deterministic) and the report shows the state exactly as it was."""
+    res = _replay(data, until=until, check=check)
+    if res.error is not None and not check and res.failed_action is not None:
+        before = _replay(data, until=None, check=True, stop_before=res.failed_action)
+        before.error, before.failed_action = res.error, res.failed_action
+        before.load_seconds, before.replay_seconds = res.load_seconds, res.replay_seconds
+        return before
+    return res
+
+
+def _replay(
+    data: dict[str, Any],
+    *,
+    until: int | None,
+    check: bool,
+    stop_before: dict[str, Any] | None = None,
+) -> ReplayResult:
     t0 = time.perf_counter()
     game, state = game_for(data)
     game.check = check
@@ -137,6 +157,8 @@ def replay(data: dict[str, Any], *, until: int | None = None, check: bool = True
     failed: dict[str, Any] | None = None
     for raw, action in zip(actions, parsed, strict=True):
         if until is not None and action.id is not None and action.id > until:
+            break
+        if stop_before is not None and raw is stop_before:
             break
         try:
             game.apply(state, action)

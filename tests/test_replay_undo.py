@@ -1,0 +1,47 @@
+"""Undo/redo are resolved before replaying, exactly as 18xx.games filters them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.replay import filter_actions
+
+
+def a(i: int, kind: str = "pass", **kw: Any) -> dict[str, Any]:
+    return {"id": i, "type": kind, **kw}
+
+
+def ids(actions: list[dict[str, Any]]) -> list[int]:
+    return [x["id"] for x in filter_actions(actions)]
+
+
+def test_undo_without_target_removes_the_last_kept_action() -> None:
+    assert ids([a(1), a(2), a(3, "undo"), a(4)]) == [1, 4]
+
+
+def test_two_undos_remove_two_actions() -> None:
+    assert ids([a(1), a(2), a(3, "undo"), a(4, "undo"), a(5)]) == [5]
+
+
+def test_undo_to_an_action_keeps_it_and_removes_what_followed() -> None:
+    assert ids([a(1), a(2), a(3), a(4, "undo", action_id=1), a(5)]) == [1, 5]
+
+
+def test_undo_to_zero_goes_back_to_the_start() -> None:
+    assert ids([a(1), a(2), a(3, "undo", action_id=0), a(4)]) == [4]
+
+
+def test_redo_restores_the_latest_undo() -> None:
+    assert ids([a(1), a(2), a(3, "undo"), a(4, "redo"), a(5)]) == [1, 2, 5]
+
+
+def test_a_new_action_clears_the_redo_stack() -> None:
+    assert ids([a(1), a(2), a(3, "undo"), a(4), a(5, "redo")]) == [1, 4]
+
+
+def test_messages_are_never_undone_nor_count_as_the_last_action() -> None:
+    assert ids([a(1), a(2, "message"), a(3, "undo"), a(4)]) == [2, 4]
+
+
+def test_program_actions_count_as_actions_for_undo() -> None:
+    assert ids([a(1), a(2, "program_share_pass"), a(3, "undo")]) == [1]
