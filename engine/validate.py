@@ -142,12 +142,14 @@ class _Checker:
         return self.dir / name, os.path.normpath(os.path.join(self.shown, name))
 
     def tileset_path(self, name: str) -> tuple[Path, str]:
+        """``<game>/../tilesets/<name>.yaml``, else the bundled one (a game copied elsewhere)."""
         local = self.dir.parent / "tilesets" / f"{name}.yaml"
-        if local.is_file():
-            shown = os.path.normpath(os.path.join(self.shown, "..", "tilesets", f"{name}.yaml"))
-            return local, shown
-        bundled = gamedata_root() / "tilesets" / f"{name}.yaml"
-        return bundled, _show(bundled)
+        shown = os.path.normpath(os.path.join(self.shown, "..", "tilesets", f"{name}.yaml"))
+        if not local.is_file():
+            bundled = gamedata_root() / "tilesets" / f"{name}.yaml"
+            if bundled.is_file():
+                return bundled, _show(bundled)
+        return local, shown
 
     def err(
         self, doc: YamlDoc, path: Sequence[PathItem], message: str, *, key: bool = False
@@ -194,10 +196,18 @@ class _Checker:
         market = part(files.market, MarketFile)
         options = part(files.options, OptionsFile, optional=True)
         tileset = None
-        if game:
-            ts_path, ts_shown = self.tileset_path(game.model.tileset)
+        # Even when game.yaml has errors elsewhere, its tile set name is used if readable, so
+        # the tiles are still checked in the same run.
+        raw_game = self.raw.get(game_shown)
+        tileset_name = game.model.tileset if game else None
+        if tileset_name is None and isinstance(raw_game, dict):
+            name = raw_game.get("tileset")
+            tileset_name = name if isinstance(name, str) and name else None
+        if tileset_name is not None:
+            ts_path, ts_shown = self.tileset_path(tileset_name)
             if not ts_path.exists():
-                self.err(game.doc, ("tileset",), f"no tile set {ts_shown!r}")
+                if game:
+                    self.err(game.doc, ("tileset",), f"no tile set {tileset_name!r} ({ts_shown})")
             else:
                 tileset = self.load(ts_path, ts_shown, TilesetFile)
 

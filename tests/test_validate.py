@@ -351,3 +351,29 @@ def test_tile_set_codes_are_checked_strictly_at_their_position(game: Path) -> No
         (row, col),
         "tile code: key 'a' given twice in this path",
     )
+
+
+def test_tile_set_is_still_checked_when_game_yaml_has_an_error(game: Path) -> None:
+    edit(game / "game.yaml", "layout: flat", "layot: flat")
+    text = edit(game / "tiles.yaml", "  '7': {count: unlimited}", "  '7777': {count: 1}")
+    errors = validate_game(game).errors
+    assert [(e.file, e.message.split(" (")[0]) for e in errors] == [
+        ("gamedata/1858/game.yaml", "unknown key 'layot'"),
+        (
+            "gamedata/1858/tiles.yaml",
+            "tile '7777' is not in the tile set gamedata/tilesets/standard.yaml and has no own "
+            "'color' and 'code'",
+        ),
+    ]
+    assert (errors[1].line, errors[1].col) == where(text, "'7777'")
+
+
+def test_missing_tile_set(game: Path) -> None:
+    text = edit(game / "game.yaml", "tileset: standard", "tileset: nosuch")
+    error = only_error(validate_game(game))
+    check(
+        error,
+        "gamedata/1858/game.yaml",
+        where(text, "nosuch"),
+        "no tile set 'nosuch' (gamedata/tilesets/nosuch.yaml)",
+    )
