@@ -114,3 +114,17 @@ def test_cli_writes_the_map_and_reports_bad_directories(
     assert main(["render", str(tmp_path / "nope")]) == 1
     err = capsys.readouterr().err
     assert "map.yaml" in err and "Traceback" not in err
+
+
+def test_every_private_home_hex_shows_the_private_symbol(root: ET.Element) -> None:
+    board = load_board(G1858)
+    homes = [(p.symbol, h) for p in board.privates for h in p.home_hexes]
+    assert len(homes) >= 20
+    for symbol, coord in homes:
+        cell = _cell(root, coord)
+        shown: set[str] = set()
+        for e in _by_class(cell, "reserved"):
+            shown.update((e.text or "").split("/"))
+        for marker in _by_class(cell, "marker"):
+            shown.update(t.text or "" for t in marker.iter(f"{NS}text"))
+        assert symbol in shown, (symbol, coord, shown)

@@ -37,12 +37,15 @@ class MapState:
     ``tiles``: hex -> the tile now there. ``tokens``: hex -> {city index: [token per slot]}.
     ``removed_markers``: private symbols no longer shown (the private has closed).
     ``highlight``: hexes to outline (e.g. the hex the current action touched).
+    ``reserved``: hex -> {city index: [private symbol or None per slot]} as the game has them
+    now (reservations follow upgrades); None: the privates' printed reservations.
     """
 
     tiles: Mapping[str, LaidTile] = field(default_factory=dict)
     tokens: Mapping[str, Mapping[int, Sequence[Token | None]]] = field(default_factory=dict)
     removed_markers: frozenset[str] = frozenset()
     highlight: frozenset[str] = frozenset()
+    reserved: Mapping[str, Mapping[int, Sequence[str | None]]] | None = None
 
 
 @dataclass(frozen=True)
@@ -121,8 +124,15 @@ def hex_extras(
                     slots[slot] = f"{slots[slot]}/{p.symbol}"
     names = {k: v for k, v in icon_names.items() if v not in removed}
     tokens = state.tokens.get(hex_.coord, {}) if state else {}
+    shown: Mapping[int, Sequence[str | None]] = reserved
+    if state is not None and state.reserved is not None:
+        now = state.reserved.get(hex_.coord, {})
+        shown = {
+            city: [s if s and s not in removed else None for s in slots]
+            for city, slots in now.items()
+        }
     return HexExtras(
-        name=hex_.name, tokens=tokens, reserved=reserved, markers=markers, icon_names=names
+        name=hex_.name, tokens=tokens, reserved=shown, markers=markers, icon_names=names
     )
 
 

@@ -106,19 +106,39 @@ def map_state_from_hexes(
     printed = {h.coord for h in board.hexes}
     laid: dict[str, LaidTile] = {}
     tokens: dict[str, dict[int, list[Token | None]]] = {}
+    reserved: dict[str, dict[int, list[str | None]]] | None = None
     for coord, h in hexes.items():
+        held = getattr(h, "reservations", None)
+        if held is not None:
+            reserved = reserved if reserved is not None else {}
+            # two privates may share a space until it gets a second one: "A/B" in one slot
+            rows: dict[int, list[str | None]] = {}
+            for ci, slots in enumerate(held):
+                if not any(slots):
+                    continue
+                cap = len(h.tokens[ci]) if ci < len(h.tokens or []) else len(slots)
+                row: list[str | None] = list(slots[:cap]) + [None] * max(0, cap - len(slots))
+                for extra in slots[cap:]:
+                    if extra:
+                        last = max(cap - 1, 0)
+                        row[last] = f"{row[last]}/{extra}" if row[last] else extra
+                rows[ci] = row
+            if rows:
+                reserved[coord] = rows
         name = str(h.tile).rsplit("-", 1)[0]
         if name not in printed and name in by_name:
             entry = by_name[name]
             laid[coord] = LaidTile(entry.tile, entry.color, int(h.rotation), name)
         per_city: dict[int, list[Token | None]] = {}
         for ci, slots in enumerate(h.tokens or []):
-            row = [company_token(board, s) if s else None for s in slots]
-            if any(row):
-                per_city[ci] = row
+            markers = [company_token(board, s) if s else None for s in slots]
+            if any(markers):
+                per_city[ci] = markers
         if per_city:
             tokens[coord] = per_city
-    return MapState(tiles=laid, tokens=tokens, removed_markers=removed, highlight=highlight)
+    return MapState(
+        tiles=laid, tokens=tokens, removed_markers=removed, highlight=highlight, reserved=reserved
+    )
 
 
 def _market_price(board_market: Sequence[int], key: str) -> int | None:
