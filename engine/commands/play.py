@@ -1,0 +1,51 @@
+"""``ferrovia play --players N --seed S``: a whole game of random legal actions."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "play", help="play a whole game with random legal actions (deterministic per seed)"
+    )
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--option", action="append", default=[], help="optional rule, e.g. quick_start_a"
+    )
+    p.add_argument("--max-actions", type=int, default=20000)
+    p.add_argument("--json", action="store_true", help="print the machine-readable summary")
+    p.add_argument("--log", type=Path, default=None, help="write the action log here")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.play import play
+
+    res = play(args.players, args.seed, tuple(args.option), args.max_actions)
+    if args.log is not None:
+        args.log.write_text(json.dumps(res.log, indent=0) + "\n", encoding="utf-8")
+    result = res.game.result(res.state)
+    if args.json:
+        doc = {
+            "finished": res.state.finished,
+            "result": result,
+            "actions": len(res.actions),
+            "game_end_reason": res.state.game_end_reason,
+            "seconds": round(res.seconds, 4),
+        }
+        print(json.dumps(doc))
+        return 0
+    names = {p.id: p.name for p in res.state.players}
+    status = "finished" if res.state.finished else "stopped (action cap)"
+    print(
+        f"{len(res.actions)} actions, {status}"
+        + (f" ({res.state.game_end_reason})" if res.state.game_end_reason else "")
+    )
+    for pid, value in sorted(result.items(), key=lambda kv: -kv[1]):
+        print(f"  {names[pid]:<12} {value:>7}")
+    return 0

@@ -1,0 +1,98 @@
+"""A random player: plays a whole game with legal actions only, deterministically from a seed.
+
+The game is set up like an 18xx.games table (players ``1..N``, ``settings.seed`` = the seed);
+each turn the acting entity's concrete legal actions are listed (``Game.legal_actions``) and one
+is drawn with Ferrovia's seeded generator (18xx.games' LCG, a separate stream from the game's
+own).  Non-pass actions are preferred 3 to 1 so that games progress.  The log written is a
+Ferrovia action log (see docs/RULES.md), which ``ferrovia replay`` reads back.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import GameError, IllegalAction
+from engine.rules import rng
+from engine.rules.actions import Action, action_to_json
+from engine.rules.game import Game
+from engine.rules.state import GameState
+
+LOG_FORMAT = "ferrovia-log/1"
+
+
+@dataclass
+class PlayResult:
+    game: Game
+    state: GameState
+    log: dict[str, Any]
+    seconds: float
+    actions: list[dict[str, Any]] = field(default_factory=list)
+
+
+def new_game(
+    players: int, seed: int, optional_rules: tuple[str, ...] = ()
+) -> tuple[Game, GameState]:
+    from engine.replay import game_for
+
+    data = export_header(players, seed, optional_rules)
+    return game_for(data)
+
+
+def export_header(players: int, seed: int, optional_rules: tuple[str, ...] = ()) -> dict[str, Any]:
+    return {
+        "format": LOG_FORMAT,
+        "title": "1858",
+        "players": [{"id": i, "name": f"Player {i}"} for i in range(1, players + 1)],
+        "settings": {"seed": seed, "optional_rules": list(optional_rules)},
+        "actions": [],
+    }
+
+
+def choose(x: int, actions: list[Action]) -> tuple[int, Action]:
+    passes = [a for a in actions if a.type == "pass"]
+    others = [a for a in actions if a.type != "pass"]
+    pool = actions
+    if passes and others:
+        x, r = rng.randint(x, 4)
+        pool = passes if r == 0 else others
+    x, i = rng.randint(x, len(pool))
+    return x, pool[i]
+
+
+def play(
+    players: int,
+    seed: int,
+    optional_rules: tuple[str, ...] = (),
+    max_actions: int = 20000,
+) -> PlayResult:
+    t0 = time.perf_counter()
+    log = export_header(players, seed, optional_rules)
+    game, state = new_game(players, seed, optional_rules)
+    game.check = True
+    x = rng.seed_value(seed * 7919 + 17)
+    n = 0
+    while not state.finished and n < max_actions:
+        legal = game.legal_actions(state)
+        if not legal:
+            raise IllegalAction(
+                f"no legal action for {game.current_entity(state)} "
+                f"({state.round.kind} {state.turn}.{state.round.num})",
+                rule="random play",
+            )
+        x, action = choose(x, legal)
+        n += 1
+        wire = action_to_json(action)
+        wire["id"] = n
+        from engine.rules.actions import action_from_json
+
+        try:
+            game.apply(state, action_from_json(wire))
+        except GameError as exc:
+            raise IllegalAction(
+                f"the random player's legal action was refused: {exc}",
+                rule="legal_actions must be legal",
+            ) from exc
+        log["actions"].append(wire)
+    return PlayResult(game, state, log, time.perf_counter() - t0, log["actions"])
