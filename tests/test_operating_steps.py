@@ -1,0 +1,367 @@
+"""Operating-round steps on small hand-built 1858 positions: exact amounts a player would check.
+
+Each test starts a real 4-player game from gamedata/1858, sets up the few companies it needs
+(director, shares, price, cash, trains, stations) and starts an operating round, then applies
+actions and checks money, prices and trains.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pytest
+
+from engine.definition import load_game
+from engine.errors import IllegalAction
+from engine.games import get_rules
+from engine.paths import gamedata_root
+from engine.rules.actions import (
+    Action,
+    BuyTrain,
+    Dividend,
+    LayTile,
+    Pass,
+    PlaceToken,
+    ScrapTrain,
+    SellShares,
+)
+from engine.rules.game import Game
+from engine.rules.operating import common, phases
+from engine.rules.rounds import OperatingRound
+from engine.rules.state import BANK, POOL, GameState
+from engine.rules.stock.shares import move_share, set_par
+
+PLAYERS = [("1", "Ana"), ("2", "Bea"), ("3", "Cid"), ("4", "Dan")]
+
+
+@pytest.fixture(scope="module")
+def definition() -> object:
+    return load_game(gamedata_root() / "1858")
+
+
+@pytest.fixture
+def game(definition: object) -> Game:
+    return Game(definition, get_rules("1858"), len(PLAYERS))
+
+
+def new_state(game: Game) -> GameState:
+    state = game.new_state(PLAYERS, seed=1)
+    for p in state.players:  # a clean slate: everyone starts with 500
+        p.cash = 500
+    state.bank_cash = 12000 - 2000
+    return state
+
+
+def col_of(game: Game, price: int) -> int:
+    return list(game.data.market).index(price)
+
+
+def float_company(
+    game: Game,
+    state: GameState,
+    sym: str,
+    *,
+    price: int,
+    cash: int,
+    holders: dict[str, int],
+    home: tuple[str, int] | None = None,
+) -> None:
+    """``holders``: holder -> number of certificates (the director's first, counted as one)."""
+    corp = state.corporations[sym]
+    set_par(game, state, corp, col_of(game, price))
+    shares = list(corp.shares)
+    for holder, n in holders.items():
+        for _ in range(n):
+            move_share(state, shares.pop(0), holder)
+    corp.director = next(iter(holders))
+    corp.ipoed = corp.floated = True
+    state.bank_cash -= cash
+    corp.cash = cash
+    if home is not None:
+        coord, city = home
+        state.hexes[coord].tokens[city][0] = sym
+        corp.tokens[0].hex, corp.tokens[0].city = coord, city
+
+
+def give_train(state: GameState, sym: str, tid: str, *, obsolete: bool = False) -> None:
+    state.depot.remove(tid)
+    t = state.trains[tid]
+    t.owner = sym
+    t.obsolete = obsolete
+    state.corporations[sym].trains.append(tid)
+
+
+def start_or(game: Game, state: GameState) -> None:
+    rnd = OperatingRound.create(game, state, 1)
+    rnd.setup()
+
+
+def apply(game: Game, state: GameState, actions: Iterable[Action]) -> None:
+    for a in actions:
+        game.apply(state, a)
+
+
+def corp_pass(sym: str) -> Pass:
+    return Pass(entity=sym, entity_type="corporation")
+
+
+def price(game: Game, state: GameState, sym: str) -> int:
+    return common.share_price(game, state.corporations[sym])
+
+
+# -- 9.6 / 9.7: earnings, payout, owned privates ------------------------------------------------
+
+
+def test_private_income_paid_out_then_private_closes_with_face_value(game: Game) -> None:
+    state = new_state(game)
+    # MZA at P100: Ana director (40%) + one 20% share, Bea one share, one share in the pool.
+    float_company(
+        game, state, "MZA", price=100, cash=50, holders={"1": 2, "2": 1, POOL: 1}, home=("H11", 2)
+    )
+    state.privates["B&M"].owner = "MZA"  # income 23 in phase 2, face value 115
+    state.corporations["MZA"].companies.append("B&M")
+    start_or(game, state)
+    total = state.total_cash()
+    # no trains: track, token, then the dividend on the private's income alone
+    apply(game, state, [corp_pass("MZA"), corp_pass("MZA")])
+    apply(game, state, [Dividend(entity="MZA", entity_type="corporation", kind_="payout")])
+    # 23 // 5 = 4 a share: Ana 3 shares = 12, Bea 4, the pool's 4 lost, MZA keeps the odd 3
+    # and then receives B&M's face value 115
+    assert state.player("1").cash == 500 + 12
+    assert state.player("2").cash == 500 + 4
+    assert state.corporations["MZA"].cash == 50 + 3 + 115
+    assert state.privates["B&M"].closed
+    assert state.corporations["MZA"].companies == []
+    assert price(game, state, "MZA") == 100  # 4 x 10 < 100: no move
+    assert state.total_cash() == total
+
+
+def test_withholding_moves_the_price_left_and_half_pays_half(game: Game) -> None:
+    state = new_state(game)
+    float_company(game, state, "MZA", price=100, cash=0, holders={"1": 4}, home=("H11", 2))
+    state.privates["B&M"].owner = "MZA"
+    state.corporations["MZA"].companies.append("B&M")
+    start_or(game, state)
+    apply(game, state, [corp_pass("MZA"), corp_pass("MZA")])
+    apply(game, state, [Dividend(entity="MZA", entity_type="corporation", kind_="half")])
+    # half of 23 = 11 -> 2 a share; Ana holds all 5 shares... 4 certificates = 5 shares
+    assert state.player("1").cash == 500 + 2 * 5
+    assert state.corporations["MZA"].cash == 23 - 10 + 115
+    # 2 x 10 < 100: the price stays
+    assert price(game, state, "MZA") == 100
+
+
+def test_zero_earnings_skip_the_dividend_and_move_left_and_no_train_moves_again(
+    game: Game,
+) -> None:
+    state = new_state(game)
+    float_company(game, state, "MZA", price=100, cash=0, holders={"1": 4}, home=("H11", 2))
+    start_or(game, state)
+    # track pass, token pass: no trains, no income -> dividend skipped (withheld: left), no
+    # money for a train -> buy step skipped without a train: left again; turn over
+    apply(game, state, [corp_pass("MZA"), corp_pass("MZA")])
+    assert price(game, state, "MZA") == 80
+    assert (state.round.kind, state.round.num) == ("operating", 2)  # MZA's turn is over
+
+
+# -- 9.4 station markers ------------------------------------------------------------------------
+
+
+def test_station_cost_is_40_per_province_border_from_the_nearest_station(game: Game) -> None:
+    state = new_state(game)
+    float_company(game, state, "MZA", price=100, cash=300, holders={"1": 4}, home=("H11", 2))
+    start_or(game, state)
+    apply(game, state, [corp_pass("MZA")])  # no track
+    # Lisboa (A14) is two provinces from Madrid: P80, and a recorded P40 is refused
+    with pytest.raises(IllegalAction, match="costs MZA 80"):
+        game.apply(
+            state, PlaceToken(entity="MZA", entity_type="corporation", city="A14-0-0", cost=40)
+        )
+    game.apply(state, PlaceToken(entity="MZA", entity_type="corporation", city="A14-0-0", cost=80))
+    assert state.corporations["MZA"].cash == 220
+    # Lisboa's first space is held for L&C (still open): MZA takes the second
+    assert state.hexes["A14"].tokens[0] == [None, "MZA"]
+
+
+# -- 9.3 track ------------------------------------------------------------------------------------
+
+
+def test_private_lays_home_tile_free_and_pays_terrain_plus_20_outside(game: Game) -> None:
+    state = new_state(game)
+    state.privates["B&M"].owner = "1"
+    state.privates["B&M"].floated = True
+    state.player("1").companies.append("B&M")
+    start_or(game, state)
+    assert state.player("1").cash == 500 + 23  # B&M's income first
+    apply(
+        game,
+        state,
+        [
+            LayTile(entity="B&M", entity_type="minor", hex="O8", tile="X3-0", rotation=0),
+            # Gerona (P7): mountain P40 + P20 for the second tile
+            LayTile(entity="B&M", entity_type="minor", hex="P7", tile="58-0", rotation=1),
+        ],
+    )
+    # (B&M was the only operator: the next OR has begun and paid its income again)
+    assert state.player("1").cash == 500 + 23 - 60 + 23
+    assert state.hexes["P7"].tile == "58-0"
+
+
+def test_private_may_not_upgrade(game: Game) -> None:
+    state = new_state(game)
+    state.privates["M&A"].owner = "1"
+    state.privates["M&A"].floated = True
+    state.player("1").companies.append("M&A")
+    start_or(game, state)
+    with pytest.raises(IllegalAction, match="may not upgrade"):
+        game.apply(
+            state, LayTile(entity="M&A", entity_type="minor", hex="H11", tile="X7-0", rotation=0)
+        )
+
+
+# -- 9.8 trains -----------------------------------------------------------------------------------
+
+
+def test_trainless_company_emergency_issue_then_must_buy_from_the_bank(game: Game) -> None:
+    state = new_state(game)
+    # MZA at P70 with P40: Ana holds 3 certificates, 1 share in the treasury (issued later),
+    # it has run once already (so it is not its first turn)
+    float_company(game, state, "MZA", price=70, cash=40, holders={"1": 3}, home=("H11", 2))
+    state.corporations["MZA"].data["operating_turns"] = 1
+    # another company's train is for sale (from P1), so MZA may try to buy: emergency money
+    float_company(game, state, "A", price=60, cash=0, holders={"2": 4}, home=("E18", 0))
+    give_train(state, "A", "2H-1")
+    start_or(game, state)
+    apply(game, state, [corp_pass("MZA"), corp_pass("MZA")])  # track, token; dividend skipped
+    assert price(game, state, "MZA") == 65  # zero earnings
+    treasury = [s.id for s in state.corporations["MZA"].shares if s.owner == "MZA"]
+    game.apply(
+        state,
+        SellShares(entity="MZA", entity_type="corporation", shares=(treasury[0],), percent=20),
+    )
+    assert state.corporations["MZA"].cash == 40 + 65
+    assert price(game, state, "MZA") == 60
+    with pytest.raises(IllegalAction, match="train must be bought"):
+        game.apply(state, corp_pass("MZA"))
+    with pytest.raises(IllegalAction, match="from the bank"):
+        game.apply(
+            state, BuyTrain(entity="MZA", entity_type="corporation", train="2H-1", price=100)
+        )
+    game.apply(
+        state,
+        BuyTrain(entity="MZA", entity_type="corporation", train="2H-0", price=100, variant="2H"),
+    )
+    assert state.corporations["MZA"].trains == ["2H-0"]
+    assert state.corporations["MZA"].cash == 5
+
+
+def test_director_pays_what_a_trainless_company_lacks(game: Game) -> None:
+    state = new_state(game)
+    float_company(game, state, "MZA", price=100, cash=30, holders={"1": 4}, home=("H11", 2))
+    # (as in 18xx.games the step is offered only when some train is within the treasury:
+    # here another company's, from P1)
+    float_company(game, state, "A", price=60, cash=0, holders={"2": 4}, home=("E18", 0))
+    give_train(state, "A", "2H-1")
+    start_or(game, state)
+    apply(game, state, [corp_pass("MZA"), corp_pass("MZA")])
+    game.apply(
+        state,
+        BuyTrain(entity="MZA", entity_type="corporation", train="2H-0", price=100, variant="2H"),
+    )
+    assert state.corporations["MZA"].cash == 0
+    assert state.player("1").cash == 500 - 70
+
+
+def test_other_company_train_at_any_price_up_to_treasury(game: Game) -> None:
+    state = new_state(game)
+    float_company(game, state, "MZA", price=100, cash=300, holders={"1": 4}, home=("H11", 2))
+    float_company(game, state, "A", price=90, cash=0, holders={"2": 4}, home=("E18", 0))
+    give_train(state, "MZA", "2H-0")
+    give_train(state, "A", "2H-1")
+    state.trains["2H-0"].operated = True
+    start_or(game, state)
+    assert game.current_entity(state) == "MZA"
+    state.trains["2H-0"].operated = True  # nothing to run in this position
+    apply(game, state, [corp_pass("MZA"), corp_pass("MZA")])
+    with pytest.raises(IllegalAction):
+        game.apply(
+            state, BuyTrain(entity="MZA", entity_type="corporation", train="2H-1", price=301)
+        )
+    # the dividend step has nothing (no route run), buy A's 2H for P1
+    game.apply(state, BuyTrain(entity="MZA", entity_type="corporation", train="2H-1", price=1))
+    assert state.corporations["A"].cash == 1
+    assert state.corporations["MZA"].trains == ["2H-0", "2H-1"]
+
+
+# -- 9.10 phases, wounding, rusting ---------------------------------------------------------------
+
+
+def sell_out(state: GameState, *prefixes: str) -> None:
+    """Take every bank train of these types out of the depot (as if sold and since rusted)."""
+    for tid in list(state.depot):
+        if tid.startswith(prefixes):
+            state.depot.remove(tid)
+            state.trains[tid].rusted = True
+            state.trains[tid].owner = ""
+
+
+def test_first_6h_starts_phase_4_wounds_2h_and_wounded_can_be_scrapped(game: Game) -> None:
+    state = new_state(game)
+    float_company(game, state, "MZA", price=100, cash=1000, holders={"1": 4}, home=("H11", 2))
+    give_train(state, "MZA", "2H-0")
+    state.depot.remove("2H-5")
+    state.trains["2H-5"].owner = POOL  # one 2H lies in the bank pool
+    sell_out(state, "2H-", "4H-")
+    state.phase = "3"
+    start_or(game, state)
+    state.trains["2H-0"].operated = True  # (it has nowhere to run here)
+    apply(game, state, [corp_pass("MZA"), corp_pass("MZA")])
+    game.apply(
+        state,
+        BuyTrain(entity="MZA", entity_type="corporation", train="6H-0", price=300, variant="6H"),
+    )
+    assert state.phase == "4"
+    assert state.trains["2H-0"].obsolete  # wounded: runs for half
+    assert state.trains["2H-5"].rusted  # the pool's 2H is removed as it becomes wounded
+    game.apply(state, ScrapTrain(entity="MZA", entity_type="corporation", train="2H-0"))
+    assert state.corporations["MZA"].trains == ["6H-0"]
+    assert state.trains["2H-0"].rusted
+
+
+def test_6h_rust_on_the_fifth_grey_train_from_the_bank(game: Game) -> None:
+    state = new_state(game)
+    float_company(game, state, "MZA", price=100, cash=2000, holders={"1": 4}, home=("H11", 2))
+    float_company(game, state, "A", price=90, cash=0, holders={"2": 4}, home=("E18", 0))
+    give_train(state, "A", "6H-0", obsolete=True)
+    sell_out(state, "2H-", "4H-", "6H-", "5E-", "6E-")
+    state.phase = "7"
+    for sym in ("MZA", "A"):  # phase 5 made every company a 10-share one
+        phases.convert_to_ten_share(game, state, sym)
+    state.data["purchases_toward_rust_6H"] = 4
+    start_or(game, state)
+    apply(game, state, [corp_pass("MZA"), corp_pass("MZA")])
+    game.apply(
+        state,
+        BuyTrain(entity="MZA", entity_type="corporation", train="7E-0", price=700, variant="6M"),
+    )
+    assert state.trains["6H-0"].rusted
+    assert state.corporations["A"].trains == []
+
+
+# -- 5 company closure ----------------------------------------------------------------------------
+
+
+def test_company_falling_off_the_market_closes_and_its_shares_are_worthless(game: Game) -> None:
+    state = new_state(game)
+    float_company(game, state, "MZA", price=50, cash=10, holders={"1": 3, "2": 1}, home=("H11", 2))
+    start_or(game, state)
+    before = game.result(state)
+    assert before["2"] == 500 + 50
+    bank = state.bank_cash
+    apply(game, state, [corp_pass("MZA"), corp_pass("MZA")])  # zero earnings: to the 0 space
+    assert state.corporations["MZA"].closed is False  # a fresh, unstarted MZA replaces it
+    assert not state.corporations["MZA"].floated
+    assert state.hexes["H11"].tokens[2] == [None]
+    assert state.bank_cash == bank + 10
+    assert game.result(state)["2"] == 500
+    assert BANK == "bank"
