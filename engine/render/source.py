@@ -139,12 +139,14 @@ def load_board(game_dir: Path | str, *, warn: Any = None) -> BoardSource:
             f"warning: {root} has {count} data error(s) (see 'ferrovia validate {root}'); "
             "drawing what the files hold"
         )
-        if warn is None:
-            import sys
+    except Exception as exc:  # the definition layer failing must not stop a drawing
+        message = f"warning: could not build the game definition ({type(exc).__name__}: {exc})"
+    if warn is None:
+        import sys
 
-            print(f"ferrovia: {message}", file=sys.stderr)
-        else:
-            warn(message)
+        print(f"ferrovia: {message}", file=sys.stderr)
+    else:
+        warn(message)
     return read_board(root)
 
 

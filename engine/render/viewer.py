@@ -38,10 +38,33 @@ def _cell_svg(board: BoardSource, hex_: MapHex, state: MapState) -> tuple[str, s
     return draw_tile(tile, colour, rotation, extras, borders=False), name
 
 
-def _panel_json(view: StateView) -> dict[str, Any]:
+class _Pool:
+    """Unique JSON values by index: panels share the rows that did not change."""
+
+    def __init__(self) -> None:
+        self.values: list[Any] = []
+        self._index: dict[str, int] = {}
+
+    def add(self, value: Any) -> int:
+        key = json.dumps(value, sort_keys=True, ensure_ascii=False)
+        idx = self._index.setdefault(key, len(self.values))
+        if idx == len(self.values):
+            self.values.append(value)
+        return idx
+
+
+def _panel_json(view: StateView, rows: _Pool) -> dict[str, Any]:
+    """A panel as references into the row pool (a company's row is stored once per change)."""
     data = view.to_json()
-    data.pop("heading", None)
-    return data
+    return {
+        "bank": data["bank"],
+        "phase": data["phase"],
+        "note": data["note"],
+        "market": rows.add(data["market"]),
+        "companies": [rows.add(c) for c in data["companies"]],
+        "players": [rows.add(p) for p in data["players"]],
+        "privates": rows.add(data["privates"]),
+    }
 
 
 def build_viewer_data(board: BoardSource, timeline: Timeline) -> dict[str, Any]:
@@ -49,8 +72,9 @@ def build_viewer_data(board: BoardSource, timeline: Timeline) -> dict[str, Any]:
     by_coord = {h.coord: h for h in board.hexes}
     svgs: list[str] = []
     svg_index: dict[str, int] = {}
-    panels: list[dict[str, Any]] = []
-    panel_index: dict[str, int] = {}
+    rows = _Pool()
+    panels = _Pool()
+    colors: dict[str, Any] = {}
     frames_out: list[dict[str, Any]] = []
     previous: Frame | None = None
     for frame in timeline.frames:
@@ -67,11 +91,8 @@ def build_viewer_data(board: BoardSource, timeline: Timeline) -> dict[str, Any]:
             if idx == len(svgs):
                 svgs.append(svg)
             changes[coord] = [idx, name]
-        panel = _panel_json(frame.view)
-        key = json.dumps(panel, sort_keys=True)
-        pidx = panel_index.setdefault(key, len(panels))
-        if pidx == len(panels):
-            panels.append(panel)
+        colors.update({k: list(v) for k, v in frame.view.colors.items()})
+        pidx = panels.add(_panel_json(frame.view, rows))
         frames_out.append(
             {
                 "id": frame.action_id,
@@ -88,7 +109,9 @@ def build_viewer_data(board: BoardSource, timeline: Timeline) -> dict[str, Any]:
         "note": timeline.note,
         "frames": frames_out,
         "svgs": svgs,
-        "panels": panels,
+        "panels": panels.values,
+        "rows": rows.values,
+        "colors": colors,
     }
 
 
@@ -131,7 +154,8 @@ JS = r"""
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('frames-data').textContent);
-  var frames = data.frames, svgs = data.svgs, panels = data.panels;
+  var frames = data.frames, svgs = data.svgs, panels = data.panels, rows = data.rows;
+  var colors = data.colors;
   var SVGNS = 'http://www.w3.org/2000/svg';
   var HL_POINTS = '95,0 47.5,82.27 -47.5,82.27 -95,0 -47.5,-82.27 47.5,-82.27';
   // coord -> [[frame, svg index, tile name], ...] in frame order; -1 = as printed
@@ -171,6 +195,12 @@ JS = r"""
     });
     return r;
   }
+  function panel(i) {
+    var q = panels[i];
+    function row(r) { return rows[r]; }
+    return {bank: q.bank, phase: q.phase, note: q.note, market: rows[q.market],
+      companies: q.companies.map(row), players: q.players.map(row), privates: rows[q.privates]};
+  }
   function drawPanel(p) {
     var box = $('panel');
     box.textContent = '';
@@ -187,7 +217,7 @@ JS = r"""
         var d = el('div', undefined, 'market-cell');
         d.appendChild(el('b', money(cell.price)));
         cell.companies.forEach(function (s) {
-          d.appendChild(chip(s, p.colors));
+          d.appendChild(chip(s, colors));
           d.appendChild(el('br'));
         });
         m.appendChild(d);
@@ -206,7 +236,7 @@ JS = r"""
       t.appendChild(hr);
       started.forEach(function (c) {
         var name = el('span');
-        name.appendChild(chip(c.sym, p.colors));
+        name.appendChild(chip(c.sym, colors));
         if (c.status) name.appendChild(el('span', ' ' + c.status));
         var price = c.price === null ? '' : money(c.price) + ' (par ' + money(c.par) + ')';
         var shares = c.shares.map(function (s) { return s[0] + ' ' + s[1] + '%'; });
@@ -266,7 +296,7 @@ JS = r"""
     });
     var f = frames[k];
     highlight(f.hl);
-    if (current < 0 || frames[current].panel !== f.panel) drawPanel(panels[f.panel]);
+    if (current < 0 || frames[current].panel !== f.panel) drawPanel(panel(f.panel));
     $('current-text').textContent = f.text;
     var where = f.id === null ? 'Start' : 'Action ' + f.id;
     $('status').textContent = where + ' (step ' + k + ' of ' + (frames.length - 1) + ')';

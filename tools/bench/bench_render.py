@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.paths import gamedata_root
+from engine.paths import gamedata_root, shared_root
 from engine.render.manifest_svg import render_manifest
 from engine.render.map_svg import render_map
 from engine.render.source import load_board
@@ -51,6 +51,26 @@ def main() -> None:
     print(line("render tile manifest", tiles_times))
     per_hex = statistics.median(map_times) / max(len(board.hexes), 1) * 1e6
     print(f"per hex: {per_hex:.0f} µs")
+    game_file = (
+        shared_root() / "fixtures" / "18xx.games" / "1858" / "219682.json"
+        if (shared_root())
+        else None
+    )
+    if game_file is not None and game_file.is_file():
+        from engine.render.timeline import build_timeline
+        from engine.render.viewer import render_viewer
+
+        start = time.perf_counter()
+        timeline = build_timeline(board, game_file, game_dir=game)
+        replayed = time.perf_counter() - start
+        start = time.perf_counter()
+        html = render_viewer(board, timeline)
+        page = time.perf_counter() - start
+        print(
+            f"viewer for {game_file.name}: {len(timeline.frames) - 1} actions, "
+            f"replay + frames {replayed * 1000:.0f} ms, page {page * 1000:.0f} ms, "
+            f"{len(html) / 1024:.0f} KiB"
+        )
 
 
 if __name__ == "__main__":
