@@ -1,0 +1,222 @@
+"""Stock-round rules [§8], one scenario per rule, with exact cash, prices and owners."""
+
+from __future__ import annotations
+
+import pytest
+from rules_helpers import Table
+
+from engine.errors import IllegalAction, OutOfTurn, UnknownEntity
+from engine.rules.stock import shares as sh
+
+
+def in_or(s: object) -> bool:
+    return s.round.kind == "operating"
+
+
+def test_auction_goes_round_in_multiples_of_five_and_the_highest_bidder_pays() -> None:
+    t = Table(4)
+    t.act("1", "bid", company="B&M", price=90)
+    assert t.acting == "2"  # the auction goes round from the bidder
+    t.act("2", "bid", company="B&M", price=95)
+    t.act("3", "pass")
+    t.act("4", "pass")
+    t.act("1", "bid", company="B&M", price=100)
+    t.act("2", "pass")
+    s = t.state
+    assert s.privates["B&M"].owner == "1" and s.player("1").companies == ["B&M"]
+    assert (t.cash("1"), t.cash("2")) == (275, 375)
+    assert s.privates["B&M"].floated  # its minor operates from the first OR
+    assert t.acting == "2"  # the player after the one who opened the auction goes next
+
+
+def test_bids_must_rise_by_multiples_of_five_above_the_minimum() -> None:
+    t = Table(4)
+    with pytest.raises(IllegalAction, match="minimum bid is 90"):
+        t.act("1", "bid", company="B&M", price=85)
+    t.act("1", "bid", company="B&M", price=90)
+    with pytest.raises(IllegalAction, match="multiples of 5"):
+        t.act("2", "bid", company="B&M", price=97)
+
+
+def test_first_stock_round_cannot_start_companies() -> None:
+    t = Table(4)
+    t.act("1", "bid", company="B&M", price=90)
+    for p in ("2", "3", "4"):
+        t.act(p, "pass")
+    with pytest.raises(IllegalAction, match="cannot start a company now"):
+        t.act("B&M", "buy_shares", entity_type="company", shares=["TBF_0"], percent=40)
+
+
+def test_round_ends_when_everyone_passes_in_turn() -> None:
+    t = Table(3)
+    for p in ("1", "2", "3"):
+        t.act(p, "pass")
+    # nothing floated, so both operating rounds are empty: straight to stock round 2
+    assert (t.state.round.kind, t.state.turn) == ("stock", 2)
+
+
+def worked_example() -> Table:
+    """The Czech summary's example: 4 players; Player 1 buys B&M and starts TBF with it."""
+    t = Table(4)
+    t.act("1", "bid", company="B&M", price=90)
+    t.act("2", "bid", company="B&M", price=95)
+    t.act("3", "pass")
+    t.act("4", "pass")
+    t.act("1", "bid", company="B&M", price=100)
+    t.act("2", "pass")
+    for p in ("2", "3", "4", "1"):
+        t.act(p, "pass")
+    assert t.state.round.kind == "operating"
+    return t
+
+
+def to_players_turn(t: Table, player: str) -> None:
+    """Pass until it is ``player``'s turn in the next stock round."""
+    t.pass_until(lambda s: s.round.kind == "stock" and t.acting == player)
+
+
+def test_worked_example_private_income_and_track_paid_by_the_owner() -> None:
+    t = worked_example()
+    assert t.cash("1") == 275 + 23  # private income at the start of the OR
+    t.act("B&M", "lay_tile", hex="O8", tile="X3-0", rotation=0)  # Barcelona: free, home hex
+    t.act("B&M", "lay_tile", hex="P7", tile="58-0", rotation=1)  # Girona: 40 mountain + 20
+    # B&M's turn is over and it is the only operator: OR 1.2 starts and pays again
+    assert (t.state.round.num, t.cash("1")) == (2, 238 + 23)
+
+
+def test_worked_example_exchange_for_the_directors_certificate_at_the_highest_par() -> None:
+    t = worked_example()
+    t.act("B&M", "lay_tile", hex="O8", tile="X3-0", rotation=0)
+    t.act("B&M", "lay_tile", hex="P7", tile="58-0", rotation=1)
+    to_players_turn(t, "1")
+    t.act("B&M", "buy_shares", entity_type="company", shares=["TBF_0"], percent=40)
+    t.act("TBF", "place_token", city="X3-0-0", slot=0)
+    s = t.state
+    tbf = s.corporations["TBF"]
+    assert (t.cash("1"), tbf.cash, tbf.par_price, tbf.director) == (151, 110, 110, "1")
+    assert tbf.floated and tbf.companies == ["B&M"] and s.privates["B&M"].owner == "TBF"
+    assert s.hexes["O8"].tokens[0] == ["TBF"]
+    assert "B&M" not in s.player("1").companies
+    # the turn ended with that purchase; the others buy one share each, Player 1 a second
+    assert t.acting == "2"
+    t.act("2", "buy_shares", shares=["TBF_1"], percent=20)
+    t.act("3", "buy_shares", shares=["TBF_2"], percent=20)
+    t.act("4", "pass")
+    t.act("1", "buy_shares", shares=["TBF_3"], percent=20)
+    assert (t.cash("1"), tbf.cash) == (41, 440)
+    assert sh.percent_of(tbf, "1") == 60 and sh.percent_of(tbf, "TBF") == 0
+
+
+def test_selling_needs_the_company_to_have_operated_and_drops_price_only_for_director() -> None:
+    t = worked_example()
+    to_players_turn(t, "1")
+    t.act("B&M", "buy_shares", entity_type="company", shares=["TBF_0"], percent=40)
+    t.act("TBF", "place_token", city="O8-0-0", slot=0)
+    t.act("2", "buy_shares", shares=["TBF_1"], percent=20)
+    t.act("3", "pass")
+    t.act("4", "pass")
+    with pytest.raises(IllegalAction):  # TBF has not operated yet: selling is not offered
+        t.act("1", "sell_shares", shares=["TBF_0"], percent=20)
+    tbf = t.state.corporations["TBF"]
+    tbf.operated = True  # as after its first operating turn
+    before = tbf.market
+    t.act("1", "pass")
+    t.act("2", "sell_shares", shares=["TBF_1"], percent=20)  # not the director: no drop
+    assert tbf.market == before and t.cash("2") == 375 - 110 + 110
+    assert sh.percent_of(tbf, "pool") == 20
+
+
+def test_the_directors_certificate_never_goes_to_the_pool() -> None:
+    t = worked_example()
+    to_players_turn(t, "1")
+    t.act("B&M", "buy_shares", entity_type="company", shares=["TBF_0"], percent=40)
+    t.act("TBF", "place_token", city="O8-0-0", slot=0)
+    t.state.corporations["TBF"].operated = True
+    for p in ("2", "3", "4"):
+        t.act(p, "pass")
+    with pytest.raises(IllegalAction, match="cannot sell"):
+        t.act("1", "sell_shares", shares=["TBF_0"], percent=40)
+
+
+def test_director_change_goes_to_the_player_with_more_shares() -> None:
+    t = worked_example()
+    to_players_turn(t, "1")
+    t.act("B&M", "buy_shares", entity_type="company", shares=["TBF_0"], percent=40)
+    t.act("TBF", "place_token", city="O8-0-0", slot=0)
+    s = t.state
+    tbf = s.corporations["TBF"]
+    # Player 2 ends up with 60 % against Player 1's 40 %
+    sh.buy_shares(t.game, s, "2", sh.Bundle("TBF", [sh.find_share(s, "TBF_1")], 20), price=0)
+    sh.buy_shares(t.game, s, "2", sh.Bundle("TBF", [sh.find_share(s, "TBF_2")], 20), price=0)
+    assert tbf.director == "1"  # a tie keeps the director
+    sh.buy_shares(t.game, s, "2", sh.Bundle("TBF", [sh.find_share(s, "TBF_3")], 20), price=0)
+    assert tbf.director == "2"
+    assert sh.find_share(s, "TBF_0").owner == "2"
+    assert sh.percent_of(tbf, "1") == 40 and sh.percent_of(tbf, "2") == 60
+
+
+def test_conversion_halves_every_certificate_and_adds_five_treasury_shares() -> None:
+    t = worked_example()
+    to_players_turn(t, "1")
+    t.act("B&M", "buy_shares", entity_type="company", shares=["TBF_0"], percent=40)
+    t.act("TBF", "place_token", city="O8-0-0", slot=0)
+    t.act("2", "buy_shares", shares=["TBF_1"], percent=20)
+    sh.convert(t.game, t.state, "TBF")
+    tbf = t.state.corporations["TBF"]
+    assert tbf.kind == "10-share" and len(tbf.shares) == 9
+    assert (sh.percent_of(tbf, "1"), sh.percent_of(tbf, "2"), sh.percent_of(tbf, "TBF")) == (
+        20,
+        10,
+        70,
+    )
+    assert [s.index for s in sh.holder_shares(tbf, "TBF")][-5:] == [4, 5, 6, 7, 8]
+
+
+def test_out_of_turn_and_unknown_entities_raise_typed_errors_and_change_nothing() -> None:
+    t = Table(4)
+    before = t.state.dumps()
+    with pytest.raises(OutOfTurn):
+        t.act("2", "bid", company="B&M", price=90)
+    with pytest.raises(UnknownEntity):
+        t.act("99", "pass")
+    with pytest.raises(IllegalAction):
+        t.act("1", "bid", company="NOPE", price=90)
+    with pytest.raises(IllegalAction):
+        t.act("1", "bid", company="B&M", price=10_000)
+    assert t.state.dumps() == before
+
+
+def test_a_failure_half_way_through_an_action_rolls_everything_back() -> None:
+    t = worked_example()
+    t.pass_until(lambda s: s.round.kind == "stock")
+    before = t.state.dumps()
+    # the exchange starts TBF, then the (wrong) home city is refused in the recorded
+    # auto-action: the whole action, exchange included, is undone
+    wire = t.wire("B&M", "buy_shares", entity_type="company", shares=["TBF_0"], percent=40)
+    wire["auto_actions"] = [
+        {"type": "place_token", "entity": "TBF", "entity_type": "corporation", "city": "A14-0-0"}
+    ]
+    from engine.rules.actions import action_from_json
+
+    with pytest.raises(IllegalAction, match="cannot start in A14"):
+        t.game.apply(t.state, action_from_json(wire))
+    assert t.state.dumps() == before
+
+
+def test_quick_start_deals_packets_with_the_seeded_generator() -> None:
+    a = Table(4, seed=317182052, options=("quick_start_a",))
+    b = Table(4, seed=317182052, options=("quick_start_a",))
+    assert [p.companies for p in a.state.players] == [p.companies for p in b.state.players]
+    assert a.state.round.kind == "operating"
+    owned = sorted(c for p in a.state.players for c in p.companies)
+    assert len(owned) == 16 and "B&M" in owned
+    # each player paid exactly their packet's price
+    costs = {tuple(ps): c for ps, c in a.game.data.packets["quick_start_a"]}
+    for p in a.state.players:
+        assert p.cash + costs[tuple(p.companies)] - _income(a, p.companies) == 375
+
+
+def _income(t: Table, syms: list[str]) -> int:
+    from engine.rules.operating.common import private_income
+
+    return sum(private_income(t.game, t.state, s) for s in syms)
