@@ -80,3 +80,24 @@ def test_board_only_mode_still_steps_through_the_game() -> None:
 def test_view_names_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["view", str(tmp_path / "none.json")]) == 1
     assert "no such file" in capsys.readouterr().err
+
+
+def test_a_closing_private_leaves_the_board_in_the_viewer() -> None:
+    board = load_board(GAMEDATA / "1858")
+    game = shared_path("fixtures", "18xx.games", "1858", "219682.json")
+    timeline = build_timeline(board, game, game_dir=GAMEDATA / "1858")
+    data = build_viewer_data(board, timeline)
+    frames, svgs = data["frames"], data["svgs"]
+    assert isinstance(frames, list) and isinstance(svgs, list)
+    pairs = zip(timeline.frames, timeline.frames[1:], strict=False)
+    before, after = next(
+        (a, b) for a, b in pairs if b.map_state.removed_markers - a.map_state.removed_markers
+    )
+    symbol = sorted(after.map_state.removed_markers - before.map_state.removed_markers)[0]
+    (private,) = [p for p in board.privates if p.symbol == symbol]
+    changed = frames[after.index]["hexes"]
+    for coord in private.home_hexes:
+        assert coord in changed, (symbol, coord)
+        svg = svgs[changed[coord][0]]
+        escaped = symbol.replace("&", "&amp;")
+        assert f">{escaped}<" not in svg and f"/{escaped}<" not in svg

@@ -15,7 +15,7 @@ action from a game file.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -75,9 +75,42 @@ class StateView:
     colors: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["colors"] = {k: list(v) for k, v in self.colors.items()}
-        return data
+        """Plain JSON data (hand-built: ``dataclasses.asdict`` is slow for a frame per action)."""
+        return {
+            "heading": self.heading,
+            "bank": self.bank,
+            "phase": self.phase,
+            "market": [{"price": c.price, "companies": list(c.companies)} for c in self.market],
+            "companies": [
+                {
+                    "sym": c.sym,
+                    "fill": c.fill,
+                    "text": c.text,
+                    "treasury": c.treasury,
+                    "price": c.price,
+                    "par": c.par,
+                    "director": c.director,
+                    "trains": list(c.trains),
+                    "shares": [list(s) for s in c.shares],
+                    "tokens_left": c.tokens_left,
+                    "status": c.status,
+                }
+                for c in self.companies
+            ],
+            "players": [
+                {
+                    "id": p.id,
+                    "name": p.name,
+                    "cash": p.cash,
+                    "certificates": list(p.certificates),
+                    "priority": p.priority,
+                }
+                for p in self.players
+            ],
+            "privates": [list(p) for p in self.privates],
+            "note": self.note,
+            "colors": {k: list(v) for k, v in self.colors.items()},
+        }
 
 
 def money(amount: int | None) -> str:

@@ -77,16 +77,50 @@ def build_viewer_data(board: BoardSource, timeline: Timeline) -> dict[str, Any]:
     colors: dict[str, Any] = {}
     frames_out: list[dict[str, Any]] = []
     previous: Frame | None = None
+    shown: dict[str, str] = {}  # coord -> the SVG the page shows for it so far
+    # which private symbols can change a hex's drawing (markers, icons, reservations)
+    relevant: dict[str, frozenset[str]] = {}
+    icon_names = board.icon_names
+    for h in board.hexes:
+        syms = {icon_names.get(i.image, "") for i in h.tile.icons}
+        syms |= {p.symbol for p in board.privates if h.coord in p.home_hexes}
+        syms |= {p.symbol for p in board.privates for r in p.reservations if r[0] == h.coord}
+        relevant[h.coord] = frozenset(syms)
+    cache: dict[tuple[Any, ...], tuple[str, str]] = {}
     for frame in timeline.frames:
         changes: dict[str, list[Any]] = {}
+        # a private closing changes markers and reservations without touching tiles or tokens
+        ms, pms = frame.map_state, previous.map_state if previous else None
+        board_wide = pms is None or ms.removed_markers != pms.removed_markers
+        also: set[str] = set()
+        if pms is not None and ms.reserved != pms.reserved:
+            before, after = pms.reserved or {}, ms.reserved or {}
+            also = {c for c in set(before) | set(after) if before.get(c) != after.get(c)}
         for coord, now in frame.hexes.items():
             if coord not in by_coord:
                 continue
-            if previous is not None and previous.hexes.get(coord) == now:
+            same = previous is not None and previous.hexes.get(coord) == now
+            if same and not board_wide and coord not in also:
                 continue
-            if previous is None and now[0] == f"{coord}-0" and not any(any(c) for c in now[2]):
-                continue  # the printed hex, already in the page
-            svg, name = _cell_svg(board, by_coord[coord], frame.map_state)
+            reserved = (ms.reserved or {}).get(coord) if ms.reserved is not None else None
+            key = (
+                coord,
+                now,
+                ms.removed_markers & relevant.get(coord, frozenset()),
+                None
+                if reserved is None
+                else tuple(sorted((k, tuple(v)) for k, v in reserved.items())),
+                ms.reserved is None,
+            )
+            if key not in cache:
+                cache[key] = _cell_svg(board, by_coord[coord], frame.map_state)
+            svg, name = cache[key]
+            if previous is None:
+                shown[coord] = svg  # the starting board is in the page already
+                continue
+            if shown.get(coord) == svg:
+                continue
+            shown[coord] = svg
             idx = svg_index.setdefault(svg, len(svgs))
             if idx == len(svgs):
                 svgs.append(svg)
