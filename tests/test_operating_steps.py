@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 import pytest
 
+from engine import tiles
 from engine.definition import load_game
 from engine.errors import IllegalAction
 from engine.games import get_rules
@@ -26,9 +27,9 @@ from engine.rules.actions import (
     SellShares,
 )
 from engine.rules.game import Game
-from engine.rules.operating import common, phases
+from engine.rules.operating import common, phases, routing
 from engine.rules.rounds import OperatingRound
-from engine.rules.state import BANK, POOL, GameState
+from engine.rules.state import POOL, GameState
 from engine.rules.stock.shares import move_share, set_par
 
 PLAYERS = [("1", "Ana"), ("2", "Bea"), ("3", "Cid"), ("4", "Dan")]
@@ -364,4 +365,28 @@ def test_company_falling_off_the_market_closes_and_its_shares_are_worthless(game
     assert state.hexes["H11"].tokens[2] == [None]
     assert state.bank_cash == bank + 10
     assert game.result(state)["2"] == 500
-    assert BANK == "bank"
+
+
+def test_tile_must_extend_the_operators_network_and_keep_old_track(game: Game) -> None:
+    state = new_state(game)
+    state.privates["B&M"].owner = "1"
+    state.privates["B&M"].floated = True
+    state.player("1").companies.append("B&M")
+    start_or(game, state)
+    cash = state.player("1").cash
+    # a tile far away (I12), turned to fit the map, is on no route of B&M
+    sides = routing.track_graph(game, state).neighbours["I12"]
+    plain = game.definition.tiles["7"].tile
+    rotation = next(r for r in range(6) if set(tiles.exits(plain, r)) <= set(sides))
+    with pytest.raises(IllegalAction, match="does not extend a route of B&M"):
+        game.apply(
+            state,
+            LayTile(entity="B&M", entity_type="minor", hex="I12", tile="7-0", rotation=rotation),
+        )
+    # a plain-track tile cannot go on a city
+    with pytest.raises(IllegalAction, match="cannot become 7"):
+        game.apply(
+            state, LayTile(entity="B&M", entity_type="minor", hex="O8", tile="7-0", rotation=0)
+        )
+    assert state.player("1").cash == cash  # nothing changed
+    assert state.hexes["O8"].tile == "O8-0"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.graph import TrackGraph, build_graph
+from engine.graph import TrackGraph, build_graph, reachable
 from engine.routes import RouteSpec, TrainSpec, run_revenue, train_spec_from_data
 from engine.rules.operating import board, common
 from engine.rules.state import GameState
@@ -65,3 +65,24 @@ def route_revenues(game: Game, state: GameState, corp: str, routes: Any) -> list
     )
     by_train = {r.train: r.revenue for r in result.routes}
     return [by_train[r.train] for r in routes]
+
+
+def reached_edges(game: Game, state: GameState, operator: str, coord: str) -> set[int]:
+    """Edges of ``coord`` the operator's broad or metre network reaches (a private railway's
+    starts from its home hexes, a company's from its stations)."""
+    graph = track_graph(game, state)
+    tokens = {c: h.tokens for c, h in state.hexes.items()}
+    home: tuple[str, ...] = ()
+    home_cities: dict[str, list[int]] = {}
+    if operator in state.privates:
+        p = game.definition.private(operator)
+        home = tuple(p.home_hexes)
+        for r in p.reservations:
+            home_cities.setdefault(r.hex, []).append(r.city)
+    out: set[int] = set()
+    for gauge in ("broad", "metre"):
+        reach = reachable(
+            graph, operator, tokens=tokens, gauge=gauge, home_hexes=home, home_cities=home_cities
+        )
+        out |= set(reach.hexes.get(coord, ()))
+    return out

@@ -20,9 +20,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence, Set
 from typing import Any
 
+from engine import tiles
 from engine.rules.actions import Action, LayTile, Pass
 from engine.rules.ledger import transfer
-from engine.rules.operating import board, common
+from engine.rules.operating import board, common, routing
 from engine.rules.registry import register_step
 from engine.rules.state import BANK
 from engine.rules.step import Step
@@ -152,6 +153,7 @@ class TrackStep(Step):
         if free is None or action.tile not in free:
             raise self.illegal(action, "9.3 tile supply", f"tile {action.tile} is not available")
         self._check_blocked(action, old.color)
+        self._check_tile(action, old, new_tile, new_color)
 
         gauges = new_track_gauges(board.track_gauges(old.tile), board.track_gauges(new_tile))
         turn_gauges = [frozenset(g) for g in self.rdata["gauges_added"]] + [gauges]
@@ -174,6 +176,67 @@ class TrackStep(Step):
         self.log(f"{op} lays #{action.tile} rotation {action.rotation} on {action.hex}{paid}")
         if index + 1 >= len(lays):
             self.pass_()
+
+    def _check_tile(
+        self, action: LayTile, old: board.PlacedTile, new_tile: Any, new_color: str
+    ) -> None:
+        """The tile is a legal upgrade of what is there, turned so that all old track is kept,
+        no track runs off the map or into a closed side, and some new exit is on the
+        operator's broad- or metre-gauge network (18xx.games ``legal_tile_rotation?``)."""
+        game, state, coord = self.game, self.state, action.hex
+        name = board.tile_name(action.tile)
+        rules = game.definition.upgrade_rules
+        fixed = rules.hexes.get(coord)
+        old_def = (
+            None
+            if old.preprinted
+            else game.definition.tiles[board.tile_name(state.hexes[coord].tile)]
+        )
+        if fixed is not None and old.color != "white":
+            allowed = name in fixed
+        elif old_def is not None and old_def.upgrades_to is not None:
+            allowed = name in old_def.upgrades_to
+        else:
+            allowed = tiles.upgrades_to(
+                old.tile,
+                old.color,
+                new_tile,
+                new_color,
+                old_rotation=old.rotation,
+                colour_order=tuple(rules.colors)
+                if old.color != "white"
+                else ("white", *rules.colors),
+                future_label=self._future_label(coord, old),
+            )
+        if not allowed:
+            raise self.illegal(
+                action, "9.3 upgrades", f"{state.hexes[coord].tile} cannot become {name}"
+            )
+        graph = routing.track_graph(game, state)
+        sides = graph.neighbours.get(coord, {})
+        if action.rotation not in tiles.upgrade_rotations(
+            old.tile, old.rotation, new_tile, exit_allowed=lambda e: e in sides
+        ):
+            raise self.illegal(
+                action,
+                "9.3 upgrades",
+                f"{name} cannot be laid on {coord} at rotation {action.rotation}",
+            )
+        reached = routing.reached_edges(game, state, action.entity, coord)
+        if not reached & set(tiles.exits(new_tile, action.rotation)):
+            raise self.illegal(
+                action,
+                "9.3 routes",
+                f"{name} on {coord} does not extend a route of {action.entity}",
+            )
+
+    def _future_label(self, coord: str, old: board.PlacedTile) -> Any:
+        """The hex's future label (Porto's P) while no tile of its colour has been laid."""
+        printed = self.game.definition.hexes[coord].tile.future_label
+        order = ["white", *self.game.definition.upgrade_rules.colors]
+        if printed is not None and order.index(old.color) < order.index(printed.color):
+            return printed
+        return old.tile.future_label
 
     def _check_blocked(self, action: LayTile, old_color: str) -> None:
         """A private's home hex takes no other company's first tile while it is open; a hex
