@@ -27,7 +27,7 @@ from engine.rules.actions import (
     SellShares,
 )
 from engine.rules.game import Game
-from engine.rules.operating import common, phases, routing
+from engine.rules.operating import board, common, phases, routing, token
 from engine.rules.rounds import OperatingRound
 from engine.rules.state import POOL, GameState
 from engine.rules.stock.shares import move_share, set_par
@@ -168,20 +168,27 @@ def test_zero_earnings_skip_the_dividend_and_move_left_and_no_train_moves_again(
 # -- 9.4 station markers ------------------------------------------------------------------------
 
 
-def test_station_cost_is_40_per_province_border_from_the_nearest_station(game: Game) -> None:
+def test_station_must_be_on_a_route_and_costs_40_per_province_border(game: Game) -> None:
     state = new_state(game)
-    float_company(game, state, "MZA", price=100, cash=300, holders={"1": 4}, home=("H11", 2))
+    # MZA in Madrid's north-west city (H11 city 1); track from it to Valladolid (G8) through
+    # Ávila (G10): Valladolid is one province away, P40; Barcelona (O8), not connected, would
+    # be two (P80) but MZA cannot reach it
+    float_company(game, state, "MZA", price=100, cash=300, holders={"1": 4}, home=("H11", 1))
+    board.lay(game, state, "G10", "58-0", 3)
+    board.lay(game, state, "G8", "57-0", 0)
+    state.privates["M&V"].closed = True  # Valladolid's space is no longer held for M&V
+    assert token.station_cost_for(game, state, "MZA", "O8") == 80
     start_or(game, state)
     apply(game, state, [corp_pass("MZA")])  # no track
-    # Lisboa (A14) is two provinces from Madrid: P80, and a recorded P40 is refused
-    with pytest.raises(IllegalAction, match="costs MZA 80"):
+    with pytest.raises(IllegalAction, match="not on a route of MZA"):
+        game.apply(state, PlaceToken(entity="MZA", entity_type="corporation", city="O8-0-0"))
+    with pytest.raises(IllegalAction, match="costs MZA 40, not 20"):
         game.apply(
-            state, PlaceToken(entity="MZA", entity_type="corporation", city="A14-0-0", cost=40)
+            state, PlaceToken(entity="MZA", entity_type="corporation", city="57-0-0", cost=20)
         )
-    game.apply(state, PlaceToken(entity="MZA", entity_type="corporation", city="A14-0-0", cost=80))
-    assert state.corporations["MZA"].cash == 220
-    # Lisboa's first space is held for L&C (still open): MZA takes the second
-    assert state.hexes["A14"].tokens[0] == [None, "MZA"]
+    game.apply(state, PlaceToken(entity="MZA", entity_type="corporation", city="57-0-0", cost=40))
+    assert state.corporations["MZA"].cash == 260
+    assert state.hexes["G8"].tokens[0] == ["MZA"]
 
 
 # -- 9.3 track ------------------------------------------------------------------------------------

@@ -67,9 +67,7 @@ def route_revenues(game: Game, state: GameState, corp: str, routes: Any) -> list
     return [by_train[r.train] for r in routes]
 
 
-def reached_edges(game: Game, state: GameState, operator: str, coord: str) -> set[int]:
-    """Edges of ``coord`` the operator's broad or metre network reaches (a private railway's
-    starts from its home hexes, a company's from its stations)."""
+def _reaches(game: Game, state: GameState, operator: str) -> list[Any]:
     graph = track_graph(game, state)
     tokens = {c: h.tokens for c, h in state.hexes.items()}
     home: tuple[str, ...] = ()
@@ -79,10 +77,25 @@ def reached_edges(game: Game, state: GameState, operator: str, coord: str) -> se
         home = tuple(p.home_hexes)
         for r in p.reservations:
             home_cities.setdefault(r.hex, []).append(r.city)
-    out: set[int] = set()
-    for gauge in ("broad", "metre"):
-        reach = reachable(
+    return [
+        reachable(
             graph, operator, tokens=tokens, gauge=gauge, home_hexes=home, home_cities=home_cities
         )
+        for gauge in ("broad", "metre")
+    ]
+
+
+def reaches_city(game: Game, state: GameState, operator: str, coord: str, city: int) -> bool:
+    """Whether a city is on the operator's broad or metre network (it may put a station
+    there)."""
+    stop = track_graph(game, state).city(coord, city)
+    return stop is not None and any(stop.id in r.stops for r in _reaches(game, state, operator))
+
+
+def reached_edges(game: Game, state: GameState, operator: str, coord: str) -> set[int]:
+    """Edges of ``coord`` the operator's broad or metre network reaches (a private railway's
+    starts from its home hexes, a company's from its stations)."""
+    out: set[int] = set()
+    for reach in _reaches(game, state, operator):
         out |= set(reach.hexes.get(coord, ()))
     return out

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.rules.actions import Action, Pass, PlaceToken
 from engine.rules.ledger import transfer
-from engine.rules.operating import board
+from engine.rules.operating import board, routing
 from engine.rules.registry import register_step
 from engine.rules.state import BANK, GameState
 from engine.rules.step import Step
@@ -112,6 +112,10 @@ class TokenStep(Step):
         if any(op in s for s in h.tokens):
             raise self.illegal(
                 action, "9.4 station markers", f"{op} already has a station on {coord}"
+            )
+        if not routing.reaches_city(game, state, op, coord, ci):
+            raise self.illegal(
+                action, "9.4 station markers", f"{action.city} is not on a route of {op}"
             )
         res = h.reservations[ci] if ci < len(h.reservations) else []
         slot = board.token_slot(state, slots, list(res), op)
