@@ -7,7 +7,7 @@ numbers (tile ``57``, phase ``2``) are accepted as strings.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NoReturn
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
@@ -26,8 +26,47 @@ Name = Annotated[str, Field(min_length=1)]
 PlayerCount = Annotated[int, Field(ge=1, le=12, description="a number of players")]
 
 
+class FrozenDict(dict[Any, Any]):
+    """A dict that refuses every change (the mappings inside a loaded definition).
+
+    >>> d = FrozenDict({"a": 1})
+    >>> d["a"] = 2
+    Traceback (most recent call last):
+    ...
+    TypeError: game data is read-only
+    """
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("game data is read-only")
+
+    __setitem__ = _read_only
+    __delitem__ = _read_only
+    __ior__ = _read_only
+    clear = _read_only
+    pop = _read_only
+    popitem = _read_only
+    setdefault = _read_only
+    update = _read_only
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(self.items()))
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copy/pickle without __setitem__
+        return (FrozenDict, (dict(self),))
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, dict) and not isinstance(value, FrozenDict):
+        return FrozenDict({k: _freeze(v) for k, v in value.items()})
+    return value
+
+
 class Model(BaseModel):
-    """Base of every data model: unknown keys are errors; instances are immutable."""
+    """Base of every data model: unknown keys are errors; instances are immutable.
+
+    Lists are tuples and mappings are :class:`FrozenDict`, so nothing inside a loaded model
+    can change either (and models hash).
+    """
 
     model_config = ConfigDict(
         extra="forbid",
@@ -36,6 +75,11 @@ class Model(BaseModel):
         str_strip_whitespace=False,
         use_attribute_docstrings=True,
     )
+
+    def model_post_init(self, context: Any, /) -> None:
+        for name, value in self.__dict__.items():
+            if isinstance(value, dict):
+                object.__setattr__(self, name, _freeze(value))
 
 
 def _unlimited_to_none(value: Any) -> Any:

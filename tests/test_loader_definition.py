@@ -138,3 +138,18 @@ def test_definition_is_immutable(g1858: GameDefinition) -> None:
         g1858.corporations[0].name = "x"  # type: ignore[misc]
     with pytest.raises(AttributeError):
         g1858.trains[0].variants.append(None)  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match="read-only"):
+        g1858.market.bank[2] = 1
+    with pytest.raises(TypeError, match="read-only"):
+        g1858.market.stations.borders_between["Galicia"].clear()  # type: ignore[union-attr]
+    assert g1858.bank_cash(2) == 8000
+
+
+def test_definition_models_copy_and_hash(g1858: GameDefinition) -> None:
+    import copy
+    import pickle
+
+    market = g1858.market
+    assert copy.deepcopy(market) == market
+    assert pickle.loads(pickle.dumps(market)) == market
+    assert hash(market) == hash(copy.deepcopy(market))
