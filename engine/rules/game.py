@@ -18,7 +18,7 @@ from engine.rules.actions import Action, Message, Program
 from engine.rules.hooks import Rules
 from engine.rules.registry import STEPS
 from engine.rules.rounds import ROUND_KINDS, Round
-from engine.rules.state import GameState
+from engine.rules.state import GameState, RoundState
 from engine.rules.step import Step
 
 
@@ -45,6 +45,7 @@ class Game:
         self._rounds: dict[str, type[Round]] = dict(ROUND_KINDS)
         self._rounds.update({r.KIND: r for r in rules.ROUNDS})
         self.check = True  # snapshot and roll back on error (off: trusted replays only)
+        self._bound: tuple[GameState, RoundState, list[Step]] | None = None
 
     # -- registry --------------------------------------------------------------------------
     def step_class(self, name: str) -> type[Step]:
@@ -61,6 +62,23 @@ class Game:
 
     def round(self, state: GameState) -> Round:
         return self.round_class(state.round.kind)(self, state)
+
+    def bound_steps(self, state: GameState) -> list[Step]:
+        """The current round's steps bound to ``state`` (cached while the round is the same
+        object with the same step states)."""
+        rs = state.round
+        cached = self._bound
+        if (
+            cached is not None
+            and cached[0] is state
+            and cached[1] is rs
+            and len(cached[2]) == len(rs.steps)
+            and all(b.st is st for b, st in zip(cached[2], rs.steps, strict=True))
+        ):
+            return cached[2]
+        bound = [self.step_class(st.name)(self, state, st) for st in rs.steps]
+        self._bound = (state, rs, bound)
+        return bound
 
     # -- setup -----------------------------------------------------------------------------
     def new_state(self, players: Sequence[tuple[str, str]], seed: int = 0) -> GameState:

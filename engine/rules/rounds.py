@@ -56,8 +56,7 @@ class Round:
 
     # -- steps -----------------------------------------------------------------------------
     def steps(self) -> list[Step]:
-        g, s = self.game, self.state
-        return [g.step_class(st.name)(g, s, st) for st in s.round.steps]
+        return self.game.bound_steps(self.state)
 
     def step(self, name: str) -> Step:
         for step in self.steps():
@@ -112,8 +111,14 @@ class Round:
         for step in self.steps():
             if not step.active:
                 continue
-            accepts = action.type in step.actions(action.entity)
-            blocking = step.blocking()
+            acts = step.actions(action.entity)
+            accepts = action.type in acts
+            if step.current_entity() == action.entity and not self.game.is_closed(
+                self.state, action.entity
+            ):
+                blocking = step.blocks() and bool(acts)
+            else:
+                blocking = step.blocking()
             if blocking and not accepts:
                 expected = step.active_entities()
                 if action.entity not in expected:

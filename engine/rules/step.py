@@ -95,8 +95,17 @@ class Step:
             return []
         return self.actions(ent)
 
+    def has_actions(self, entity: str) -> bool:
+        """``bool(self.actions(entity))``; steps may answer faster."""
+        return bool(self.actions(entity))
+
     def blocking(self) -> bool:
-        return self.blocks() and bool(self.current_actions())
+        if not self.blocks():
+            return False
+        ent = self.current_entity()
+        if ent is None or self.game.is_closed(self.state, ent):
+            return False
+        return self.has_actions(ent)
 
     @property
     def active(self) -> bool:

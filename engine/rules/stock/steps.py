@@ -441,6 +441,26 @@ class StockTurn(Step):
             out.append("pass")
         return out
 
+    def has_actions(self, entity: str) -> bool:
+        """Same answer as ``bool(actions(entity))``, cheapest questions first."""
+        s = self.state
+        if entity in s.corporations:
+            return bool(self.corporation_actions(entity))
+        if entity != self.current_entity():
+            return False
+        if self.data.get("auctioning"):
+            return True
+        if self.bought():
+            return self.must_sell(entity)
+        return (
+            self.can_bid_any(entity)
+            or self.can_exchange_any(entity)
+            or bool(self.buyable(entity))
+            or any(self.can_convert(c) for c in s.corporations.values())
+            or self.can_par_any(entity)
+            or bool(self.sellable_bundles(entity))
+        )
+
     def corporation_actions(self, corp: str) -> list[str]:
         c = self.state.corporations[corp]
         if c.director != self.current_entity() or self.bought() or not self.can_convert(c):
