@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.rules.actions import Action, Choose, Pass
 from engine.rules.ledger import transfer
-from engine.rules.operating import common, phases, trains
+from engine.rules.operating import common, phases, routing, trains
 from engine.rules.registry import register_step
 from engine.rules.state import BANK, POOL, GameState
 from engine.rules.step import Step
@@ -169,6 +169,15 @@ class PrivateClosureStep(Step):
             where = choice["from"]
         except (KeyError, ValueError) as exc:
             raise self.illegal(action, "10 private closure", f"bad choice: {exc}") from None
+        home = self.game.definition.private(minor).home_hexes
+        if (
+            corp.closed
+            or not corp.floated
+            or not routing.reaches_any_hex(self.game, state, corp.sym, home)
+        ):
+            raise self.illegal(
+                action, "10 private closure", f"{corp.sym} is not connected to {minor}'s home"
+            )
         treasury = [s for s in holder_shares(corp, corp.sym) if not s.president]
         pool = holder_shares(corp, POOL)
         approval = self.rdata["approvals"].get(corp.sym, "pending")

@@ -99,3 +99,12 @@ def reached_edges(game: Game, state: GameState, operator: str, coord: str) -> se
     for reach in _reaches(game, state, operator):
         out |= set(reach.hexes.get(coord, ()))
     return out
+
+
+def reaches_any_hex(game: Game, state: GameState, corp: str, hexes: Any) -> bool:
+    """Whether a company's trains could run into one of ``hexes`` on broad or metre track, or
+    it has a station on one (18xx.games ``corporation_private_connected?``)."""
+    wanted = set(hexes)
+    if any(any(corp in slots for slots in state.hexes[h].tokens) for h in wanted):
+        return True
+    return any(wanted & r.run_hexes for r in _reaches(game, state, corp))
