@@ -220,3 +220,14 @@ def _income(t: Table, syms: list[str]) -> int:
     from engine.rules.operating.common import private_income
 
     return sum(private_income(t.game, t.state, s) for s in syms)
+
+
+def test_two_players_draw_five_and_two_unbuyable_privates_from_the_seed() -> None:
+    a, b = Table(2, seed=5), Table(2, seed=5)
+    drawn = a.state.data["unbuyable_privates"]
+    assert drawn == b.state.data["unbuyable_privates"]
+    batches = [a.game.data.private(sym).batch for sym in drawn]
+    assert batches == [1] * 5 + [2] * 2
+    assert Table(2, seed=6).state.data["unbuyable_privates"] != drawn
+    with pytest.raises(IllegalAction, match="cannot be bought"):
+        a.act("1", "bid", company=drawn[0], price=a.game.data.private(drawn[0]).minimum_bid)

@@ -97,6 +97,23 @@ class Rules1858(Rules):
             return StockRound.create(game, state)
         return super().next_round(game, state)
 
+    def setup_state(self, game: Game, state: GameState) -> None:
+        """2 players: some privates are drawn (the game's seeded RNG, batch 1 then batch 2,
+        each in P-number order shuffled as 18xx.games' ``sort_by { rand }``) to be unbuyable."""
+        from engine.rules import rng
+
+        draw = game.definition.two_player_unavailable
+        if game.num_players != 2 or draw is None:
+            return
+        minors = [p for p in game.data.privates if p.minor]
+        picked: list[str] = []
+        for batch, n in ((1, draw.batch_1), (2, draw.batch_2)):
+            pool = [p.sym for p in minors if p.batch == batch]
+            state.rng, order = rng.shuffled(state.rng, pool)
+            picked.extend(order[:n])
+        state.data["unbuyable_privates"] = picked
+        state.log.append(f"These privates cannot be bought in this game: {', '.join(picked)}")
+
     # -- quick start [options] ---------------------------------------------------------------
     def quick_start_packets(self, game: Game) -> str | None:
         """The quick-start option in use, if any."""
