@@ -174,14 +174,9 @@ class Rules1858(Rules):
         homes = set(game.data.private(sym).home_hexes)
         if any(t.hex in homes for t in c.tokens):
             return True
-        try:
-            from engine import graph
-        except ImportError:  # pragma: no cover
-            return False
-        reach = getattr(graph, "reachable_hexes", None)
-        if reach is None:
-            return False
-        return bool(homes & set(reach(game, state, corp)))
+        from engine.rules.operating.routing import reaches_any_hex
+
+        return reaches_any_hex(game, state, corp, homes)
 
     def can_convert(self, game: Game, state: GameState, corp: str) -> bool:
         c = state.corporations[corp]
