@@ -32,7 +32,15 @@ from engine.errors import DataError, SourcePos
 from engine.notation.errors import QuoteStyle
 from schemas.map import MapFile
 
-__all__ = ["MapFile", "YamlDoc", "load_yaml", "parse_yaml", "validate_model"]
+__all__ = [
+    "MapFile",
+    "YamlDoc",
+    "clear_cache",
+    "load_model",
+    "load_yaml",
+    "parse_yaml",
+    "validate_model",
+]
 
 PathItem = str | int
 M = TypeVar("M", bound=BaseModel)
@@ -322,3 +330,47 @@ def validate_model(doc: YamlDoc, model: type[M]) -> tuple[M | None, list[DataErr
             text = "; or ".join(whats) + got
             errors.append(DataError(doc.file, line, col, f"{where}: {text}" if where else text))
         return None, errors
+
+
+# ---------------------------------------------------------------------- cached file loading
+_CACHE: dict[tuple[str, str, type[BaseModel]], tuple[Any, ...]] = {}
+_CACHE_SIZE = 128
+
+
+def clear_cache() -> None:
+    """Forget every cached file (benchmarks measure uncached work with it)."""
+    _CACHE.clear()
+
+
+def load_model(
+    path: Path, file: str, model: type[M]
+) -> tuple[YamlDoc | None, M | None, list[DataError]]:
+    """Read, parse and validate one file: (document, model or None, errors).
+
+    Results are cached by (text, shown name, model): re-checking unchanged files (tests that
+    edit one file of a game, a long-running process) costs one read.  Documents and models
+    are never changed after loading, so sharing them is safe.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None, None, [DataError(file, 1, 1, "file not found")]
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, None, [DataError(file, 1, 1, f"cannot read file: {exc}")]
+    key = (text, file, model)
+    cached = _CACHE.get(key)
+    if cached is not None:
+        doc, result, errors = cached
+        return doc, result, list(errors)
+    doc, errors = parse_yaml(text, file)
+    result = None
+    if doc is not None:
+        if doc.data is None:
+            errors.append(DataError(file, 1, 1, "the file is empty"))
+        else:
+            result, more = validate_model(doc, model)
+            errors.extend(more)
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[key] = (doc, result, tuple(errors))
+    return doc, result, errors

@@ -37,7 +37,7 @@ from pydantic import BaseModel
 
 from engine.definition import GameDefinition, HexDef, TileDef, build_definition
 from engine.errors import DataError
-from engine.loader import PathItem, YamlDoc, load_yaml, validate_model
+from engine.loader import PathItem, YamlDoc, load_model
 from engine.notation.errors import NotationError
 from engine.notation.models import Tile
 from engine.notation.parser import parse
@@ -124,16 +124,11 @@ class _Checker:
 
     # ------------------------------------------------------------------ loading
     def load(self, path: Path, shown: str, model: type[M]) -> _Part[M] | None:
-        doc, errors = load_yaml(path, shown)
+        doc, result, errors = load_model(path, shown, model)
         self.errors.extend(errors)
-        if doc is None:
-            return None
-        if doc.data is None:
-            self.errors.append(DataError(shown, 1, 1, "the file is empty"))
+        if doc is None or doc.data is None:
             return None
         self.raw[shown] = doc.data
-        result, errors = validate_model(doc, model)
-        self.errors.extend(errors)
         if result is None:
             return None
         return _Part(result, doc)

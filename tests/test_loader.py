@@ -199,3 +199,19 @@ def test_multi_line_scalar_is_not_claimed_single_line() -> None:
 
 def test_data_error_text() -> None:
     assert str(DataError("x.yaml", 3, 7, "m")) == "x.yaml:3:7: error: m"
+
+
+def test_load_model_caches_unchanged_files_only(tmp_path: Path) -> None:
+    from engine.loader import load_model
+
+    path = tmp_path / "map.yaml"
+    path.write_text("hexes:\n  A1: {color: white}\n", encoding="utf-8")
+    first = load_model(path, "map.yaml", MapFile)
+    again = load_model(path, "map.yaml", MapFile)
+    assert again[0] is first[0] and again[1] is first[1]  # reused, not re-parsed
+    path.write_text("hexes:\n  A1: {color: blu}\n", encoding="utf-8")
+    _doc, model, errors = load_model(path, "map.yaml", MapFile)
+    assert model is None
+    assert [(e.line, e.col) for e in errors] == [(2, 15)]
+    errors.clear()  # a caller changing its list does not change the cache
+    assert len(load_model(path, "map.yaml", MapFile)[2]) == 1
