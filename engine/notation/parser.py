@@ -25,6 +25,10 @@ them (use it for new data):
 Both modes allow a trailing ``;`` (or several) and a trailing ``,`` in a part, as the decoder
 does; both reject an empty part between two ``;`` (the decoder crashes on it).
 
+Flags (``hide``, ``sticky``, ``terminal``...) take ``1``/``true`` or ``0``/``false``.  Note that
+18xx.games treats *any* written value as true, so its 18Rhl data's ``sticky:0`` icons are
+sticky there and not here; no 1858 code is affected.
+
 Node references
 ---------------
 ``_N`` counts, from 0, the nodes defined so far in code order: ``city``, ``pass``, ``town``,
