@@ -72,6 +72,7 @@ class StateView:
     players: tuple[PlayerRow, ...]
     privates: tuple[tuple[str, str], ...] = ()  # (symbol, owner name or "closed")
     note: str = ""
+    round: str = ""  # "Operating round 3.1: MZA to act"
     colors: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -109,6 +110,7 @@ class StateView:
             ],
             "privates": [list(p) for p in self.privates],
             "note": self.note,
+            "round": self.round,
             "colors": {k: list(v) for k, v in self.colors.items()},
         }
 
@@ -183,6 +185,24 @@ def _market_price(board_market: Sequence[int], key: str) -> int | None:
     return board_market[col] if 0 <= col < len(board_market) else None
 
 
+def round_text(state: GameState, acting: str | None = None) -> str:
+    """'Stock round 2', 'Operating round 3.1', with who acts next when known."""
+    kind = state.round.kind
+    if state.finished:
+        return f"Game over: {state.game_end_reason}" if state.game_end_reason else "Game over"
+    if kind == "stock":
+        text = f"Stock round {state.turn}"
+    elif kind == "operating":
+        text = f"Operating round {state.turn}.{state.round.num}"
+    elif kind in ("none", ""):
+        text = ""
+    else:
+        text = f"{kind.replace('_', ' ').capitalize()} round"
+    if acting:
+        text = f"{text}: {acting} to act" if text else f"{acting} to act"
+    return text
+
+
 def views_from_gamestate(
     board: BoardSource,
     state: GameState,
@@ -190,8 +210,9 @@ def views_from_gamestate(
     market_spaces: Sequence[int] = (),
     heading: str = "",
     highlight: frozenset[str] = frozenset(),
+    acting: str | None = None,
 ) -> tuple[MapState, StateView]:
-    """The board and panel snapshots of a rules-engine state."""
+    """The board and panel snapshots of a rules-engine state (``acting``: its entity ref)."""
     names = {p.id: p.name for p in state.players}
     closed = frozenset(sym for sym, p in state.privates.items() if p.closed)
     map_state = map_state_from_hexes(board, state.hexes, removed=closed, highlight=highlight)
@@ -255,6 +276,7 @@ def views_from_gamestate(
         players=tuple(players),
         privates=privates,
         colors={k: v for k, v in board.company_colors.items()},
+        round=round_text(state, names.get(acting or "", acting)),
     )
     return map_state, view
 
@@ -274,6 +296,9 @@ def panel_svg(view: StateView, x0: float, y0: float, width: float = PANEL_WIDTH)
     y += 38
     bank = f"Bank {money(view.bank)}" if view.bank is not None else "Bank: not tracked"
     parts.append(_t(x0, y, f"{bank}    Phase {view.phase or '–'}", 22, class_="bank"))
+    if view.round:
+        y += 30
+        parts.append(_t(x0, y, view.round, 22, class_="round"))
     if view.note:
         y += 30
         parts.append(_t(x0, y, view.note, 18, fill="#a00", class_="note"))

@@ -90,6 +90,7 @@ class Words:
     def __init__(self, board: BoardSource, names: Mapping[str, str]) -> None:
         self.names = dict(names)
         self.places = {h.coord: h.name for h in board.hexes if h.name}
+        self.last_run: dict[str, int] = {}  # entity -> revenue of its latest run
 
     def who(self, ref: object) -> str:
         return self.names.get(str(ref), str(ref))
@@ -115,28 +116,35 @@ class Words:
             return f"{who} bids P{a.get('price')} for {a.get('company')}"
         if kind == "par":
             price = str(a.get("share_price", "")).split(",")[0]
-            return f"{who} starts {a.get('corporation')} at par P{price}"
+            spent = f", paying P{paid}" if paid else ""
+            return f"{who} starts {a.get('corporation')} at par P{price}{spent}"
         if kind == "buy_shares":
             shares = ", ".join(a.get("shares") or [])
             pct = f" ({a.get('percent')}%)" if a.get("percent") else ""
-            return f"{who} buys {shares}{pct}{cost}"
+            price = f" for P{paid}" if paid is not None and paid > 0 else ""
+            return f"{who} buys {shares}{pct}{price}"
         if kind == "sell_shares":
             shares = ", ".join(a.get("shares") or [])
+            owner = str(a.get("entity"))
+            if all(str(x).rsplit("_", 1)[0] == owner for x in a.get("shares") or []):
+                return f"{who} issues {shares} to the bank pool"
             gain = f" for P{-paid}" if paid is not None and paid < 0 else ""
             return f"{who} sells {shares}{gain}"
         if kind == "run_routes":
             routes = a.get("routes") or []
             total = sum(int(r.get("revenue", 0)) for r in routes)
             trains = ", ".join(str(r.get("train", "?")).rsplit("-", 1)[0] for r in routes)
+            self.last_run[str(a.get("entity"))] = total
             return f"{who} runs {len(routes)} train(s) ({trains}) for P{total}"
         if kind == "dividend":
-            what = {"payout": "pays out", "withhold": "withholds", "half": "pays half"}.get(
+            what = {"payout": "pays out", "withhold": "withholds", "half": "pays half of"}.get(
                 str(a.get("kind")), str(a.get("kind"))
             )
-            return f"{who} {what}"
+            run = self.last_run.pop(str(a.get("entity")), None)
+            return f"{who} {what} P{run}" if run is not None else f"{who} {what}"
         if kind == "buy_train":
             train = str(a.get("train", "?")).rsplit("-", 1)[0]
-            variant = f" as {a['variant']}" if a.get("variant") else ""
+            variant = f" as {a['variant']}" if a.get("variant") not in (None, train) else ""
             return f"{who} buys a {train} train{variant} for P{a.get('price', 0)}"
         if kind in ("discard_train", "scrap_train"):
             verb = "discards" if kind == "discard_train" else "scraps"
@@ -148,7 +156,10 @@ class Words:
         if kind == "convert":
             return f"{who} converts to a 10-share company"
         if kind == "choose":
-            return f"{who} chooses {a.get('choice')}"
+            choice = a.get("choice")
+            if isinstance(choice, Mapping):
+                choice = ", ".join(f"{k} {v}" for k, v in choice.items())
+            return f"{who} chooses {choice}"
         if kind == "message":
             return f"{who} says: {a.get('message', '')}"
         if kind.startswith("program_"):
@@ -284,12 +295,17 @@ def build_timeline(
     def snapshot(index: int, action_id: int | None, text: str, touched: set[str]) -> Frame:
         heading = f"{title}: after action {action_id}" if action_id is not None else title
         if state is not None and tracker is None:
+            try:
+                acting = game.current_entity(state) if game is not None else None
+            except Exception:  # a question the rules cannot answer yet must not stop drawing
+                acting = None
             map_state, view = views_from_gamestate(
                 board,
                 state,
                 market_spaces=spaces,
                 heading=heading,
                 highlight=frozenset(touched),
+                acting=acting,
             )
             hexes = _freeze_hexes(state.hexes)
             last_view[0] = view
@@ -316,6 +332,11 @@ def build_timeline(
 
             before = state.bank_cash
             before_hexes = _freeze_hexes(state.hexes)
+            who = str(a.get("entity"))
+            try:
+                own_before: int | None = state.cash_of(who)
+            except (KeyError, AttributeError):
+                own_before = None
             try:
                 game.apply(state, action_from_json(dict(a)))
             except Exception as exc:
@@ -327,15 +348,15 @@ def build_timeline(
                 tracker = _BoardOnly(board, copy.deepcopy(state.hexes))
                 touched = tracker.apply(a)
             else:
-                if a.get("type") in ("lay_tile", "place_token", "buy_shares"):
-                    paid = state.bank_cash - before
+                if a.get("type") in ("lay_tile", "place_token"):
+                    paid = state.bank_cash - before  # what the bank received
+                elif a.get("type") in ("buy_shares", "par") and own_before is not None:
+                    paid = own_before - state.cash_of(who)  # what the buyer spent
                 after = _freeze_hexes(state.hexes)
                 touched = {c for c, v in after.items() if before_hexes.get(c) != v}
         else:
             assert tracker is not None
             touched = tracker.apply(a)
-        if a.get("type") == "buy_shares" and paid is not None:
-            paid = None  # share money goes to treasuries and the bank: not a single payment
         text = words.describe(a, paid, sorted(touched))
         frames.append(
             snapshot(len(frames), action_id if isinstance(action_id, int) else None, text, touched)

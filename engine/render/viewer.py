@@ -59,6 +59,7 @@ def _panel_json(view: StateView, rows: _Pool) -> dict[str, Any]:
     return {
         "bank": data["bank"],
         "phase": data["phase"],
+        "round": data["round"],
         "note": data["note"],
         "market": rows.add(data["market"]),
         "companies": [rows.add(c) for c in data["companies"]],
@@ -232,7 +233,7 @@ JS = r"""
   function panel(i) {
     var q = panels[i];
     function row(r) { return rows[r]; }
-    return {bank: q.bank, phase: q.phase, note: q.note, market: rows[q.market],
+    return {bank: q.bank, phase: q.phase, round: q.round, note: q.note, market: rows[q.market],
       companies: q.companies.map(row), players: q.players.map(row), privates: rows[q.privates]};
   }
   function drawPanel(p) {
@@ -242,6 +243,11 @@ JS = r"""
     var head = el('div', bank + (p.phase ? '   Phase ' + p.phase : ''));
     head.id = 'bank';
     box.appendChild(head);
+    if (p.round) {
+      var rd = el('div', p.round);
+      rd.id = 'round';
+      box.appendChild(rd);
+    }
     if (p.note) box.appendChild(el('div', p.note, 'note'));
     if (p.market.length) {
       box.appendChild(el('h3', 'Stock market (first arrived on top)'));
