@@ -123,3 +123,14 @@ def test_panels_from_a_rules_engine_state() -> None:
     texts = [t.text or "" for t in root.iter(f"{NS}text")]
     assert "Ana (priority): P412" in texts
     assert any(t.startswith("treasury P380   P100 (par P100)") for t in texts)
+
+
+def test_log_words_carry_the_amounts_and_the_round(timeline) -> None:  # type: ignore[no-untyped-def]
+    by_id = {f.action_id: f for f in timeline.frames}
+    assert by_id[73].text == "B&M lays tile 58 on P7 (Gerona), rotation 1, paying P60"
+    assert by_id[170].text == "Player 3 buys W_1 (20%) for P120"
+    assert by_id[160].text == "A runs 2 train(s) (2H, 2H) for P130"
+    assert by_id[161].text == "A pays out P130"
+    assert by_id[234].text == "MZA issues MZA_2, MZA_3 to the bank pool"
+    assert by_id[72].view.round.startswith("Operating round 1.1")
+    assert by_id[170].view.round.startswith("Stock round ")
