@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -77,3 +78,75 @@ def test_data_file_starts_with_its_schema_line(path: Path) -> None:
     target = (path.parent / found.group(1)).resolve()
     assert target == (COMMITTED / f"{_kind(path)}.schema.json").resolve()
     assert target.exists()
+
+
+# A small JSON Schema checker (the subset pydantic emits), so the test needs no new dependency:
+# what an editor's yaml-language-server would flag, the data must not contain.
+def _schema_errors(
+    value: object, schema: dict[str, Any], defs: dict[str, Any], where: str
+) -> list[str]:
+    if "$ref" in schema:
+        return _schema_errors(value, defs[schema["$ref"].split("/")[-1]], defs, where)
+    if "anyOf" in schema:
+        options = [_schema_errors(value, s, defs, where) for s in schema["anyOf"]]
+        return [] if any(not o for o in options) else min(options, key=len)
+    errors: list[str] = []
+    if "const" in schema and value != schema["const"]:
+        errors.append(f"{where}: {value!r} is not {schema['const']!r}")
+    if "enum" in schema and value not in schema["enum"]:
+        errors.append(f"{where}: {value!r} not in {schema['enum']}")
+    kind = schema.get("type")
+    python = {
+        "string": str,
+        "integer": int,
+        "boolean": bool,
+        "object": dict,
+        "array": list,
+        "null": type(None),
+    }
+    if kind is not None:
+        expected = python[kind]
+        if not isinstance(value, expected) or (kind == "integer" and isinstance(value, bool)):
+            return [*errors, f"{where}: {value!r} is not of type {kind}"]
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        for key in schema.get("required", []):
+            if key not in value:
+                errors.append(f"{where}: missing {key}")
+        for key, item in value.items():
+            if not isinstance(key, str):
+                errors.append(f"{where}: key {key!r} is not a string")
+            if key in props:
+                errors += _schema_errors(item, props[key], defs, f"{where}.{key}")
+            elif schema.get("additionalProperties") is False:
+                errors.append(f"{where}: unknown key {key!r}")
+            elif isinstance(schema.get("additionalProperties"), dict):
+                errors += _schema_errors(
+                    item, schema["additionalProperties"], defs, f"{where}.{key}"
+                )
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        for i, item in enumerate(value):
+            errors += _schema_errors(item, schema["items"], defs, f"{where}[{i}]")
+    return errors
+
+
+@pytest.mark.parametrize(
+    "path", sorted(GAMEDATA.rglob("*.yaml")), ids=lambda p: str(p.relative_to(GAMEDATA))
+)
+def test_data_file_satisfies_its_committed_json_schema(path: Path) -> None:
+    from ruamel.yaml import YAML
+
+    data = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
+    schema = json.loads((COMMITTED / f"{_kind(path)}.schema.json").read_text(encoding="utf-8"))
+    assert _schema_errors(data, schema, schema.get("$defs", {}), path.name) == []
+
+
+def test_the_schema_checker_can_fail() -> None:
+    schema = json.loads((COMMITTED / "map.schema.json").read_text(encoding="utf-8"))
+    bad = {"hexes": {"A1": {"color": "purple", "name": 3}}, "extra": 1}
+    assert _schema_errors(bad, schema, schema["$defs"], "map") == [
+        "map.hexes.A1.color: 'purple' not in ['white', 'yellow', 'green', 'brown', 'gray', 'red', "
+        "'blue']",
+        "map.hexes.A1.name: 3 is not of type string",
+        "map: unknown key 'extra'",
+    ]
