@@ -23,7 +23,8 @@ tiles         ``tiles``: name -> :class:`TileDef` (``color``, ``count`` or ``Non
               ``upgrade_rules`` (:class:`schemas.tiles.UpgradeRules`: colour order, ...),
               ``tile_lays`` (operator kind -> tile operations per turn)
 privates      ``privates`` (tuple of :class:`schemas.privates.Private`, number order),
-              ``private(symbol)``, ``private_rules`` (operating turn, 2-player draw)
+              ``private(symbol)``, ``private_income(symbol, phase)``,
+              ``private_operating``, ``two_player_unavailable``
 corporations  ``corporations`` (tuple of :class:`schemas.companies.Corporation`),
               ``corporation(symbol)``, ``share_structures``, ``companies`` (capitalisation,
               conversion)
@@ -33,7 +34,7 @@ trains        ``trains`` (tuple of :class:`schemas.trains.Train`, each with ``va
 phases        ``phases`` (tuple of :class:`schemas.phases.Phase`), ``phase(name)``
 market        ``market`` (:class:`schemas.market.MarketFile`: stock market spaces and par
               values, price movement, station costs), ``bank_cash(players)``,
-              ``cert_limit(players)``, ``starting_cash(players)``
+              ``cert_limit(players)``, ``starting_cash(players)``, ``holding_limit(players)``
 options       ``options`` (tuple of :class:`schemas.options.Option`), ``option(id)``
 """
 
@@ -248,6 +249,19 @@ class GameDefinition:
 
     def starting_cash(self, players: int) -> int:
         return _per_players(self.market.starting_cash, players, "starting cash")
+
+    def holding_limit(self, players: int) -> int | None:
+        """Most percent of one company a player may buy, or None when there is no limit."""
+        return self.market.holding_limit.get(players)
+
+    def private_income(self, symbol: str, phase: str) -> int:
+        """A private's income in ``phase``: the entry for the latest phase not after it."""
+        order = [p.name for p in self.phases]
+        now = order.index(phase)
+        income = 0
+        for name in order[: now + 1]:
+            income = self.private(symbol).income.get(name, income)
+        return income
 
     # ------------------------------------------------------------------ summary
     def counts(self) -> dict[str, int]:

@@ -79,6 +79,12 @@ def test_money_per_player_count(g1858: GameDefinition) -> None:
     assert [g1858.starting_cash(n) for n in range(2, 7)] == [500, 500, 375, 300, 250]
     with pytest.raises(ValueError, match="no bank size for 7 players"):
         g1858.bank_cash(7)
+    assert [g1858.holding_limit(n) for n in range(2, 7)] == [70, 60, 60, 60, 60]
+
+
+def test_private_income_applies_from_its_phase_on(g1858: GameDefinition) -> None:
+    assert [g1858.private_income("B&M", p) for p in "234567"] == [23, 35, 35, 35, 35, 35]
+    assert g1858.private_income("H&G", "5") == 10
 
 
 def test_market(g1858: GameDefinition) -> None:
