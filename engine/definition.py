@@ -15,7 +15,8 @@ frozen pydantic models (``schemas/``); the game *state* lives elsewhere (``engin
 What a :class:`GameDefinition` offers
 -------------------------------------
 identity      ``name``, ``title``, ``subtitle``, ``designer``, ``players`` (``.min``/``.max``),
-              ``layout`` (``'flat'``), ``currency`` (``format_money(n)``), ``rules`` (hook set)
+              ``layout`` (``'flat'``), ``currency`` (``format_money(n)``), ``rules`` (hook set),
+              ``game`` (all of game.yaml, e.g. ``game.end.bank_broken``), ``counts()``
 map           ``hexes``: coordinate -> :class:`HexDef` (``color``, ``name``, ``code``, parsed
               ``tile``, doubled coordinates ``x``/``y``)
 tiles         ``tiles``: name -> :class:`TileDef` (``color``, ``count`` or ``None`` for
