@@ -287,6 +287,10 @@ def _message(
         where = f" in {_dotted(real, data)}" if real else ""
         return "", f"missing required key {loc[-1]!r}{where}", False
     msg: str = err["msg"]
+    if kind in _EXPECTED:
+        # pydantic names Python types ("a valid dictionary or instance of MapFile"); say it in
+        # YAML terms instead.
+        msg = f"expected {_EXPECTED[kind]}"
     for prefix in ("Value error, ", "Assertion failed, "):
         if msg.startswith(prefix):
             msg = msg[len(prefix) :]
@@ -296,7 +300,24 @@ def _message(
     return _dotted(real, data), msg, False
 
 
+_EXPECTED = {
+    "model_type": "a mapping (key: value entries)",
+    "model_attributes_type": "a mapping (key: value entries)",
+    "dict_type": "a mapping (key: value entries)",
+    "tuple_type": "a list",
+    "list_type": "a list",
+    "string_type": "text",
+}
+
+
 def _got(value: Any) -> str:
+    """``, got 'x'`` for a scalar, ``, got a list`` for a container (YAML terms)."""
+    if value is None:
+        return ", got nothing (null)"
+    if isinstance(value, dict):
+        return ", got a mapping"
+    if isinstance(value, list):
+        return ", got a list"
     if isinstance(value, bool | int | float) or (isinstance(value, str) and len(value) < 60):
         return f", got {value!r}"
     return ""
@@ -319,7 +340,9 @@ def validate_model(doc: YamlDoc, model: type[M]) -> tuple[M | None, list[DataErr
                 real = [*real, loc[-1]]
             where, what, at_key = _message(err, model, real, doc.data)
             spot = doc.position(real, at_key=at_key)
-            got = "" if at_key or err["type"] in ("missing", "count") else _got(err.get("input"))
+            # Own rule messages say what is wrong themselves; no "got ..." after them.
+            quiet = at_key or err["type"] in ("missing", "count", "value_error", "empty")
+            got = "" if quiet else _got(err.get("input"))
             if spot in found:
                 if what not in found[spot][1]:
                     found[spot][1].append(what)

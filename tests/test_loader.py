@@ -86,8 +86,7 @@ def test_union_alternatives_become_one_error() -> None:
         (
             3,
             last.index("5}") + 1,
-            "privates[0].can_start: input should be 'any' or 'none'; or input should be a "
-            "valid tuple, got 5",
+            "privates[0].can_start: input should be 'any' or 'none'; or expected a list, got 5",
         )
     ]
 
@@ -110,6 +109,15 @@ def test_numeric_yaml_keys_are_names() -> None:
 def test_numeric_key_is_dotted_not_an_index() -> None:
     assert errors_of("tiles:\n  57: {count: x}\n", TilesFile) == [
         (2, 15, "tiles.57.count: expected a whole number or 'unlimited', got 'x'")
+    ]
+
+
+def test_type_errors_speak_yaml() -> None:
+    assert errors_of("- a\n", MapFile) == [
+        (1, 1, "expected a mapping (key: value entries), got a list")
+    ]
+    assert errors_of("hexes:\n  A1: {color: white, name: [1]}\n", MapFile) == [
+        (2, 22, "hexes.A1.name: expected text, got a list")
     ]
 
 
