@@ -229,10 +229,19 @@ def test_clicking_through_actions_shows_board_panels_and_log(
         "document.getElementById('jump').value = 300;"
         "document.getElementById('jump-form').requestSubmit()"
     )
+    width = float(b.js("document.getElementById('board-svg').getAttribute('width')"))
+    b.js("document.getElementById('zoom-in').click()")
+    zoomed = float(b.js("document.getElementById('board-svg').getAttribute('width')"))
+    assert zoomed == pytest.approx(width * 1.25)
+    b.js("document.getElementById('zoom-out').click()")
     shot = b.call("Page.captureScreenshot", format="png")
     out = tmp_path_factory.mktemp("screens") / "viewer-action-300.png"
     out.write_bytes(base64.b64decode(shot["data"]))
     assert out.stat().st_size > 20_000 and out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    keep = os.environ.get("FERROVIA_SCREENSHOTS")  # CI: a directory to keep it as an artifact
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(out, Path(keep) / out.name)
 
 
 def test_url_hash_opens_that_action_dump_dom(page: Path, tmp_path: Path) -> None:

@@ -399,6 +399,15 @@ JS = r"""
     var k = fromHash();
     if (k !== null && k !== current) go(k);
   });
+  var board = $('board-svg'), baseW = parseFloat(board.getAttribute('width'));
+  var baseH = parseFloat(board.getAttribute('height')), zoom = 1;
+  function setZoom(z) {
+    zoom = Math.max(0.4, Math.min(3, z));
+    board.setAttribute('width', String(baseW * zoom));
+    board.setAttribute('height', String(baseH * zoom));
+  }
+  $('zoom-in').addEventListener('click', function () { setZoom(zoom * 1.25); });
+  $('zoom-out').addEventListener('click', function () { setZoom(zoom / 1.25); });
   var start = fromHash();
   go(start === null ? 0 : start);
   window.ferroviaViewer = {go: go, frames: frames.length,
@@ -440,6 +449,8 @@ def render_viewer(board: BoardSource, timeline: Timeline) -> str:
         '</label> <button type="submit">go</button></form>'
         '<input id="slider" type="range" min="0" value="0">'
         '<span id="status"></span>'
+        '<button id="zoom-out" title="smaller board">&#x2212;</button>'
+        '<button id="zoom-in" title="larger board">+</button>'
         "</header>"
         '<div id="current-text"></div>'
         f'<main><div id="board">{svg}</div>'
