@@ -1,6 +1,7 @@
 """Check a whole game directory: every file, every tile code, every cross-reference.
 
-:func:`validate_game` never stops at the first mistake.  It loads each YAML file of the game
+:func:`validate_game` never stops at the first mistake (errors come file by file, in line order).
+It loads each YAML file of the game
 (and the tile set ``game.yaml`` names), validates each against its model (``schemas/``), parses
 every tile code with its file position, then checks what refers to what — each problem becomes
 a :class:`~engine.errors.DataError` at the position of the offending key or value.  When nothing
@@ -120,10 +121,12 @@ class _Checker:
         self.shown = shown
         self.errors: list[DataError] = []
         self.raw: dict[str, Any] = {}
+        self.loaded: list[str] = []
         """File name shown -> its YAML tree, also when its model did not validate."""
 
     # ------------------------------------------------------------------ loading
     def load(self, path: Path, shown: str, model: type[M]) -> _Part[M] | None:
+        self.loaded.append(shown)
         doc, result, errors = load_model(path, shown, model)
         self.errors.extend(errors)
         if doc is None or doc.data is None:
@@ -242,7 +245,11 @@ class _Checker:
             "trains": count(files.trains, "trains"),
             "phases": count(files.phases, "phases"),
         }
-        result.errors = self.errors
+        # Report file by file (in loading order), top to bottom within each file.
+        order = {name: i for i, name in enumerate(self.loaded)}
+        result.errors = sorted(
+            self.errors, key=lambda e: (order.get(e.file, len(order)), e.line, e.col)
+        )
         if self.errors:
             return result
         assert game and gmap and tiles and privates and companies and trains and phases
