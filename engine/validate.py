@@ -1,11 +1,11 @@
 """Check a whole game directory: every file, every tile code, every cross-reference.
 
-:func:`validate_game` never stops at the first mistake (errors come file by file, in line order).
-It loads each YAML file of the game
+:func:`validate_game` never stops at the first mistake.  It loads each YAML file of the game
 (and the tile set ``game.yaml`` names), validates each against its model (``schemas/``), parses
 every tile code with its file position, then checks what refers to what — each problem becomes
-a :class:`~engine.errors.DataError` at the position of the offending key or value.  When nothing
-is wrong it also builds the :class:`~engine.definition.GameDefinition`.
+a :class:`~engine.errors.DataError` at the position of the offending key or value, reported
+file by file, top to bottom.  When nothing is wrong it also builds the
+:class:`~engine.definition.GameDefinition`.
 
 Cross-reference checks, by file:
 
