@@ -236,14 +236,31 @@ class _Occupancy:
         self.boxes: list[Box] = []
         self.weights: list[int] = []
 
+    def _circle_hits(self, box: Box, first_only: bool) -> int:
+        # inlined Box.hits_circle with early outs: this loop is the layout's hot spot
+        cx, cy, hw, hh = box.cx, box.cy, box.hw, box.hh
+        hits = 0
+        for x, y, r in self.circles:
+            dx = abs(x - cx) - hw
+            if dx >= r:
+                continue
+            dy = abs(y - cy) - hh
+            if dy >= r:
+                continue
+            dx = dx if dx > 0 else 0.0
+            dy = dy if dy > 0 else 0.0
+            if dx * dx + dy * dy < r * r:
+                hits += 1
+                if first_only:
+                    return hits
+        return hits
+
     def free(self, box: Box) -> bool:
-        return not any(box.hits_circle(x, y, r) for x, y, r in self.circles) and not any(
-            box.hits_box(b) for b in self.boxes
-        )
+        return not any(box.hits_box(b) for b in self.boxes) and not self._circle_hits(box, True)
 
     def cost(self, box: Box) -> int:
         # covering a revenue is far worse than touching track or another text
-        return sum(box.hits_circle(x, y, r) for x, y, r in self.circles) + sum(
+        return self._circle_hits(box, False) + sum(
             w for b, w in zip(self.boxes, self.weights, strict=True) if box.hits_box(b)
         )
 
