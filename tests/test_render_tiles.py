@@ -59,10 +59,10 @@ def test_every_registry_tile_draws_as_well_formed_svg_with_its_parts() -> None:
 
 
 def test_no_text_covers_a_revenue_circle_on_any_registry_tile() -> None:
-    for colour, name, code in _registry():
+    for _colour, name, code in _registry():
         tile = parse(code)
         for rotation in range(6):
-            layout = layout_tile(tile, rotation, HexExtras(name="Santiago & Orense"), color=colour)
+            layout = layout_tile(tile, rotation, HexExtras(name="Santiago & Orense"))
             revenues = [i for i in layout.items if i.kind == "revenue"]
             others = [i for i in layout.items if i.kind != "revenue"]
             for rev in revenues:

@@ -520,9 +520,7 @@ def _revenue_text(rev: m.Revenue) -> str:
     return str(rev.flat) if rev.flat is not None else "|".join(str(v) for _, v in rev.phases)
 
 
-def layout_tile(
-    tile: m.Tile, rotation: int = 0, extras: HexExtras | None = None, *, color: str = "white"
-) -> Layout:
+def layout_tile(tile: m.Tile, rotation: int = 0, extras: HexExtras | None = None) -> Layout:
     """Decide where every part of ``tile`` goes (see the module docstring)."""
     extras = extras or HexExtras()
     rotation %= 6
@@ -1249,7 +1247,7 @@ def draw_tile(
     """
     extras = extras or HexExtras()
     rotation %= 6
-    lay = layout or layout_tile(tile, rotation, extras, color=color)
+    lay = layout or layout_tile(tile, rotation, extras)
     fill = colour(color)
     hidden = {_rot_edge(b.edge, rotation) for b in tile.borders if b.type is None}
     parts = _outline_svg(fill, hidden, tile.frame)
