@@ -1126,6 +1126,29 @@ def _terrain_svg(b: Box, cost: str, terrains: Sequence[str]) -> str:
     return el("g", {"class": "terrain"}, parts)
 
 
+def _stripes_svg(stripes: m.Stripes | None) -> list[str]:
+    """Three bands of a second colour across the hex (a tile between two colours)."""
+    if stripes is None:
+        return []
+    root3 = math.sqrt(3)
+
+    def band(x0: float, x1: float) -> list[g.Point]:
+        # the hex's top and bottom at x: flat for |x| <= 50, sloping towards the side corners
+        def half(x: float) -> float:
+            return g.APOTHEM if abs(x) <= 50 else (g.RADIUS - abs(x)) * root3
+
+        xs = sorted({x0, x1, *(v for v in (-50.0, 50.0) if x0 < v < x1)})
+        top = [(x, -half(x)) for x in xs]
+        bottom = [(x, half(x)) for x in reversed(xs)]
+        return [g.rotate(p, 60.0) for p in top + bottom]
+
+    fill = colour(stripes.color)
+    return [
+        el("polygon", {"class": "stripe", "points": g.points_attr(band(a, b)), "fill": fill})
+        for a, b in ((-16.0, 16.0), (48.0, 80.0), (-80.0, -48.0))
+    ]
+
+
 def _outline_svg(fill: str, hidden_edges: set[int], frame: m.Frame | None) -> list[str]:
     pts = g.points_attr(g.corners())
     parts = []
@@ -1251,6 +1274,7 @@ def draw_tile(
     fill = colour(color)
     hidden = {_rot_edge(b.edge, rotation) for b in tile.borders if b.type is None}
     parts = _outline_svg(fill, hidden, tile.frame)
+    parts[1:1] = _stripes_svg(tile.stripes)  # over the fill, under the outline's edges
     parts.extend(_partition_svg(tile, rotation))
     exits_of: dict[int, int] = {}
     for path in (*tile.paths, *tile.future_paths):
