@@ -128,3 +128,42 @@ def test_every_private_home_hex_shows_the_private_symbol(root: ET.Element) -> No
         for marker in _by_class(cell, "marker"):
             shown.update(t.text or "" for t in marker.iter(f"{NS}text"))
         assert symbol in shown, (symbol, coord, shown)
+
+
+def _copy_game(tmp_path: Path) -> Path:
+    import shutil
+
+    game = tmp_path / "1858"
+    shutil.copytree(G1858, game)
+    shutil.copytree(GAMEDATA / "tilesets", tmp_path / "tilesets")
+    return game
+
+
+def test_a_bad_map_code_is_reported_with_its_position(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = _copy_game(tmp_path)
+    text = (game / "map.yaml").read_text(encoding="utf-8")
+    (game / "map.yaml").write_text(
+        text.replace("border=type:province,edge:4'", "border=type:province,edge:9'", 1),
+        encoding="utf-8",
+    )
+    assert main(["render", str(game), "-o", str(tmp_path / "m.svg")]) == 1
+    err = capsys.readouterr().err
+    assert "map.yaml:" in err and "expected an edge 0-5, got '9'" in err
+    assert "Traceback" not in err
+
+
+def test_errors_outside_the_map_warn_but_still_draw(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = _copy_game(tmp_path)
+    with (game / "trains.yaml").open("a", encoding="utf-8") as fh:
+        fh.write("\nnot_a_key: 1\n")
+    out = tmp_path / "m.svg"
+    assert main(["render", str(game), "-o", str(out)]) == 0
+    assert "data error" in capsys.readouterr().err
+    assert (
+        len([e for e in ET.parse(out).getroot().iter(f"{NS}g") if e.get("class") == "hex-cell"])
+        == 127
+    )

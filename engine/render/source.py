@@ -129,11 +129,13 @@ def load_board(game_dir: Path | str, *, warn: Any = None) -> BoardSource:
     root = Path(game_dir)
     if not (root / "map.yaml").is_file():
         raise DataError(str(root / "map.yaml"), 0, 0, "no map.yaml in this game directory")
+    failure: DataErrors | None = None
     try:
         from engine.definition import load_game
 
         return board_from_definition(load_game(root))
     except DataErrors as exc:
+        failure = exc
         count = len(exc.errors) or 1
         message = (
             f"warning: {root} has {count} data error(s) (see 'ferrovia validate {root}'); "
@@ -141,13 +143,19 @@ def load_board(game_dir: Path | str, *, warn: Any = None) -> BoardSource:
         )
     except Exception as exc:  # the definition layer failing must not stop a drawing
         message = f"warning: could not build the game definition ({type(exc).__name__}: {exc})"
+    try:
+        board = read_board(root)
+    except DataError:
+        if failure is not None:
+            raise failure from None  # the validator's errors name file, line and column
+        raise
     if warn is None:
         import sys
 
         print(f"ferrovia: {message}", file=sys.stderr)
     else:
         warn(message)
-    return read_board(root)
+    return board
 
 
 def read_board(game_dir: Path | str) -> BoardSource:
