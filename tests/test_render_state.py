@@ -12,7 +12,7 @@ from engine.cli import main
 from engine.render.source import load_board
 from engine.render.state_svg import render_state, views_from_gamestate
 from engine.render.timeline import build_timeline, filter_undos
-from engine.rules.state import Corporation, GameState, Hex, Player, Share, Token
+from engine.rules.state import Corporation, GameState, Hex, Player, Share, Token, Train
 
 NS = "{http://www.w3.org/2000/svg}"
 G1858 = GAMEDATA / "1858"
@@ -103,6 +103,8 @@ def test_panels_from_a_rules_engine_state() -> None:
     state.corporations = {"MZA": corp}
     state.market = {"0,7": ["MZA"]}
     state.hexes = {"O8": Hex("O8", "X3-0", 0, tokens=[["MZA"]])}
+    state.trains = {t: Train(t, t.rsplit("-", 1)[0]) for t in ("2H-3", "2H-4", "4H-0")}
+    state.depot = ["2H-3", "2H-4", "4H-0"]
     spaces = [0, 50, 60, 65, 70, 80, 90, 100, 110]
     map_state, view = views_from_gamestate(board, state, market_spaces=spaces, heading="t")
     assert map_state.tiles["O8"].name == "X3"
@@ -117,11 +119,13 @@ def test_panels_from_a_rules_engine_state() -> None:
     )
     assert dict(row.shares) == {"Ana": 40, "Bo": 20, "treasury": 20, "pool": 20}
     assert [(c.price, c.companies) for c in view.market] == [(100, ("MZA",))]
+    assert view.depot == (("2H", 2), ("4H", 1))
     ana = view.players[0]
     assert (ana.cash, ana.certificates, ana.priority) == (412, ("MZA 40% (director)", "B&M"), True)
     root = ET.fromstring(render_state(board, map_state, view))
     texts = [t.text or "" for t in root.iter(f"{NS}text")]
     assert "Ana (priority): P412" in texts
+    assert "Trains for sale: 2H ×2, 4H ×1" in texts
     assert any(t.startswith("treasury P380   P100 (par P100)") for t in texts)
 
 

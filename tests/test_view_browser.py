@@ -219,6 +219,8 @@ def test_clicking_through_actions_shows_board_panels_and_log(
     )
     assert len(players) == 4 and all(p.startswith("Player ") for p in players)
     assert re.fullmatch(r"Bank P\d+   Phase \d", _text(b, "bank"))
+    assert _text(b, "round").startswith("Operating round 1.")
+    assert _text(b, "depot").startswith("Trains for sale: 2H ×")
     # previous goes back one step, and the earlier tile is gone from B9 at the start
     b.js("document.getElementById('prev').click()")
     assert _text(b, "status").startswith("Action 75 ")

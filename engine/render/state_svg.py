@@ -73,6 +73,7 @@ class StateView:
     privates: tuple[tuple[str, str], ...] = ()  # (symbol, owner name or "closed")
     note: str = ""
     round: str = ""  # "Operating round 3.1: MZA to act"
+    depot: tuple[tuple[str, int], ...] = ()  # trains for sale in order: (name, how many)
     colors: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -111,6 +112,7 @@ class StateView:
             "privates": [list(p) for p in self.privates],
             "note": self.note,
             "round": self.round,
+            "depot": [list(d) for d in self.depot],
             "colors": {k: list(v) for k, v in self.colors.items()},
         }
 
@@ -183,6 +185,19 @@ def _market_price(board_market: Sequence[int], key: str) -> int | None:
         return None
     del row  # 1858's market is one row; a 2D market would need the grid here
     return board_market[col] if 0 <= col < len(board_market) else None
+
+
+def _depot(state: GameState) -> tuple[tuple[str, int], ...]:
+    """Trains still for sale, in the order the bank sells them, counted by name."""
+    out: list[tuple[str, int]] = []
+    for tid in state.depot:
+        train = state.trains.get(tid)
+        name = train.name if train is not None else tid.rsplit("-", 1)[0]
+        if out and out[-1][0] == name:
+            out[-1] = (name, out[-1][1] + 1)
+        else:
+            out.append((name, 1))
+    return tuple(out)
 
 
 def round_text(state: GameState, acting: str | None = None) -> str:
@@ -277,6 +292,7 @@ def views_from_gamestate(
         privates=privates,
         colors={k: v for k, v in board.company_colors.items()},
         round=round_text(state, names.get(acting or "", acting)),
+        depot=_depot(state),
     )
     return map_state, view
 
@@ -299,6 +315,10 @@ def panel_svg(view: StateView, x0: float, y0: float, width: float = PANEL_WIDTH)
     if view.round:
         y += 30
         parts.append(_t(x0, y, view.round, 22, class_="round"))
+    if view.depot:
+        y += 30
+        depot = ", ".join(f"{name} ×{n}" for name, n in view.depot)
+        parts.append(_t(x0, y, f"Trains for sale: {depot}", 18, class_="depot"))
     if view.note:
         y += 30
         parts.append(_t(x0, y, view.note, 18, fill="#a00", class_="note"))

@@ -60,6 +60,7 @@ def _panel_json(view: StateView, rows: _Pool) -> dict[str, Any]:
         "bank": data["bank"],
         "phase": data["phase"],
         "round": data["round"],
+        "depot": rows.add(data["depot"]),
         "note": data["note"],
         "market": rows.add(data["market"]),
         "companies": [rows.add(c) for c in data["companies"]],
@@ -233,7 +234,8 @@ JS = r"""
   function panel(i) {
     var q = panels[i];
     function row(r) { return rows[r]; }
-    return {bank: q.bank, phase: q.phase, round: q.round, note: q.note, market: rows[q.market],
+    return {bank: q.bank, phase: q.phase, round: q.round, depot: rows[q.depot], note: q.note,
+      market: rows[q.market],
       companies: q.companies.map(row), players: q.players.map(row), privates: rows[q.privates]};
   }
   function drawPanel(p) {
@@ -247,6 +249,13 @@ JS = r"""
       var rd = el('div', p.round);
       rd.id = 'round';
       box.appendChild(rd);
+    }
+    if (p.depot && p.depot.length) {
+      var dp = el('div', 'Trains for sale: ' + p.depot.map(function (d) {
+        return d[0] + ' \u00d7' + d[1];
+      }).join(', '));
+      dp.id = 'depot';
+      box.appendChild(dp);
     }
     if (p.note) box.appendChild(el('div', p.note, 'note'));
     if (p.market.length) {
