@@ -343,16 +343,19 @@ def resolve_route(
 
     def assemble(restrict: set[int] | None, avoid_keys: frozenset[int]) -> Route | None:
         if len(options) == 1:
-            for c in options[0]:
-                if restrict is not None and not {c.a, c.b} <= restrict:
-                    continue
-                if c.keys & avoid_keys:
-                    continue
-                if company is not None and tokens is not None:
-                    ends = (graph.stops[c.a], graph.stops[c.b])
-                    if not any(tokened_by(s, company, tokens) for s in ends):
+            # 18xx.games takes the first chain with the company's token (then the token
+            # check reports a chain without one)
+            for need_token in (True, False):
+                for c in options[0]:
+                    if restrict is not None and not {c.a, c.b} <= restrict:
                         continue
-                return Route((c.a, c.b), (c,))
+                    if c.keys & avoid_keys:
+                        continue
+                    if need_token and company is not None and tokens is not None:
+                        ends = (graph.stops[c.a], graph.stops[c.b])
+                        if not any(tokened_by(s, company, tokens) for s in ends):
+                            continue
+                    return Route((c.a, c.b), (c,))
             return None
 
         def search(
@@ -643,3 +646,484 @@ def run_revenue(
 
 def stops_by_signature(graph: TrackGraph, names: Iterable[str]) -> list[int]:
     return [graph.by_signature[n] for n in names]
+
+
+# ----------------------------------------------------------------------------- best routes
+@dataclass(frozen=True)
+class BestRoutes:
+    """The best run of a company: one route per train that runs (others stay home)."""
+
+    routes: tuple[RouteResult, ...]
+    total: int  # train revenue only (add private income for the run's revenue)
+    candidates: int  # legal routes considered, all trains together
+
+
+@dataclass
+class _Candidate:
+    stops: tuple[int, ...]
+    chains: tuple[int, ...]
+    mask: int
+    revenue: int
+
+
+@dataclass
+class _ChainSet:
+    """The chains of one gauge family around one company, with compact track masks."""
+
+    chains: list[Chain]
+    masks: list[int]
+    adjacency: dict[int, list[tuple[int, int]]]  # stop -> [(chain index, other stop)]
+    special: list[bool]  # a chain with a terminal path: checked in full
+
+
+def _chain_set(
+    graph: TrackGraph, company: str, tokens: Tokens, gauge: str, bit: dict[int, int]
+) -> _ChainSet:
+    """The chains around ``company`` on ``gauge`` track; ``bit`` numbers track keys (shared by
+    the chain sets of one search, so masks of both gauges compare)."""
+    from engine.graph import reachable
+
+    reach = reachable(graph, company, tokens=tokens, gauge=gauge)
+    skip = gauge_skip(gauge)
+    seen: set[frozenset[int]] = set()
+    chains: list[Chain] = []
+    for s in sorted(reach.stops):
+        for c in chains_from(graph, s, skip):
+            k = frozenset(c.paths)
+            if k in seen:
+                continue
+            seen.add(k)
+            chains.append(c)
+    masks = []
+    adjacency: dict[int, list[tuple[int, int]]] = {}
+    special = []
+    for i, c in enumerate(chains):
+        m = 0
+        for key in c.keys:
+            if key not in bit:
+                bit[key] = len(bit)
+            m |= 1 << bit[key]
+        masks.append(m)
+        adjacency.setdefault(c.a, []).append((i, c.b))
+        adjacency.setdefault(c.b, []).append((i, c.a))
+        special.append(
+            any(graph.paths[p].terminal for p in c.paths) or c.a == c.b  # pragma: no branch
+        )
+    return _ChainSet(chains, masks, adjacency, special)
+
+
+def _simple_values(graph: TrackGraph, train: TrainSpec, phase: Sequence[str]) -> list[int] | None:
+    """Per-stop value when every visited stop of its kind pays (H, M, E, D trains), else None."""
+    if isinstance(train.distance, int):
+        return [_stop_value(s, train, phase) for s in graph.stops]
+    rows = train.distance
+    if any(a.kinds & b.kinds for a, b in itertools.combinations(rows, 2)):
+        return None
+    if any(r.pay not in (0,) and r.visit > r.pay for r in rows):
+        return None
+    values = []
+    for s in graph.stops:
+        row = next((r for r in rows if s.kind in r.kinds), None)
+        values.append(_stop_value(s, train, phase) if row is not None and row.pay > 0 else 0)
+    return values
+
+
+class _Enumerator:
+    """Routes of one train over one chain set: all of them above a threshold, or the best.
+
+    Depth-first from every stop, extending at the tail only; a route is kept in the direction
+    where its first stop id is below its last.  Cuts: the distance limit, group once, a route
+    that can no longer reach a company token, and -- with simple per-stop values -- an upper
+    bound (value so far + the best values the remaining distance could still add) below the
+    threshold.
+    """
+
+    def __init__(
+        self,
+        graph: TrackGraph,
+        cs: _ChainSet,
+        train: TrainSpec,
+        *,
+        phase: Sequence[str],
+        company: str,
+        tokens: Tokens,
+        rules: RouteRules,
+    ) -> None:
+        import heapq
+
+        self.graph, self.cs, self.train = graph, cs, train
+        self.phase, self.company, self.tokens, self.rules = phase, company, tokens, rules
+        stops = graph.stops
+        n = len(stops)
+        self.blocked = [blocks(s, company, tokens) for s in stops]
+        self.token = [tokened_by(s, company, tokens) for s in stops]
+        self.values = _simple_values(graph, train, phase)
+        dist = train.distance
+        self.hex_sides = isinstance(dist, int) and rules.int_distance_counts_hex_sides
+        self.limit_sides = dist if isinstance(dist, int) else 0
+        self.shared_rows = not isinstance(dist, int) and any(
+            a.kinds & b.kinds for a, b in itertools.combinations(dist, 2)
+        )
+        self.row_of = [-1] * n
+        self.row_limit: list[int] = []
+        self.kind_ok = [True] * n
+        if isinstance(dist, int) and not self.hex_sides:
+            self.row_limit = [dist]
+            self.row_of = [0] * n
+        elif not isinstance(dist, int) and not self.shared_rows:
+            self.row_limit = [r.visit for r in dist]
+            for st in stops:
+                r = next((i for i, row in enumerate(dist) if st.kind in row.kinds), -1)
+                self.row_of[st.id] = r
+                self.kind_ok[st.id] = r >= 0
+        binding = [i for i, lim in enumerate(self.row_limit) if lim < 99]
+        self.prune_row = binding[0] if len(binding) == 1 else -1
+        self.divisor = rules.wounded_divisor if train.obsolete and rules.wounded_divisor > 1 else 1
+        self.exact = self.values is None or self.shared_rows
+        # fewest distance units from each stop to a company token (ignores used track)
+        self.inf = inf = 1 << 30
+        to_token = [inf] * n
+        heap = [(0, s) for s in range(n) if self.token[s]]
+        for _, s in heap:
+            to_token[s] = 0
+        heapq.heapify(heap)
+        while heap:
+            d, s = heapq.heappop(heap)
+            if d > to_token[s] or (self.blocked[s] and not self.token[s]):
+                continue
+            step = self.unit(s)
+            for ci, o in cs.adjacency.get(s, ()):
+                nd = d + (cs.chains[ci].edges if self.hex_sides else step)
+                if nd < to_token[o]:
+                    to_token[o] = nd
+                    heapq.heappush(heap, (nd, o))
+        self.to_token = to_token
+        self.vals = self.values or [0] * n
+        self.zero_side_chains = sum(1 for c in cs.chains if c.edges == 0)
+        self._dist: dict[int, dict[int, int]] = {}
+        self._table: dict[int, list[int]] = {}
+        # neighbours best first, so good routes are found early and the bound bites sooner
+        vals = self.vals
+        self.adjacency = {
+            st: sorted(adj, key=lambda e: -vals[e[1]]) for st, adj in cs.adjacency.items()
+        }
+        self.has_special = any(cs.special)
+
+    def distances(self, source: int) -> dict[int, int]:
+        """Fewest distance units from ``source`` to each stop (through non-blocking stops)."""
+        import heapq
+
+        found = self._dist.get(source)
+        if found is not None:
+            return found
+        dist = {source: 0}
+        heap = [(0, source)]
+        chains = self.cs.chains
+        while heap:
+            d, st = heapq.heappop(heap)
+            if d > dist[st] or (st != source and self.blocked[st]):
+                continue
+            for ci, o in self.cs.adjacency.get(st, ()):
+                nd = d + (chains[ci].edges if self.hex_sides else self.unit(o))
+                if nd < dist.get(o, self.inf):
+                    dist[o] = nd
+                    heapq.heappush(heap, (nd, o))
+        self._dist[source] = dist
+        return dist
+
+    def table(self, tail: int) -> list[int]:
+        """``table(tail)[k]``: the most value stops reachable from ``tail`` within ``k``
+        distance units can add (at most ``k`` of the counted kind, every other paying one)."""
+        found = self._table.get(tail)
+        if found is not None:
+            return found
+        top = (
+            self.limit_sides
+            if self.hex_sides
+            else (self.row_limit[self.prune_row] if self.prune_row >= 0 else 0)
+        )
+        dist = self.distances(tail)
+        vals = self.vals
+        out = []
+        for k in range(top + 1):
+            counted: list[int] = []
+            free = 0
+            for st, d in dist.items():
+                if st == tail or d > k or vals[st] <= 0:
+                    continue
+                if self.hex_sides or self.unit(st) > 0:
+                    counted.append(vals[st])
+                else:
+                    free += vals[st]
+            counted.sort(reverse=True)
+            room = k + self.zero_side_chains if self.hex_sides else k
+            out.append(sum(counted[:room]) + free)
+        self._table[tail] = out
+        return out
+
+    def unit(self, stop: int) -> int:
+        if self.hex_sides or self.prune_row < 0 or self.row_of[stop] != self.prune_row:
+            return 0
+        return self.graph.stops[stop].visit_cost
+
+    def optimistic(self, tail: int, counts: list[int], sides: int) -> int:
+        """The most value the rest of a route ending at ``tail`` could still add."""
+        table = self.table(tail)
+        if self.hex_sides:
+            k = self.limit_sides - sides
+        elif self.prune_row >= 0:
+            k = self.row_limit[self.prune_row] - counts[self.prune_row]
+        else:
+            return table[0] if table else 0
+        return table[min(max(k, 0), len(table) - 1)]
+
+    def run(self, threshold: int, *, best_only: bool = False, avoid: int = 0) -> list[_Candidate]:
+        """Routes with revenue >= ``threshold`` not using track ``avoid`` (``best_only``: the
+        single best one, threshold rising as better routes are found)."""
+        graph, cs = self.graph, self.cs
+        stops = graph.stops
+        adjacency, chains, masks = self.adjacency, cs.chains, cs.masks
+        blocked, token, to_token, inf = self.blocked, self.token, self.to_token, self.inf
+        values = self.values
+        row_of, row_limit, kind_ok = self.row_of, self.row_limit, self.kind_ok
+        hex_sides, limit_sides, prune_row = self.hex_sides, self.limit_sides, self.prune_row
+        groups = [s.groups for s in stops]
+        use_bound = not self.exact
+        divisor = self.divisor
+        out: dict[tuple[frozenset[int], frozenset[int]], _Candidate] = {}
+        route: list[int] = []
+        used_chains: list[int] = []
+        on_route = bytearray(len(stops))
+        group_used: set[str] = set()
+        counts = [0] * max(1, len(row_limit))
+        state = {"sides": 0, "need": max(threshold, 1) * divisor}
+
+        def record(mask: int, raw: int) -> None:
+            if self.exact or (self.has_special and any(cs.special[c] for c in used_chains)):
+                r = Route(tuple(route), tuple(chains[c] for c in used_chains))
+                try:
+                    value, _ = route_revenue(
+                        graph,
+                        r,
+                        self.train,
+                        phase=self.phase,
+                        company=self.company,
+                        tokens=self.tokens,
+                        rules=self.rules,
+                    )
+                except IllegalAction:
+                    return
+                raw = value * divisor
+            else:
+                value = raw // divisor
+            if value <= 0 or raw < state["need"]:
+                return
+            key = (frozenset(used_chains), frozenset(route))
+            if key in out:
+                return
+            out[key] = _Candidate(tuple(route), tuple(used_chains), mask, value)
+            if best_only:
+                out.clear()
+                out[key] = _Candidate(tuple(route), tuple(used_chains), mask, value)
+                state["need"] = (value + 1) * divisor
+
+        def extend(mask: int, raw: int, has_token: bool) -> None:
+            tail = route[-1]
+            if len(route) > 1 and has_token and route[0] < tail:
+                record(mask, raw)
+            if len(route) > 1 and blocked[tail]:
+                return
+            if use_bound and raw + self.optimistic(tail, counts, state["sides"]) < state["need"]:
+                return
+            for ci, other in adjacency.get(tail, ()):
+                if on_route[other] or masks[ci] & mask:
+                    continue
+                c = chains[ci]
+                row = row_of[other]
+                if hex_sides:
+                    if state["sides"] + c.edges > limit_sides:
+                        continue
+                elif row_limit:
+                    if not kind_ok[other]:
+                        continue
+                    if row >= 0 and counts[row] + stops[other].visit_cost > row_limit[row]:
+                        continue
+                g = groups[other]
+                if g and not group_used.isdisjoint(g):
+                    continue
+                tok = has_token or token[other]
+                if not tok:
+                    if to_token[other] >= inf:
+                        continue
+                    if hex_sides:
+                        if state["sides"] + c.edges + to_token[other] > limit_sides:
+                            continue
+                    elif prune_row >= 0:
+                        left = row_limit[prune_row] - counts[prune_row] - self.unit(other)
+                        if left < to_token[other]:
+                            continue
+                route.append(other)
+                used_chains.append(ci)
+                on_route[other] = 1
+                group_used.update(g)
+                state["sides"] += c.edges
+                if row >= 0:
+                    counts[row] += stops[other].visit_cost
+                extend(mask | masks[ci], raw + (values[other] if values else 0), tok)
+                if row >= 0:
+                    counts[row] -= stops[other].visit_cost
+                state["sides"] -= c.edges
+                group_used.difference_update(g)
+                on_route[other] = 0
+                used_chains.pop()
+                route.pop()
+
+        vals = values or [0] * len(stops)
+        for start in sorted(adjacency, key=lambda s: -vals[s]):
+            row = row_of[start]
+            if row_limit and not hex_sides:
+                if not kind_ok[start]:
+                    continue
+                if row >= 0 and stops[start].visit_cost > row_limit[row]:
+                    continue
+            if to_token[start] >= inf:
+                continue
+            route.append(start)
+            on_route[start] = 1
+            group_used.update(groups[start])
+            if row >= 0:
+                counts[row] += stops[start].visit_cost
+            extend(avoid, vals[start], token[start])
+            if row >= 0:
+                counts[row] -= stops[start].visit_cost
+            group_used.difference_update(groups[start])
+            on_route[start] = 0
+            route.pop()
+        # the avoided track is not part of the routes' own masks
+        for cand in out.values():
+            cand.mask &= ~avoid
+        return list(out.values())
+
+
+def best_routes(
+    graph: TrackGraph,
+    trains: Sequence[tuple[str, TrainSpec]],
+    *,
+    phase: Sequence[str],
+    company: str,
+    tokens: Tokens,
+    rules: RouteRules = RULES_1858,
+) -> BestRoutes:
+    """The company's highest-earning legal run (exact; algorithm in the module docstring).
+
+    ``trains``: (train id, spec) of every train the company may run now.
+    """
+    chain_sets: dict[str, _ChainSet] = {}
+    bits: dict[int, int] = {}
+    enumerators: dict[TrainSpec, _Enumerator] = {}
+    for _, spec in trains:
+        if spec in enumerators:
+            continue
+        family = "metre" if spec.gauge in ("metre", "narrow") else "broad"
+        if family not in chain_sets:
+            chain_sets[family] = _chain_set(graph, company, tokens, family, bits)
+        enumerators[spec] = _Enumerator(
+            graph,
+            chain_sets[family],
+            spec,
+            phase=phase,
+            company=company,
+            tokens=tokens,
+            rules=rules,
+        )
+    # 1. each train's best single route
+    single: dict[TrainSpec, int] = {}
+    for spec, en in enumerators.items():
+        found = en.run(1, best_only=True)
+        single[spec] = found[0].revenue if found else 0
+    # 2. a lower bound: greedily, best trains first, each its best route on unused track
+    order = sorted(trains, key=lambda t: -single[t[1]])
+    used = 0
+    lower = 0
+    greedy: dict[str, _Candidate] = {}
+    for tid, spec in order:
+        found = enumerators[spec].run(1, best_only=True, avoid=used)
+        if found:
+            lower += found[0].revenue
+            used |= found[0].mask
+            greedy[tid] = found[0]
+    sum_single = sum(single[spec] for _, spec in trains)
+    # 3. every route that can be part of a run worth at least `lower` (none needed when the
+    # greedy run already earns every train's best: nothing can beat it)
+    by_spec: dict[TrainSpec, list[_Candidate]] = {}
+    chosen: dict[str, _Candidate] = dict(greedy)
+    if lower < sum_single:
+        for spec, en in enumerators.items():
+            # no route below this can be part of a run worth `lower`: the other trains add
+            # at most their best single routes
+            threshold = max(1, lower - (sum_single - single[spec]))
+            cands = en.run(threshold)
+            cands.sort(key=lambda c: -c.revenue)
+            by_spec[spec] = cands
+        chosen = _combine([(tid, by_spec[spec]) for tid, spec in trains], lower, greedy)
+    results = []
+    for tid, spec in trains:
+        c = chosen.get(tid)
+        if c is None:
+            continue
+        family = "metre" if spec.gauge in ("metre", "narrow") else "broad"
+        route = Route(c.stops, tuple(chain_sets[family].chains[i] for i in c.chains))
+        paying = paying_stops(graph, c.stops, spec, phase, company, tokens)
+        results.append(RouteResult(tid, c.revenue, route, paying))
+    return BestRoutes(
+        tuple(results), sum(r.revenue for r in results), sum(len(v) for v in by_spec.values())
+    )
+
+
+def _combine(
+    lists: list[tuple[str, list[_Candidate]]], lower: int, incumbent: dict[str, _Candidate]
+) -> dict[str, _Candidate]:
+    """Branch and bound: one candidate (or none) per train, track-disjoint, best total.
+
+    ``lists``: each train's candidates, best first (identical trains share one list object);
+    ``incumbent``: a known run worth ``lower``.
+    """
+
+    def top(lst: list[_Candidate]) -> int:
+        return lst[0].revenue if lst else 0
+
+    lists = sorted(lists, key=lambda t: (-top(t[1]), id(t[1])))
+    n = len(lists)
+    suffix = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + top(lists[i][1])
+    best_total = lower
+    best_pick: list[int] | None = None
+    pick = [-1] * n
+
+    def search(i: int, used: int, total: int, floor: int) -> None:
+        nonlocal best_total, best_pick
+        if total > best_total:
+            best_total = total
+            best_pick = pick[:i] + [-1] * (n - i)
+        if i == n or total + suffix[i] <= best_total:
+            return
+        cands = lists[i][1]
+        # identical trains take routes in list order, so each run is tried once
+        same = i > 0 and cands is lists[i - 1][1]
+        rest = suffix[i + 1]
+        for k in range(floor if same else 0, len(cands)):
+            c = cands[k]
+            if total + c.revenue + rest <= best_total:
+                break
+            if c.mask & used:
+                continue
+            pick[i] = k
+            search(i + 1, used | c.mask, total + c.revenue, k + 1)
+            pick[i] = -1
+        search(i + 1, used, total, len(cands))  # this train stays home
+
+    search(0, 0, 0, 0)
+    if best_pick is None:
+        return incumbent
+    return {lists[i][0]: lists[i][1][k] for i, k in enumerate(best_pick) if k >= 0}
