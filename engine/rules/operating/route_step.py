@@ -67,3 +67,13 @@ class RouteStep(Step):
             self.log(f"{op} runs a {name} train for {value}: {route.revenue_str}")
         self.rdata["routes"] = routes
         self.pass_()
+
+    def legal_actions(self, entity: str) -> list[Action]:
+        """The company's best run (exact search of :func:`engine.routes.best_routes`), and not
+        running at all (always legal)."""
+        out: list[Action] = []
+        best = routing.best_run(self.game, self.state, entity, runnable_trains(self, entity))
+        if best:
+            out.append(RunRoutes(entity=entity, entity_type="corporation", routes=tuple(best)))
+        out.append(RunRoutes(entity=entity, entity_type="corporation", routes=()))
+        return out

@@ -108,3 +108,29 @@ def reaches_any_hex(game: Game, state: GameState, corp: str, hexes: Any) -> bool
     if any(any(corp in slots for slots in state.hexes[h].tokens) for h in wanted):
         return True
     return any(wanted & r.run_hexes for r in _reaches(game, state, corp))
+
+
+def best_run(game: Game, state: GameState, corp: str, train_ids: list[str]) -> list[Any]:
+    """The best legal routes of a company's trains, as ``run_routes`` routes."""
+    from engine.routes import best_routes
+    from engine.rules.actions import Route
+
+    graph = track_graph(game, state)
+    tokens = {c: h.tokens for c, h in state.hexes.items()}
+    phase = list(common.current_phase(game, state).tiles)
+    trains = [(t, train_spec(game, state, t)) for t in train_ids]
+    best = best_routes(graph, trains, phase=phase, company=corp, tokens=tokens)
+    out = []
+    for r in best.routes:
+        stops = [graph.stops[s] for s in r.route.stops]
+        out.append(
+            Route(
+                train=r.train,
+                connections=tuple(tuple(c) for c in r.route.connections()),
+                hexes=tuple(s.hex for s in stops),
+                revenue=r.revenue,
+                revenue_str="-".join(s.hex for s in stops),
+                nodes=tuple(s.signature for s in stops),
+            )
+        )
+    return out

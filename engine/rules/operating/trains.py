@@ -433,20 +433,50 @@ class BuyTrainStep(Step):
             common.move_price(self.game, self.state, corp, -1)
 
     def legal_actions(self, entity: str) -> list[Action]:
-        out: list[Action] = [Pass(entity=entity, entity_type="corporation")]
         state, game = self.state, self.game
         corp = state.corporations[entity]
+        kind = "corporation"
+        issued = self.data.get("last_issued_price")
+        must_buy = issued is not None and not corp.trains
+        out: list[Action] = [] if must_buy else [Pass(entity=entity, entity_type=kind)]
+        director = state.cash_of(corp.director) if corp.director else 0
         if self.can_buy(entity):
             for tid in depot_offer(game, state):
                 for face, price in bank_train_prices(game, state, tid).items():
-                    if price <= corp.cash or not corp.trains:
+                    affordable = price <= corp.cash or (
+                        not corp.trains and price - corp.cash <= director
+                    )
+                    if must_buy and corp.cash - int(issued or 0) > price:
+                        affordable = False
+                    if affordable:
                         out.append(
                             BuyTrain(
                                 entity=entity,
-                                entity_type="corporation",
+                                entity_type=kind,
                                 train=tid,
                                 price=price,
                                 variant=face,
                             )
                         )
+            if not must_buy and corp.cash >= 1:
+                seen: set[str] = set()
+                for tid in other_companies_trains(state, entity):
+                    if state.trains[tid].name not in seen:
+                        seen.add(state.trains[tid].name)
+                        out.append(BuyTrain(entity=entity, entity_type=kind, train=tid, price=1))
+        if self.can_emergency_issue(entity):
+            # only bundles after which some bank train can still be bought (otherwise the
+            # company would be stuck: it must buy, and cannot)
+            share = common.share_price(game, corp)
+            faces = [
+                p
+                for t in depot_offer(game, state)
+                for p in bank_train_prices(game, state, t).values()
+            ]
+            for b in emergency_bundles(game, state, entity):
+                after = corp.cash + len(b) * share
+                if any(after - share <= p <= after + director for p in faces):
+                    out.append(SellShares(entity=entity, entity_type=kind, shares=tuple(b)))
+        for tid in self._scrappable(entity):
+            out.append(ScrapTrain(entity=entity, entity_type=kind, train=tid))
         return out
