@@ -124,6 +124,13 @@ def hex_extras(
                     slots[slot] = f"{slots[slot]}/{p.symbol}"
     names = {k: v for k, v in icon_names.items() if v not in removed}
     tokens = state.tokens.get(hex_.coord, {}) if state else {}
+    tooltip = f"{hex_.coord} ({hex_.name})" if hex_.name else hex_.coord
+    laid = state.tiles.get(hex_.coord) if state else None
+    if laid is not None:
+        tooltip += f": tile {laid.name or '?'}, rotation {laid.rotation}"
+    stations = [t.symbol for row in tokens.values() for t in row if t is not None]
+    if stations:
+        tooltip += f"; stations {', '.join(stations)}"
     shown: Mapping[int, Sequence[str | None]] = reserved
     if state is not None and state.reserved is not None:
         now = state.reserved.get(hex_.coord, {})
@@ -132,7 +139,12 @@ def hex_extras(
             for city, slots in now.items()
         }
     return HexExtras(
-        name=hex_.name, tokens=tokens, reserved=shown, markers=markers, icon_names=names
+        name=hex_.name,
+        tokens=tokens,
+        reserved=shown,
+        markers=markers,
+        icon_names=names,
+        tooltip=tooltip,
     )
 
 

@@ -111,6 +111,7 @@ class HexExtras:
     number: str | None = None  # tile number, shown small in a corner (tile manifests)
     count: str | None = None  # remaining count, shown next to the number
     show_zero_revenue: bool = False
+    tooltip: str | None = None  # shown on hover (an SVG <title>): "B9 (Porto): tile 201, ..."
 
 
 # ----------------------------------------------------------------------------- layout
@@ -1297,6 +1298,8 @@ def draw_tile(
         parts.append(_item_svg(item))
     if borders:
         parts.append(border_svg(tile, rotation))
+    if extras.tooltip:
+        parts.insert(0, el("title", text=extras.tooltip))
     return el("g", {"class": "tile", "font_family": FONT}, parts)
 
 
