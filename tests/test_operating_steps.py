@@ -397,3 +397,56 @@ def test_tile_must_extend_the_operators_network_and_keep_old_track(game: Game) -
         )
     assert state.player("1").cash == cash  # nothing changed
     assert state.hexes["O8"].tile == "O8-0"
+
+
+# -- 11 game end ----------------------------------------------------------------------------------
+
+
+def test_bank_breaking_in_an_or_ends_the_game_at_the_end_of_that_or(game: Game) -> None:
+    state = new_state(game)
+    float_company(game, state, "MZA", price=100, cash=0, holders={"1": 2, "2": 1}, home=("H11", 2))
+    float_company(game, state, "A", price=90, cash=0, holders={"3": 4}, home=("E18", 0))
+    state.privates["B&M"].owner = "MZA"
+    state.corporations["MZA"].companies.append("B&M")
+    moved = state.bank_cash - 10
+    state.bank_cash = 10  # (the rest sits with player 4, so money is conserved)
+    state.player("4").cash += moved
+    start_or(game, state)
+    apply(game, state, [corp_pass("MZA"), corp_pass("MZA")])
+    # 23 pays 4 a share: the bank cannot pay the private's face value (115) on top: it breaks
+    apply(game, state, [Dividend(entity="MZA", entity_type="corporation", kind_="payout")])
+    assert state.bank_broken and not state.finished
+    apply(game, state, [corp_pass("MZA")])  # MZA buys no train: its turn ends
+    assert not state.finished  # A still operates in this OR
+    apply(game, state, [corp_pass("A"), corp_pass("A")])
+    assert state.finished and state.game_end_reason == "bank"
+    # final wealth: cash + certificates at market value; MZA paid out (4 a share: no move)
+    # and then had no train (100 -> 90); Ana holds 3 of its 5 shares
+    assert price(game, state, "MZA") == 90
+    assert game.result(state)["1"] == state.player("1").cash + 3 * 90
+    assert game.result(state)["3"] == state.player("3").cash + 5 * price(game, state, "A")
+
+
+def test_company_emergency_issuing_off_the_market_closes_and_the_next_operates(
+    game: Game,
+) -> None:
+    state = new_state(game)
+    # MZA at P60 with no train and P10: zero earnings take it to P50, then an emergency issue
+    # moves it one more space left, onto the closing space
+    float_company(game, state, "MZA", price=60, cash=10, holders={"1": 3}, home=("H11", 2))
+    state.corporations["MZA"].data["operating_turns"] = 1
+    float_company(game, state, "A", price=50, cash=0, holders={"2": 4}, home=("E18", 0))
+    give_train(state, "A", "2H-1")
+    start_or(game, state)
+    assert game.current_entity(state) == "MZA"
+    apply(game, state, [corp_pass("MZA"), corp_pass("MZA")])  # zero earnings: 60 -> 50
+    assert price(game, state, "MZA") == 50
+    treasury = [s.id for s in state.corporations["MZA"].shares if s.owner == "MZA"]
+    game.apply(
+        state,
+        SellShares(entity="MZA", entity_type="corporation", shares=(treasury[0],), percent=20),
+    )
+    # 50 -> the closing space: MZA closes at once, its station leaves Madrid, A operates
+    assert not state.corporations["MZA"].floated
+    assert state.hexes["H11"].tokens[2] == [None]
+    assert game.current_entity(state) == "A"
