@@ -67,7 +67,37 @@ def route_revenues(game: Game, state: GameState, corp: str, routes: Any) -> list
     return [by_train[r.train] for r in routes]
 
 
+_REACH: dict[Any, list[Any]] = {}
+
+
 def _reaches(game: Game, state: GameState, operator: str) -> list[Any]:
+    """The operator's broad and metre reach (cached per map, stations and operator)."""
+    key = (
+        id(game.definition),
+        operator,
+        tuple(
+            (c, h.tile, h.rotation, tuple(tuple(s) for s in h.tokens))
+            for c, h in sorted(state.hexes.items())
+        ),
+    )
+    hit = _REACH.get(key)
+    if hit is None:
+        hit = _compute_reaches(game, state, operator)
+        if len(_REACH) > 256:
+            _REACH.clear()
+        _REACH[key] = hit
+    return hit
+
+
+def reached_hexes(game: Game, state: GameState, operator: str) -> set[str]:
+    """Hexes some edge of which the operator's broad or metre network reaches."""
+    out: set[str] = set()
+    for r in _reaches(game, state, operator):
+        out |= {h for h, edges in r.hexes.items() if edges}
+    return out
+
+
+def _compute_reaches(game: Game, state: GameState, operator: str) -> list[Any]:
     graph = track_graph(game, state)
     tokens = {c: h.tokens for c, h in state.hexes.items()}
     home: tuple[str, ...] = ()

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence, Set
 from typing import Any
 
 from engine import tiles
+from engine.errors import IllegalAction
 from engine.rules.actions import Action, LayTile, Pass
 from engine.rules.ledger import transfer
 from engine.rules.operating import board, common, routing
@@ -31,6 +32,7 @@ from engine.rules.step import Step
 METRE = "narrow"  # 18xx.games' name for metre gauge, used in tile codes
 SECOND_LAY_FEE = 20
 METRE_SECOND_LAY_DISCOUNT = 10
+MAX_LAYS_OFFERED = 40  # random play needs some legal lays, not all of them
 
 
 def new_track_gauges(old_tracks: Iterable[str], new_tracks: Iterable[str]) -> frozenset[str]:
@@ -123,8 +125,9 @@ class TrackStep(Step):
             return []
         return ["lay_tile", "pass"]
 
-    def process_lay_tile(self, action: Action) -> None:
-        assert isinstance(action, LayTile)
+    def check_lay(self, action: LayTile) -> tuple[int, frozenset[str]]:
+        """Every rule a lay must meet (raises :class:`IllegalAction`); its cost and the gauges
+        of the track it adds."""
         game, state, op = self.game, self.state, action.entity
         lays = _tile_lays(self, op)
         index = int(self.rdata["num_laid_track"])
@@ -167,14 +170,22 @@ class TrackStep(Step):
             home_of_private=home,
             second_lay_fee=int(lay["cost"]) if index else SECOND_LAY_FEE,
         )
+        self._check_payable(action, op, cost)
+        return cost, gauges
+
+    def process_lay_tile(self, action: Action) -> None:
+        assert isinstance(action, LayTile)
+        game, op = self.game, action.entity
+        cost, gauges = self.check_lay(action)
         self._pay(action, op, cost)
-        board.lay(game, state, action.hex, action.tile, action.rotation)
+        board.lay(game, self.state, action.hex, action.tile, action.rotation)
+        index = int(self.rdata["num_laid_track"])
         self.rdata["gauges_added"].append(sorted(gauges))
         self.rdata["num_laid_track"] = index + 1
         self.rdata["laid_hexes"].append(action.hex)
         paid = f" for {game.definition.format_money(cost)}" if cost else ""
         self.log(f"{op} lays #{action.tile} rotation {action.rotation} on {action.hex}{paid}")
-        if index + 1 >= len(lays):
+        if index + 1 >= len(_tile_lays(self, op)):
             self.pass_()
 
     def _check_tile(
@@ -256,6 +267,26 @@ class TrackStep(Step):
                 f"{action.hex} is reserved for {', '.join(b[0] for b in blockers)}",
             )
 
+    def _check_payable(self, action: Action, op: str, cost: int) -> None:
+        """A private's owner pays; a company pays, its director covering any shortfall."""
+        if cost <= 0:
+            return
+        state = self.state
+        if common.is_minor(state, op):
+            payer = common.director_of(state, op)
+            if payer is None or state.cash_of(payer) < cost:
+                raise self.illegal(action, "9.3 costs", f"{payer} cannot pay {cost} for {op}")
+            return
+        corp = state.corporations[op]
+        director = corp.director
+        if corp.cash < cost and (director is None or state.cash_of(director) < cost - corp.cash):
+            raise self.illegal(
+                action,
+                "9.3 costs",
+                f"the lay costs {cost}: {op} has {corp.cash} and its director "
+                f"{state.cash_of(director) if director else 0}",
+            )
+
     def _pay(self, action: Action, op: str, cost: int) -> None:
         if cost <= 0:
             return
@@ -263,23 +294,50 @@ class TrackStep(Step):
         why = f"track on {getattr(action, 'hex', '?')}"
         if common.is_minor(state, op):
             payer = common.director_of(state, op)
-            if payer is None or state.cash_of(payer) < cost:
-                raise self.illegal(action, "9.3 costs", f"{payer} cannot pay {cost} for {op}")
+            assert payer is not None
             transfer(state, payer, BANK, cost, why)
             return
         corp = state.corporations[op]
-        if corp.cash < cost:
-            director = corp.director
-            shortfall = cost - corp.cash
-            if director is None or state.cash_of(director) < shortfall:
-                raise self.illegal(
-                    action,
-                    "9.3 costs",
-                    f"the lay costs {cost}: {op} has {corp.cash} and its director "
-                    f"{state.cash_of(director) if director else 0}",
-                )
-            transfer(state, director, op, shortfall, f"director helps pay for {why}")
+        if corp.cash < cost and corp.director is not None:
+            transfer(state, corp.director, op, cost - corp.cash, f"director helps pay for {why}")
         transfer(state, op, BANK, cost, why)
 
     def legal_actions(self, entity: str) -> list[Action]:
-        return [Pass(entity=entity, entity_type=common.entity_type(self.state, entity))]
+        """``pass`` and up to ``MAX_LAYS_OFFERED`` legal lays: on hexes the operator reaches,
+        each tile of the next colour (first free copy) in every legal rotation."""
+        kind = common.entity_type(self.state, entity)
+        out: list[Action] = [Pass(entity=entity, entity_type=kind)]
+        game, state = self.game, self.state
+        if int(self.rdata["num_laid_track"]) >= len(_tile_lays(self, entity)):
+            return out
+        colors = ["white", *game.definition.upgrade_rules.colors]
+        phase_tiles = set(common.current_phase(game, state).tiles)
+        graph = routing.track_graph(game, state)
+        for coord in sorted(routing.reached_hexes(game, state, entity)):
+            if coord not in state.hexes or coord in self.rdata["laid_hexes"]:
+                continue
+            old = board.placed(game, state, coord)
+            if old.color not in colors[:-1]:
+                continue
+            nxt = colors[colors.index(old.color) + 1]
+            if nxt not in phase_tiles:
+                continue
+            sides = graph.neighbours.get(coord, {})
+            for name, td in game.definition.tiles.items():
+                free = state.tiles.get(name)
+                if td.color != nxt or not free:
+                    continue
+                for r in tiles.upgrade_rotations(
+                    old.tile, old.rotation, td.tile, exit_allowed=sides.__contains__
+                ):
+                    lay = LayTile(
+                        entity=entity, entity_type=kind, hex=coord, tile=free[0], rotation=r
+                    )
+                    try:
+                        self.check_lay(lay)
+                    except IllegalAction:
+                        continue
+                    out.append(lay)
+                    if len(out) > MAX_LAYS_OFFERED:
+                        return out
+        return out
