@@ -801,7 +801,7 @@ class _Enumerator:
         self.vals = self.values or [0] * n
         self.zero_side_chains = sum(1 for c in cs.chains if c.edges == 0)
         self._dist: dict[int, dict[int, int]] = {}
-        self._table: dict[int, list[int]] = {}
+        self._table: dict[int, tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]] = {}
         # neighbours best first, so good routes are found early and the bound bites sooner
         vals = self.vals
         self.adjacency = {
@@ -831,51 +831,60 @@ class _Enumerator:
         self._dist[source] = dist
         return dist
 
-    def table(self, tail: int) -> list[int]:
-        """``table(tail)[k]``: the most value stops reachable from ``tail`` within ``k``
-        distance units can add (at most ``k`` of the counted kind, every other paying one)."""
+    def near(self, tail: int) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]:
+        """Paying stops reachable from ``tail``, best first, as (value, distance, stop): those
+        the distance counts, and the others (towns an M train scores)."""
         found = self._table.get(tail)
         if found is not None:
             return found
-        top = (
-            self.limit_sides
-            if self.hex_sides
-            else (self.row_limit[self.prune_row] if self.prune_row >= 0 else 0)
-        )
         dist = self.distances(tail)
         vals = self.vals
-        out = []
-        for k in range(top + 1):
-            counted: list[int] = []
-            free = 0
-            for st, d in dist.items():
-                if st == tail or d > k or vals[st] <= 0:
-                    continue
-                if self.hex_sides or self.unit(st) > 0:
-                    counted.append(vals[st])
-                else:
-                    free += vals[st]
-            counted.sort(reverse=True)
-            room = k + self.zero_side_chains if self.hex_sides else k
-            out.append(sum(counted[:room]) + free)
-        self._table[tail] = out
-        return out
+        counted: list[tuple[int, int, int]] = []
+        free: list[tuple[int, int, int]] = []
+        for st, d in dist.items():
+            if st == tail or vals[st] <= 0:
+                continue
+            if self.hex_sides or self.unit(st) > 0:
+                counted.append((vals[st], d, st))
+            else:
+                free.append((vals[st], d, st))
+        counted.sort(reverse=True)
+        free.sort(reverse=True)
+        self._table[tail] = (counted, free)
+        return counted, free
 
     def unit(self, stop: int) -> int:
+        """What visiting ``stop`` costs of the one binding distance limit (0: nothing)."""
         if self.hex_sides or self.prune_row < 0 or self.row_of[stop] != self.prune_row:
             return 0
         return self.graph.stops[stop].visit_cost
 
-    def optimistic(self, tail: int, counts: list[int], sides: int) -> int:
-        """The most value the rest of a route ending at ``tail`` could still add."""
-        table = self.table(tail)
+    def optimistic(self, tail: int, counts: list[int], sides: int, on_route: bytearray) -> int:
+        """The most value the rest of a route ending at ``tail`` could still add: the best
+        unvisited stops within the distance left (at most that many of the counted kind)."""
+        counted, free = self.near(tail)
         if self.hex_sides:
             k = self.limit_sides - sides
+            room = k + self.zero_side_chains
         elif self.prune_row >= 0:
             k = self.row_limit[self.prune_row] - counts[self.prune_row]
+            room = k
         else:
-            return table[0] if table else 0
-        return table[min(max(k, 0), len(table) - 1)]
+            k = room = self.inf
+        total = 0
+        taken = 0
+        if room > 0:
+            for v, d, st in counted:
+                if d <= k and not on_route[st]:
+                    total += v
+                    taken += 1
+                    if taken >= room:
+                        break
+
+        for v, d, st in free:
+            if d <= k and not on_route[st]:
+                total += v
+        return total
 
     def run(self, threshold: int, *, best_only: bool = False, avoid: int = 0) -> list[_Candidate]:
         """Routes with revenue >= ``threshold`` not using track ``avoid`` (``best_only``: the
@@ -889,6 +898,11 @@ class _Enumerator:
         hex_sides, limit_sides, prune_row = self.hex_sides, self.limit_sides, self.prune_row
         groups = [s.groups for s in stops]
         use_bound = not self.exact
+        # stops worth nothing to this train and holding no station of the company
+        dull = [
+            bool(values is not None and not self.exact and values[i] == 0 and not token[i])
+            for i in range(len(stops))
+        ]
         divisor = self.divisor
         out: dict[tuple[frozenset[int], frozenset[int]], _Candidate] = {}
         route: list[int] = []
@@ -929,11 +943,22 @@ class _Enumerator:
 
         def extend(mask: int, raw: int, has_token: bool) -> None:
             tail = route[-1]
-            if len(route) > 1 and has_token and route[0] < tail:
+            n = len(route)
+            # an end that scores nothing only lengthens a route (same revenue, more track):
+            # such a route is kept only when it has two stops and cannot be shortened
+            if (
+                n > 1
+                and has_token
+                and route[0] < tail
+                and (n == 2 or not (dull[tail] or dull[route[0]]))
+            ):
                 record(mask, raw)
-            if len(route) > 1 and blocked[tail]:
+            if n > 1 and (blocked[tail] or dull[route[0]]):
                 return
-            if use_bound and raw + self.optimistic(tail, counts, state["sides"]) < state["need"]:
+            if (
+                use_bound
+                and raw + self.optimistic(tail, counts, state["sides"], on_route) < state["need"]
+            ):
                 return
             for ci, other in adjacency.get(tail, ()):
                 if on_route[other] or masks[ci] & mask:
@@ -1038,20 +1063,33 @@ def best_routes(
         )
     # 1. each train's best single route
     single: dict[TrainSpec, int] = {}
+    single_route: dict[TrainSpec, list[_Candidate]] = {}
     for spec, en in enumerators.items():
         found = en.run(1, best_only=True)
         single[spec] = found[0].revenue if found else 0
-    # 2. a lower bound: greedily, best trains first, each its best route on unused track
-    order = sorted(trains, key=lambda t: -single[t[1]])
-    used = 0
+        single_route[spec] = found
+    # 2. a lower bound: greedily, each train its best route on track the others left; every
+    # order of the distinct train kinds is tried (at most 3 kinds run in 1858)
+    kinds = list(dict.fromkeys(spec for _, spec in trains))
+    orders = itertools.permutations(kinds) if len(kinds) <= 3 else [tuple(kinds)]
     lower = 0
     greedy: dict[str, _Candidate] = {}
-    for tid, spec in order:
-        found = enumerators[spec].run(1, best_only=True, avoid=used)
-        if found:
-            lower += found[0].revenue
-            used |= found[0].mask
-            greedy[tid] = found[0]
+    for kind_order in orders:
+        rank = {spec: i for i, spec in enumerate(kind_order)}
+        order = sorted(trains, key=lambda t: rank[t[1]])
+        used = 0
+        total = 0
+        picks: dict[str, _Candidate] = {}
+        for tid, spec in order:
+            found = (
+                enumerators[spec].run(1, best_only=True, avoid=used) if used else single_route[spec]
+            )
+            if found:
+                total += found[0].revenue
+                used |= found[0].mask
+                picks[tid] = found[0]
+        if total > lower or not greedy:
+            lower, greedy = total, picks
     sum_single = sum(single[spec] for _, spec in trains)
     # 3. every route that can be part of a run worth at least `lower` (none needed when the
     # greedy run already earns every train's best: nothing can beat it)
@@ -1080,6 +1118,28 @@ def best_routes(
     )
 
 
+class _Index:
+    """A candidate list split by the track its candidates use on a few busy keys, so a search
+    for a partner skips whole groups that conflict there."""
+
+    def __init__(self, cands: list[_Candidate]) -> None:
+        freq: dict[int, int] = {}
+        for c in cands[:: max(1, len(cands) // 256)]:
+            m = c.mask
+            while m:
+                low = m & -m
+                freq[low] = freq.get(low, 0) + 1
+                m ^= low
+        hot = 0
+        for b, _ in sorted(freq.items(), key=lambda kv: -kv[1])[:10]:
+            hot |= b
+        groups: dict[int, list[int]] = {}
+        for i, c in enumerate(cands):
+            groups.setdefault(c.mask & hot, []).append(i)
+        # groups best first (lists keep the candidates' best-first order)
+        self.groups = sorted(groups.items(), key=lambda kv: kv[1][0])
+
+
 def _combine(
     lists: list[tuple[str, list[_Candidate]]], lower: int, incumbent: dict[str, _Candidate]
 ) -> dict[str, _Candidate]:
@@ -1097,6 +1157,10 @@ def _combine(
     suffix = [0] * (n + 1)
     for i in range(n - 1, -1, -1):
         suffix[i] = suffix[i + 1] + top(lists[i][1])
+    indexes: dict[int, _Index] = {}
+    for _, lst in lists:
+        if id(lst) not in indexes:
+            indexes[id(lst)] = _Index(lst)
     best_total = lower
     best_pick: list[int] | None = None
     pick = [-1] * n
@@ -1110,17 +1174,22 @@ def _combine(
             return
         cands = lists[i][1]
         # identical trains take routes in list order, so each run is tried once
-        same = i > 0 and cands is lists[i - 1][1]
+        low = floor if i > 0 and cands is lists[i - 1][1] else 0
         rest = suffix[i + 1]
-        for k in range(floor if same else 0, len(cands)):
-            c = cands[k]
-            if total + c.revenue + rest <= best_total:
-                break
-            if c.mask & used:
+        for key, members in indexes[id(cands)].groups:
+            if key & used:
                 continue
-            pick[i] = k
-            search(i + 1, used | c.mask, total + c.revenue, k + 1)
-            pick[i] = -1
+            for k in members:
+                if k < low:
+                    continue
+                c = cands[k]
+                if total + c.revenue + rest <= best_total:
+                    break
+                if c.mask & used:
+                    continue
+                pick[i] = k
+                search(i + 1, used | c.mask, total + c.revenue, k + 1)
+                pick[i] = -1
         search(i + 1, used, total, len(cands))  # this train stays home
 
     search(0, 0, 0, 0)

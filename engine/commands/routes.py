@@ -1,0 +1,119 @@
+"""``ferrovia routes --game FILE --at ID --company SYM``: a company's best routes at a moment.
+
+Replays the export through the rules engine (:mod:`engine.replay`) up to and including action
+``ID`` (``--before ID``: up to the action before it, e.g. to compare with a recorded
+``run_routes``), then runs the exact search :func:`engine.routes.best_routes` for the company's
+trains and prints each route (train, stops, revenue) and the total.  When the rules engine
+cannot replay that far, the route engine's own export reader (:mod:`engine.routestate`) gives
+the map, stations and trains instead (said on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from engine.errors import FerroviaError
+from engine.graph import TrackGraph
+from engine.routes import BestRoutes, TrainSpec, best_routes
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "routes", help="the best routes of a company at a moment of a game"
+    )
+    p.add_argument("--game", type=Path, required=True, help="18xx.games export (JSON)")
+    at = p.add_mutually_exclusive_group(required=True)
+    at.add_argument("--at", type=int, help="after this action id")
+    at.add_argument("--before", type=int, help="just before this action id")
+    p.add_argument("--company", required=True, help="company symbol, e.g. MZA")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=run)
+
+
+def _from_rules(
+    data: dict[str, Any], until: int, company: str
+) -> tuple[TrackGraph, list[tuple[str, TrainSpec]], list[str], dict[str, Any]]:
+    from engine.replay import replay
+    from engine.rules.operating import common, routing
+
+    res = replay(data, until=until)
+    if res.error is not None:
+        raise FerroviaError(f"replay stopped at action {res.failed_action}: {res.error}")
+    state, game = res.state, res.game
+    graph = routing.track_graph(game, state)
+    trains = [(t, routing.train_spec(game, state, t)) for t in common.trains_of(state, company)]
+    phase = list(common.current_phase(game, state).tiles)
+    tokens = {c: h.tokens for c, h in state.hexes.items()}
+    return graph, trains, phase, tokens
+
+
+def _from_reader(
+    data: dict[str, Any], until: int, company: str
+) -> tuple[TrackGraph, list[tuple[str, TrainSpec]], list[str], dict[str, Any]]:
+    from engine.routestate import ExportReader
+
+    reader = ExportReader(data)
+    ids = [a["id"] for a in reader.actions if isinstance(a.get("id"), int)]
+    later = [i for i in ids if i > until]
+    snap = next(reader.snapshots(until=later[0]), None) if later else None
+    if snap is None:
+        # past the last action: the state after everything
+        snap = next(reader.snapshots(until=-1), None)
+    if snap is None:
+        raise FerroviaError(f"no position after action {until}")
+    trains = sorted(snap.company_trains(company).items())
+    return snap.graph, trains, list(snap.phase_colours), snap.tokens
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        data = json.loads(args.game.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        print(f"ferrovia: cannot read {args.game}: {exc}", file=sys.stderr)
+        return 1
+    until = args.at if args.at is not None else args.before - 1
+    try:
+        graph, trains, phase, tokens = _from_rules(data, until, args.company)
+    except FerroviaError as exc:
+        print(
+            f"ferrovia: rules replay unavailable ({exc}); using the export reader", file=sys.stderr
+        )
+        graph, trains, phase, tokens = _from_reader(data, until, args.company)
+    start = time.perf_counter()
+    best = best_routes(graph, trains, phase=phase, company=args.company, tokens=tokens)
+    took = time.perf_counter() - start
+    if args.json:
+        print(json.dumps(_as_json(graph, best, args.company, took)))
+        return 0
+    print(f"{args.company}: best run {best.total} ({len(trains)} trains, {took * 1000:.1f} ms)")
+    for r in best.routes:
+        stops = "-".join(graph.stops[s].hex for s in r.route.stops)
+        print(f"  {r.train:<8} {r.revenue:>5}  {stops}")
+    ran = {r.train for r in best.routes}
+    for tid, _ in trains:
+        if tid not in ran:
+            print(f"  {tid:<8}     0  (no route)")
+    return 0
+
+
+def _as_json(graph: TrackGraph, best: BestRoutes, company: str, took: float) -> dict[str, Any]:
+    return {
+        "company": company,
+        "total": best.total,
+        "seconds": round(took, 4),
+        "routes": [
+            {
+                "train": r.train,
+                "revenue": r.revenue,
+                "hexes": [graph.stops[s].hex for s in r.route.stops],
+                "nodes": [graph.stops[s].signature for s in r.route.stops],
+                "connections": r.route.connections(),
+            }
+            for r in best.routes
+        ],
+    }
