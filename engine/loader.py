@@ -120,10 +120,18 @@ class YamlDoc:
             line, col = lc.item(key)
         return line + 1, col + 1
 
+    def locate(
+        self, path: Sequence[PathItem], *, at_key: bool = False
+    ) -> tuple[str, int, int, str]:
+        """(file, line, col, note) to report ``path`` at; a merged variant document
+        (engine/overlay.py) names another file and notes where an inherited value came from."""
+        line, col = self.position(path, at_key=at_key)
+        return self.file, line, col, ""
+
     def error(self, path: Sequence[PathItem], message: str, *, at_key: bool = False) -> DataError:
         """A :class:`DataError` at ``path``."""
-        line, col = self.position(path, at_key=at_key)
-        return DataError(self.file, line, col, message)
+        file, line, col, note = self.locate(path, at_key=at_key)
+        return DataError(file, line, col, message + note)
 
     def key_error(self, path: Sequence[PathItem], message: str) -> DataError:
         """A :class:`DataError` at the key ending ``path``."""
@@ -332,14 +340,14 @@ def validate_model(doc: YamlDoc, model: type[M]) -> tuple[M | None, list[DataErr
     try:
         return model.model_validate(doc.data), []
     except ValidationError as exc:
-        found: dict[tuple[int, int], tuple[str, list[str], str]] = {}
+        found: dict[tuple[str, int, int, str], tuple[str, list[str], str]] = {}
         for err in exc.errors():
             loc = tuple(err["loc"])
             _, _, _, real = doc.walk(loc)
             if err["type"] == "extra_forbidden" and (not real or real[-1] != loc[-1]):
                 real = [*real, loc[-1]]
             where, what, at_key = _message(err, model, real, doc.data)
-            spot = doc.position(real, at_key=at_key)
+            spot = doc.locate(real, at_key=at_key)
             # Own rule messages say what is wrong themselves; no "got ..." after them.
             quiet = at_key or err["type"] in ("missing", "count", "value_error", "empty")
             got = "" if quiet else _got(err.get("input"))
@@ -349,9 +357,9 @@ def validate_model(doc: YamlDoc, model: type[M]) -> tuple[M | None, list[DataErr
                 continue
             found[spot] = (where, [what], got)
         errors = []
-        for (line, col), (where, whats, got) in sorted(found.items()):
-            text = "; or ".join(whats) + got
-            errors.append(DataError(doc.file, line, col, f"{where}: {text}" if where else text))
+        for (file, line, col, note), (where, whats, got) in sorted(found.items()):
+            text = "; or ".join(whats) + got + note
+            errors.append(DataError(file, line, col, f"{where}: {text}" if where else text))
         return None, errors
 
 

@@ -42,6 +42,7 @@ from engine.loader import PathItem, YamlDoc, load_model
 from engine.notation.errors import NotationError
 from engine.notation.models import Tile
 from engine.notation.parser import parse
+from engine.overlay import load_part, part_exists
 from engine.paths import gamedata_root
 from engine.tiles import upgrade_rotations
 from schemas import (
@@ -120,6 +121,7 @@ class _Checker:
         self.dir = game_dir
         self.shown = shown
         self.errors: list[DataError] = []
+        self.files: dict[str, str] = {"game": "game.yaml"}
         self.raw: dict[str, Any] = {}
         self.loaded: list[str] = []
         """File name shown -> its YAML tree, also when its model did not validate."""
@@ -127,7 +129,11 @@ class _Checker:
     # ------------------------------------------------------------------ loading
     def load(self, path: Path, shown: str, model: type[M]) -> _Part[M] | None:
         self.loaded.append(shown)
-        doc, result, errors = load_model(path, shown, model)
+        if path.parent == self.dir:  # a file of the game: merged over its base if it extends one
+            kind = next((k for k, f in self.files.items() if f == path.name), path.stem)
+            doc, result, errors = load_part(self.dir, self.shown, path.name, kind, model)
+        else:
+            doc, result, errors = load_model(path, shown, model)
         self.errors.extend(errors)
         if doc is None or doc.data is None:
             return None
@@ -176,12 +182,13 @@ class _Checker:
         game_path, game_shown = self.file("game.yaml")
         game = self.load(game_path, game_shown, GameFile)
         files = game.model.files if game else GameFile.model_fields["files"].default
+        self.files = {"game": "game.yaml", **files.model_dump()}
         if game:
             result.title = game.model.title
 
         def part(name: str, model: type[M], optional: bool = False) -> _Part[M] | None:
             path, shown = self.file(name)
-            if optional and not path.exists():
+            if optional and not part_exists(self.dir, name):
                 return None
             return self.load(path, shown, model)
 

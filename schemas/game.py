@@ -51,6 +51,9 @@ class GameEnd(Model):
 class GameFile(Model):
     """The game's identity: title, designer, player range, layout and the parts it uses."""
 
+    extends: str | None = None
+    """A variant's base game: a directory name (next to this one, else under ``gamedata/``) or
+    a relative path; each file here is merged onto the base's (see engine/overlay.py)."""
     name: Name
     """Short identifier, e.g. ``'1858'``."""
     title: Name

@@ -1,0 +1,113 @@
+"""``ferrovia diff BASE VARIANT``: what a variant changes, collection by collection.
+
+Both games are resolved first (engine/overlay.py), so any two game directories can be compared.
+For each file, each collection (``hexes``, ``tiles``, ``privates``, ``corporations``,
+``trains``, ``phases``, ...) lists entries added (``+``), removed (``-``) and changed (``~``,
+with the fields that differ); other top-level settings are listed as changed keys.  ``--json``
+gives ``{"FILE": {"COLLECTION": {"added": [...], "removed": [...], "changed": {KEY:
+[FIELDS]}}}}``.  Exit 0 (also when there are differences), 1 on a data error, 2 on usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.errors import DataErrors
+from engine.overlay import EXTENDS, KEYED_LISTS, plain, resolved_files
+
+Changes = dict[str, dict[str, Any]]
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "diff",
+        help="list what a variant adds, removes and changes compared with a base game",
+        description="Compare two game directories (each merged over its own base first).",
+    )
+    parser.add_argument("base", type=Path, metavar="BASE")
+    parser.add_argument("variant", type=Path, metavar="VARIANT")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.set_defaults(func=run)
+
+
+def _entries(value: Any, name: str) -> dict[str, Any] | None:
+    """A collection as key -> entry (mappings as they are, keyed lists by natural key)."""
+    if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
+        return {str(k): v for k, v in value.items()}
+    natural = KEYED_LISTS.get(name)
+    if natural and isinstance(value, list) and all(isinstance(e, dict) for e in value):
+        return {str(e.get(natural)): e for e in value}
+    return None
+
+
+def _fields(a: Any, b: Any) -> list[str]:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return sorted(str(k) for k in set(a) | set(b) if a.get(k) != b.get(k))
+    return [] if a == b else ["value"]
+
+
+def compare(base: dict[str, Any], variant: dict[str, Any]) -> Changes:
+    """Differences between two resolved files (plain trees), by collection.
+
+    >>> compare({"hexes": {"A1": {"color": "white"}, "B2": {"color": "red"}}, "layout": "flat"},
+    ...         {"hexes": {"A1": {"color": "blue"}, "C3": {"color": "red"}}, "layout": "flat"})
+    {'hexes': {'added': ['C3'], 'removed': ['B2'], 'changed': {'A1': ['color']}}}
+    """
+    out: Changes = {}
+    settings: dict[str, list[str]] = {}
+    for key in list(base) + [k for k in variant if k not in base]:
+        if key == EXTENDS:
+            continue
+        a, b = base.get(key), variant.get(key)
+        ea, eb = _entries(a, str(key)), _entries(b, str(key))
+        if ea is not None and eb is not None:
+            added = [k for k in eb if k not in ea]
+            removed = [k for k in ea if k not in eb]
+            changed = {k: _fields(ea[k], eb[k]) for k in ea if k in eb and ea[k] != eb[k]}
+            if added or removed or changed:
+                out[str(key)] = {"added": added, "removed": removed, "changed": changed}
+        elif a != b:
+            settings[str(key)] = _fields(a, b) if isinstance(a, dict) else []
+    if settings:
+        out["settings"] = {"added": [], "removed": [], "changed": settings}
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    for path in (args.base, args.variant):
+        if not (path / "game.yaml").is_file():
+            print(f"ferrovia diff: {path}: no game.yaml", file=sys.stderr)
+            return 2
+    try:
+        base = {k: plain(d.data) for k, d in resolved_files(args.base).items()}
+        variant = {k: plain(d.data) for k, d in resolved_files(args.variant).items()}
+    except DataErrors as exc:
+        for err in exc.errors:
+            print(err, file=sys.stderr)
+        return 1
+    report: dict[str, Changes] = {}
+    for kind in list(base) + [k for k in variant if k not in base]:
+        changes = compare(base.get(kind) or {}, variant.get(kind) or {})
+        if changes:
+            report[f"{kind}.yaml"] = changes
+    if args.json:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+        return 0
+    if not report:
+        print("no differences")
+    for file, collections in report.items():
+        print(file)
+        for name, ch in collections.items():
+            n = len(ch["added"]) + len(ch["removed"]) + len(ch["changed"])
+            print(f"  {name}: {n} change{'s' if n != 1 else ''}")
+            for key in ch["added"]:
+                print(f"    + {key}")
+            for key in ch["removed"]:
+                print(f"    - {key}")
+            for key, fields in ch["changed"].items():
+                print(f"    ~ {key}" + (f" ({', '.join(fields)})" if fields else ""))
+    return 0

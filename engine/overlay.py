@@ -1,0 +1,570 @@
+"""Variants as overlays: a game directory that ``extends`` another and says only what differs.
+
+A variant's ``game.yaml`` names its base with ``extends:`` — a game directory name (looked up
+next to the variant, then under ``gamedata/``) or a relative path such as ``../1858``.  Then,
+file by file (``map.yaml``, ``tiles.yaml``, ``privates.yaml``, ``companies.yaml``,
+``trains.yaml``, ``phases.yaml``, ``market.yaml``, ``options.yaml`` and ``game.yaml`` itself):
+
+* a file the variant does not have is inherited unchanged;
+* a file it has is merged onto the base's file of the same kind:
+
+  - mappings merge key by key, recursively; a value ``~`` (null) removes the key;
+  - lists of entries with a natural key merge entry by entry — ``privates`` and
+    ``corporations`` by ``symbol``, ``trains`` (and their ``variants``) and ``phases`` by
+    ``name``, ``options`` by ``id``: an entry whose key is in the base changes only the fields
+    it gives, a new key is appended (in the variant's order);
+  - any other list, and every scalar, is replaced whole;
+  - a top-level ``remove:`` mapping deletes entries by key: ``{hexes: [A1], privates: [B&M],
+    trains: [7E], 'stock_market.spaces': [50]}`` (a dotted path reaches a nested collection;
+    in a list of plain values the key is the value itself).
+
+The merge works on ruamel's round-trip trees, so every merged value keeps the line and column
+of the file it came from.  :class:`MergedDoc` (a :class:`~engine.loader.YamlDoc`) reports
+errors in the variant's own file; a value the variant inherited is reported at the variant
+entry that holds it (or its file, or its ``extends:``) with ``(inherited from FILE:LINE:COL)``.
+
+>>> from engine.loader import parse_yaml
+>>> base, _ = parse_yaml("trains:\\n  - {name: 2H, price: 100, gauge: broad}\\n  - {name: 7E}\\n",
+...                      "base/trains.yaml")
+>>> over, _ = parse_yaml("trains:\\n  - {name: 2H, price: 120}\\nremove: {trains: [7E]}\\n",
+...                      "var/trains.yaml")
+>>> doc = merge_docs(base, over, "var/trains.yaml", anchor=("var/game.yaml", 1, 1))
+>>> plain(doc.data)
+{'trains': [{'name': '2H', 'price': 120, 'gauge': 'broad'}]}
+>>> doc.locate(("trains", 0, "price"))
+('var/trains.yaml', 2, 23, '')
+>>> doc.locate(("trains", 0, "gauge"))
+('var/trains.yaml', 2, 5, ' (inherited from base/trains.yaml:2:35)')
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from engine.errors import DataError, SourcePos
+from engine.loader import PathItem, YamlDoc, load_model, validate_model
+from engine.notation.errors import QuoteStyle
+from engine.paths import gamedata_root
+
+__all__ = [
+    "KEYED_LISTS",
+    "MergedDoc",
+    "base_dir",
+    "game_chain",
+    "load_part",
+    "merge_docs",
+    "part_exists",
+    "plain",
+    "resolved_files",
+]
+
+M = TypeVar("M", bound=BaseModel)
+
+KEYED_LISTS: dict[str, str] = {
+    "privates": "symbol",
+    "corporations": "symbol",
+    "trains": "name",
+    "variants": "name",
+    "phases": "name",
+    "options": "id",
+}
+"""List key -> the field that names its entries (their natural key)."""
+
+REMOVE = "remove"
+EXTENDS = "extends"
+PART_FILES = ("map", "tiles", "privates", "companies", "trains", "phases", "market", "options")
+
+
+def plain(node: Any) -> Any:
+    """A ruamel tree as plain dicts and lists (for comparing and printing)."""
+    if isinstance(node, dict):
+        return {k: plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [plain(v) for v in node]
+    return node
+
+
+# ---------------------------------------------------------------------- merged documents
+@dataclass
+class MergedDoc(YamlDoc):
+    """A merged tree whose values remember the file they came from.
+
+    ``file`` is the variant's file of this kind (also when the variant has none, then errors
+    about inherited values go to ``anchor``).
+    """
+
+    origins: dict[int, dict[PathItem, str]] = field(default_factory=dict)
+    """id(container) -> key -> file that gave the value (containers are kept alive by data)."""
+    sources: dict[str, list[str]] = field(default_factory=dict)
+    """File shown -> its source lines."""
+    root_file: str = ""
+    anchor: tuple[str, int, int] = ("", 1, 1)
+    """Where inherited values are reported when no variant entry holds them."""
+    own: bool = False
+    """Whether the variant has its own file of this kind."""
+
+    def origin(self, parent: Any, key: PathItem | None) -> str:
+        if parent is None or key is None:
+            return self.root_file
+        return self.origins.get(id(parent), {}).get(key, self.root_file)
+
+    def _chain(self, path: Sequence[PathItem]) -> list[tuple[Any, PathItem]]:
+        """(container, key) for each step of ``path`` that exists in the tree."""
+        steps: list[tuple[Any, PathItem]] = []
+        node: Any = self.data
+        for item in path:
+            if isinstance(node, dict):
+                key: PathItem | None = None
+                if item in node:
+                    key = item
+                elif isinstance(item, int) and str(item) in node:
+                    key = str(item)
+                if key is not None:
+                    steps.append((node, key))
+                    node = node[key]
+            elif isinstance(node, list) and isinstance(item, int) and 0 <= item < len(node):
+                steps.append((node, item))
+                node = node[item]
+        return steps
+
+    def locate(
+        self, path: Sequence[PathItem], *, at_key: bool = False
+    ) -> tuple[str, int, int, str]:
+        steps = self._chain(path)
+        parent, key = steps[-1] if steps else (None, None)
+        source = self.origin(parent, key)
+        line, col = self.position(path, at_key=at_key)
+        if source == self.file:
+            return self.file, line, col, ""
+        note = f" (inherited from {source}:{line}:{col})"
+        # The deepest enclosing value the variant itself wrote, else its file, else extends:.
+        for holder, k in reversed(steps[:-1]):
+            if self.origin(holder, k) == self.file:
+                lc: Any = holder.lc
+                kl = lc.key(k) if isinstance(holder, dict) else lc.item(k)
+                return self.file, kl[0] + 1, kl[1] + 1, note
+        if self.own:
+            return self.file, 1, 1, note
+        return (*self.anchor, note)
+
+    def _lines_of(self, path: Sequence[PathItem]) -> tuple[str, list[str]]:
+        steps = self._chain(path)
+        parent, key = steps[-1] if steps else (None, None)
+        source = self.origin(parent, key)
+        return source, self.sources.get(source, [])
+
+    def scalar_origin(self, path: Sequence[PathItem]) -> tuple[SourcePos, QuoteStyle | None]:
+        source, lines = self._lines_of(path)
+        view = YamlDoc(source, self.data, lines)
+        return view.scalar_origin(path)
+
+    def single_line(self, path: Sequence[PathItem], value: str) -> bool:
+        source, lines = self._lines_of(path)
+        return YamlDoc(source, self.data, lines).single_line(path, value)
+
+
+class _Merger:
+    """Builds fresh containers, copying positions and recording each value's file."""
+
+    def __init__(self) -> None:
+        self.origins: dict[int, dict[PathItem, str]] = {}
+        self.errors: list[DataError] = []
+
+    def _note(self, container: Any, key: PathItem, file: str) -> None:
+        self.origins.setdefault(id(container), {})[key] = file
+
+    def adopt(self, node: Any, file: str, origins: dict[int, dict[PathItem, str]]) -> Any:
+        """A copy of ``node`` (a tree from ``file``, or already merged with ``origins``)."""
+        known = origins.get(id(node), {})
+        if isinstance(node, dict):
+            out = CommentedMap()
+            _copy_lc(node, out)
+            for k, v in node.items():
+                out[k] = self.adopt(v, known.get(k, file), origins)
+                _pos(node, k, out, k)
+                self._note(out, k, known.get(k, file))
+            return out
+        if isinstance(node, list):
+            seq = CommentedSeq()
+            _copy_lc(node, seq)
+            for i, v in enumerate(node):
+                seq.append(self.adopt(v, known.get(i, file), origins))
+                _pos(node, i, seq, i)
+                self._note(seq, i, known.get(i, file))
+            return seq
+        return node
+
+    def merge(
+        self,
+        base: Any,
+        base_origins: dict[int, dict[PathItem, str]],
+        base_file: str,
+        over: Any,
+        over_file: str,
+        list_key: str | None = None,
+    ) -> Any:
+        """``over`` merged onto ``base`` (both trees); returns a fresh tree."""
+        empty: dict[int, dict[PathItem, str]] = {}
+        if isinstance(base, dict) and isinstance(over, dict):
+            out = CommentedMap()
+            _copy_lc(over, out)
+            b_known = base_origins.get(id(base), {})
+            for k, v in base.items():
+                if k in over:
+                    continue
+                out[k] = self.adopt(v, b_known.get(k, base_file), base_origins)
+                _pos(base, k, out, k)
+                self._note(out, k, b_known.get(k, base_file))
+            for k, v in over.items():
+                if v is None:
+                    out.pop(k, None)  # `key: ~` removes
+                    continue
+                if k in base:
+                    out[k] = self.merge(
+                        base[k],
+                        base_origins,
+                        b_known.get(k, base_file),
+                        v,
+                        over_file,
+                        k if isinstance(k, str) else None,
+                    )
+                else:
+                    out[k] = self.adopt(v, over_file, empty)
+                _pos(over, k, out, k)
+                self._note(out, k, over_file)
+            # Keep the base's order, with the variant's new keys after.
+            order = [k for k in base if k in out] + [k for k in over if k in out and k not in base]
+            for k in order:
+                out.move_to_end(k)
+            return out
+        natural = KEYED_LISTS.get(list_key or "")
+        if natural and isinstance(base, list) and isinstance(over, list):
+            return self.merge_keyed(base, base_origins, base_file, over, over_file, natural)
+        return self.adopt(over, over_file, empty)
+
+    def merge_keyed(
+        self,
+        base: list[Any],
+        base_origins: dict[int, dict[PathItem, str]],
+        base_file: str,
+        over: list[Any],
+        over_file: str,
+        natural: str,
+    ) -> CommentedSeq:
+        empty: dict[int, dict[PathItem, str]] = {}
+        seq = CommentedSeq()
+        _copy_lc(over, seq)
+        b_known = base_origins.get(id(base), {})
+        by_key = {
+            e.get(natural): i for i, e in enumerate(over) if isinstance(e, dict) and natural in e
+        }
+        used: set[int] = set()
+        for i, entry in enumerate(base):
+            name = entry.get(natural) if isinstance(entry, dict) else None
+            j = by_key.get(name) if name is not None else None
+            if j is not None:
+                used.add(j)
+                seq.append(
+                    self.merge(entry, base_origins, b_known.get(i, base_file), over[j], over_file)
+                )
+                _pos(over, j, seq, len(seq) - 1)
+                self._note(seq, len(seq) - 1, over_file)
+            else:
+                seq.append(self.adopt(entry, b_known.get(i, base_file), base_origins))
+                _pos(base, i, seq, len(seq) - 1)
+                self._note(seq, len(seq) - 1, b_known.get(i, base_file))
+        for j, entry in enumerate(over):
+            if j in used:
+                continue
+            seq.append(self.adopt(entry, over_file, empty))
+            _pos(over, j, seq, len(seq) - 1)
+            self._note(seq, len(seq) - 1, over_file)
+        return seq
+
+    def remove(self, tree: Any, spec: Any, spec_doc: YamlDoc) -> None:
+        """Apply a top-level ``remove:`` mapping to the merged ``tree`` (errors to the spec)."""
+        if not isinstance(spec, dict):
+            self.errors.append(
+                spec_doc.error((REMOVE,), "'remove' must map collections to lists of keys")
+            )
+            return
+        for where, keys in spec.items():
+            target: Any = tree
+            for part in str(where).split("."):
+                target = target.get(part) if isinstance(target, dict) else None
+            if not isinstance(target, dict | list):
+                self.errors.append(
+                    spec_doc.key_error((REMOVE, where), f"no collection {where!r} to remove from")
+                )
+                continue
+            if not isinstance(keys, list):
+                keys = [keys]
+            for n, key in enumerate(keys):
+                if not self._remove_one(target, str(where).rsplit(".", 1)[-1], key):
+                    self.errors.append(
+                        spec_doc.error((REMOVE, where, n), f"{where} has no entry {key!r}")
+                    )
+
+    def _remove_one(self, target: Any, name: str, key: Any) -> bool:
+        if isinstance(target, dict):
+            for k in list(target):
+                if k == key or str(k) == str(key):
+                    del target[k]
+                    return True
+            return False
+        natural = KEYED_LISTS.get(name)
+        for i, entry in enumerate(target):
+            hit = (
+                isinstance(entry, dict) and natural is not None and entry.get(natural) == key
+            ) or entry == key
+            if hit:
+                _delete_item(target, i, self.origins)
+                return True
+        return False
+
+
+def _pos(src: Any, key: Any, dst: Any, dst_key: Any) -> None:
+    """Copy the recorded position of ``src[key]`` to ``dst[dst_key]``."""
+    data = getattr(getattr(src, "lc", None), "data", None)
+    if data and key in data:
+        if dst.lc.data is None:
+            dst.lc.data = {}
+        dst.lc.data[dst_key] = list(data[key])
+
+
+def _copy_lc(src: Any, dst: Any) -> None:
+    lc = getattr(src, "lc", None)
+    if lc is not None:
+        dst.lc.line, dst.lc.col = lc.line, lc.col
+
+
+def _delete_item(seq: CommentedSeq, i: int, origins: dict[int, dict[PathItem, str]]) -> None:
+    """Delete item ``i`` and shift the positions and origins of the items after it."""
+    known = origins.get(id(seq), {})
+    n = len(seq)
+    if seq.lc.data is None:
+        seq.lc.data = {}
+    for j in range(i, n - 1):
+        if j + 1 in seq.lc.data:
+            seq.lc.data[j] = seq.lc.data[j + 1]
+        if j + 1 in known:
+            known[j] = known[j + 1]
+    seq.lc.data.pop(n - 1, None)
+    known.pop(n - 1, None)
+    del seq[i]
+
+
+def merge_docs(
+    base: YamlDoc,
+    over: YamlDoc | None,
+    file: str,
+    *,
+    anchor: tuple[str, int, int],
+    drop: Sequence[str] = (),
+) -> MergedDoc:
+    """``over`` (the variant's file, or None) merged onto ``base``; reported as ``file``.
+
+    ``base`` may itself be a :class:`MergedDoc` (a variant of a variant).  Errors in a
+    ``remove:`` list are raised as :class:`DataErrors` by :func:`load_part`; here they are kept
+    on the result's ``merge_errors``.
+    """
+    m = _Merger()
+    base_origins = base.origins if isinstance(base, MergedDoc) else {}
+    base_root = base.root_file if isinstance(base, MergedDoc) else base.file
+    sources = dict(base.sources) if isinstance(base, MergedDoc) else {}
+    sources.setdefault(base.file, base.lines)
+    if over is None or over.data is None:
+        data = m.adopt(base.data, base_root, base_origins)
+    else:
+        sources[over.file] = over.lines
+        over_data = over.data
+        spec = None
+        if isinstance(over_data, dict) and REMOVE in over_data:
+            spec = over_data[REMOVE]
+            over_data = CommentedMap(over_data)
+            _copy_lc(over.data, over_data)
+            for k in over.data:
+                _pos(over.data, k, over_data, k)
+            del over_data[REMOVE]
+        data = m.merge(base.data, base_origins, base_root, over_data, over.file)
+        if spec is not None:
+            m.remove(data, spec, over)
+    for key in drop:
+        if isinstance(data, dict):
+            data.pop(key, None)
+    doc = MergedDoc(
+        file,
+        data,
+        over.lines if over is not None else [],
+        origins=m.origins,
+        sources=sources,
+        root_file=over.file if over is not None else base_root,
+        anchor=anchor,
+        own=over is not None,
+    )
+    doc.merge_errors = m.errors  # type: ignore[attr-defined]
+    return doc
+
+
+# ---------------------------------------------------------------------- games and their bases
+def _show(path: Path) -> str:
+    """Relative to the working directory when below it, else absolute (as validate shows)."""
+    path = path.resolve()
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def base_dir(game_dir: Path, extends: str) -> Path:
+    """Where ``extends: NAME`` points: a relative path, else a sibling, else ``gamedata/NAME``."""
+    if "/" in extends or extends.startswith("."):
+        return (game_dir / extends).resolve()
+    sibling = game_dir.resolve().parent / extends
+    if (sibling / "game.yaml").is_file():
+        return sibling
+    return gamedata_root() / extends
+
+
+def _raw_extends(game_dir: Path, shown: str) -> tuple[YamlDoc | None, str | None, list[DataError]]:
+    from engine.loader import load_yaml
+
+    doc, errors = load_yaml(game_dir / "game.yaml", os.path.join(shown, "game.yaml"))
+    if doc is None or not isinstance(doc.data, dict):
+        return doc, None, errors
+    value = doc.data.get(EXTENDS)
+    if value is None:
+        return doc, None, errors
+    if not isinstance(value, str) or not value:
+        errors.append(doc.error((EXTENDS,), "'extends' must name a base game directory"))
+        return doc, None, errors
+    return doc, value, errors
+
+
+def game_chain(game_dir: Path, shown: str | None = None) -> list[tuple[Path, str]]:
+    """The game and the bases it extends, variant first: [(directory, shown), ...]."""
+    chain: list[tuple[Path, str]] = []
+    seen: set[Path] = set()
+    current: Path | None = game_dir
+    label = shown if shown is not None else _show(game_dir)
+    while current is not None and current.resolve() not in seen:
+        seen.add(current.resolve())
+        chain.append((current, label))
+        _, ext, _ = _raw_extends(current, label)
+        if ext is None:
+            break
+        current = base_dir(current, ext)
+        label = _show(current)
+    return chain
+
+
+def _merged(
+    game_dir: Path, shown: str, name: str, kind: str, depth: int = 0
+) -> tuple[YamlDoc | None, list[DataError]]:
+    """The document of file ``name`` of the game at ``game_dir``, merged over its bases."""
+    from engine.loader import load_yaml
+
+    path = game_dir / name
+    file = os.path.normpath(os.path.join(shown, name))
+    game_doc, ext, errors = _raw_extends(game_dir, shown)
+    if ext is None:
+        if not path.exists():
+            return None, [DataError(file, 1, 1, "file not found")]
+        doc, more = load_yaml(path, file)
+        return doc, errors + more if kind == "game" else more
+    errors = list(errors) if kind == "game" else []
+    base = base_dir(game_dir, ext)
+    assert game_doc is not None
+    ext_pos = game_doc.position((EXTENDS,))
+    anchor = (game_doc.file, *ext_pos)
+    if depth > 8 or not (base / "game.yaml").is_file():
+        what = "extends itself" if depth > 8 else f"no game {ext!r} ({_show(base)}/game.yaml)"
+        if kind == "game":
+            errors.append(DataError(game_doc.file, *ext_pos, f"extends: {what}"))
+        return None, errors
+    base_shown = _show(base)
+    base_name = name
+    if kind != "game":
+        # The base may name its file of this kind differently (game.yaml files:).
+        bgame, _ = _merged(base, base_shown, "game.yaml", "game", depth + 1)
+        files = bgame.data.get("files") if bgame and isinstance(bgame.data, dict) else None
+        if isinstance(files, dict) and isinstance(files.get(kind), str):
+            base_name = files[kind]
+    base_doc, base_errors = _merged(base, base_shown, base_name, kind, depth + 1)
+    errors += [e for e in base_errors if kind != "game" or e not in errors]
+    if base_doc is None:
+        if kind == "options" and not path.exists():
+            return None, []
+        if not path.exists():
+            return None, [DataError(file, 1, 1, "file not found (neither here nor in the base)")]
+        doc, more = load_yaml(path, file)
+        return doc, errors + more
+    over = None
+    if path.exists():
+        over, more = load_yaml(path, file)
+        errors += more
+        if over is None:
+            return None, errors
+    merged = merge_docs(base_doc, over, file, anchor=anchor)
+    errors += merged.merge_errors  # type: ignore[attr-defined]
+    return merged, errors
+
+
+def part_exists(game_dir: Path, name: str) -> bool:
+    """Whether the game, or a base it extends, has a file of this kind."""
+    return any((directory / name).exists() for directory, _ in game_chain(game_dir))
+
+
+def load_part(
+    game_dir: Path, shown: str, name: str, kind: str, model: type[M]
+) -> tuple[YamlDoc | None, M | None, list[DataError]]:
+    """Like :func:`engine.loader.load_model` for file ``name`` of a game, merged over its bases.
+
+    A game without ``extends`` loads exactly as before (cached by text).
+    """
+    path = game_dir / name
+    file = os.path.normpath(os.path.join(shown, name))
+    _, ext, _ = _raw_extends(game_dir, shown)
+    if ext is None:
+        return load_model(path, file, model)
+    doc, errors = _merged(game_dir, shown, name, kind)
+    if doc is None:
+        return None, None, errors
+    if doc.data is None:
+        return doc, None, [*errors, DataError(file, 1, 1, "the file is empty")]
+    result, more = validate_model(doc, model)
+    return doc, result, errors + more
+
+
+def resolved_files(game_dir: Path, shown: str | None = None) -> dict[str, YamlDoc]:
+    """Kind -> merged document of every file of the game (``game`` first), for resolve/diff."""
+    label = shown if shown is not None else _show(game_dir)
+    out: dict[str, YamlDoc] = {}
+    game, errors = _merged(game_dir, label, "game.yaml", "game")
+    if game is None:
+        raise _errors(errors)
+    out["game"] = game
+    files = game.data.get("files") if isinstance(game.data, dict) else None
+    for kind in PART_FILES:
+        name = f"{kind}.yaml"
+        if isinstance(files, dict) and isinstance(files.get(kind), str):
+            name = files[kind]
+        doc, errs = _merged(game_dir, label, name, kind)
+        if doc is not None:
+            out[kind] = doc
+        elif kind != "options" and errs:
+            raise _errors(errs)
+    return out
+
+
+def _errors(errors: list[DataError]) -> Exception:
+    from engine.errors import DataErrors
+
+    return DataErrors(errors)

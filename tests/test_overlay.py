@@ -1,0 +1,130 @@
+"""Variants as overlays (engine/overlay.py): merge rules, positions, resolve and diff."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.paths import gamedata_root
+from engine.validate import validate_game
+
+BASE = gamedata_root() / "1858"
+
+
+def _variant(tmp_path: Path, files: dict[str, str]) -> Path:
+    game = tmp_path / "mini"
+    game.mkdir()
+    files = {"game.yaml": "extends: '1858'\nname: mini\ntitle: Mini 1858\n", **files}
+    for name, text in files.items():
+        (game / name).write_text(text, encoding="utf-8")
+    return game
+
+
+def _cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *map(str, args)], capture_output=True, text=True
+    )
+
+
+def test_a_variant_with_only_game_yaml_is_the_base_game(tmp_path: Path) -> None:
+    base, variant = validate_game(BASE), validate_game(_variant(tmp_path, {}))
+    assert variant.errors == [] and base.definition and variant.definition
+    assert variant.definition.game.name == "mini"
+    assert variant.definition.hexes == base.definition.hexes
+    assert variant.definition.privates == base.definition.privates
+
+
+def test_merge_changes_removes_and_adds_by_key(tmp_path: Path) -> None:
+    game = _variant(
+        tmp_path,
+        {
+            "privates.yaml": "privates:\n  - {symbol: B&M, face_value: 120}\n",
+            "map.yaml": "hexes:\n  B3: ~\n",
+            "trains.yaml": "trains:\n  - {name: 2H, price: 90}\n",
+        },
+    )
+    res = validate_game(game)
+    assert res.errors == []
+    d = res.definition
+    assert d is not None
+    bm = next(p for p in d.privates if p.symbol == "B&M")
+    assert bm.face_value == 120 and bm.minimum_bid == 90  # changed field, others inherited
+    assert "B3" not in d.hexes and "A14" in d.hexes
+    assert [t.price for t in d.trains if t.name == "2H"] == [90]
+    assert len(d.privates) == 22
+
+
+def test_remove_list_and_errors_point_at_the_variant(tmp_path: Path) -> None:
+    game = _variant(
+        tmp_path,
+        {
+            "map.yaml": "remove: {hexes: [C2, ZZ1]}\n",
+            "privates.yaml": "privates:\n  - {symbol: B&M, home_hexes: [O8, Q9]}\n",
+        },
+    )
+    errors = [str(e) for e in validate_game(game, "mini").errors]
+    # A value the variant wrote: its own file and column.
+    assert "mini/privates.yaml:2:36: error: no hex 'Q9' on the map" in errors
+    # Removing a key that is not there is an error at it.
+    assert any(e.startswith("mini/map.yaml:1:22:") and "ZZ1" in e for e in errors)
+    # An inherited value broken by the variant (S&C's home C2 was removed): reported in the
+    # variant's file, saying where the value came from.
+    inherited = [e for e in errors if "'C2'" in e and "privates.yaml" in e]
+    assert inherited and all(e.startswith("mini/privates.yaml:1:1:") for e in inherited)
+    assert all("(inherited from gamedata/1858/privates.yaml:" in e for e in inherited)
+    # The market's province list is inherited and the variant has no market.yaml: the error
+    # goes to its extends: line.
+    assert any(
+        e.startswith("mini/game.yaml:1:10:") and "inherited from gamedata/1858/market.yaml" in e
+        for e in errors
+    )
+
+
+def test_resolve_writes_a_standalone_game_equal_to_the_variant(tmp_path: Path) -> None:
+    game = _variant(tmp_path, {"privates.yaml": "privates:\n  - {symbol: B&M, face_value: 120}\n"})
+    out = tmp_path / "flat"
+    run = _cli("resolve", game, "-o", out)
+    assert run.returncode == 0, run.stderr
+    flat = validate_game(out)
+    merged = validate_game(game)
+    assert flat.errors == [] and flat.definition is not None and merged.definition is not None
+    assert flat.definition.privates == merged.definition.privates
+    assert flat.definition.hexes.keys() == merged.definition.hexes.keys()
+    text = _cli("resolve", game).stdout
+    assert "--- # privates.yaml" in text and "face_value: 120" in text
+
+
+def test_diff_lists_added_removed_changed(tmp_path: Path) -> None:
+    game = _variant(
+        tmp_path,
+        {
+            "privates.yaml": "privates:\n  - {symbol: B&M, face_value: 120}\n",
+            "map.yaml": "hexes:\n  B3: ~\n  A12: {color: white}\n",
+            "trains.yaml": "remove: {trains: [5D]}\n",
+        },
+    )
+    run = _cli("diff", BASE, game, "--json")
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report["privates.yaml"]["privates"]["changed"] == {"B&M": ["face_value"]}
+    assert report["map.yaml"]["hexes"]["removed"] == ["B3"]
+    assert report["map.yaml"]["hexes"]["changed"] == {}  # A12 is white already: no change
+    assert report["trains.yaml"]["trains"]["removed"] == ["5D"]
+    assert report["game.yaml"]["settings"]["changed"] == {"name": [], "title": []}
+
+
+def test_extends_a_missing_game_is_an_error_at_extends(tmp_path: Path) -> None:
+    game = tmp_path / "bad"
+    game.mkdir()
+    (game / "game.yaml").write_text("name: bad\ntitle: Bad\nextends: nowhere\n")
+    errors = [str(e) for e in validate_game(game, "bad").errors]
+    assert errors and errors[0].startswith("bad/game.yaml:3:10: error: extends: no game 'nowhere'")
+
+
+@pytest.mark.parametrize("game", ["1858"])
+def test_bundled_games_resolve(game: str) -> None:
+    assert _cli("resolve", gamedata_root() / game).returncode == 0
