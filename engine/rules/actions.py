@@ -11,10 +11,11 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from engine.errors import UnknownEntity
+from engine.errors import IllegalAction, UnknownEntity
 
 
 @dataclass(frozen=True)
@@ -230,25 +231,111 @@ def _thaw(value: Any) -> Any:
     return value
 
 
+# What each annotated field accepts on the wire (18xx.games' JSON); a wrong type is reported
+# here, with the action's id and the field, instead of failing deep inside a step.
+_WIRE_TYPES: dict[str, tuple[str, tuple[type, ...]]] = {
+    "str": ("text", (str,)),
+    "int": ("a whole number", (int,)),
+    "int | None": ("a whole number or null", (int, type(None))),
+    "str | None": ("text or null", (str, type(None))),
+}
+# 18xx.games' choose carries text or an object (e.g. a company choice)
+_FIELD_TYPES: dict[tuple[str, str], tuple[str, tuple[type, ...]]] = {
+    ("choose", "choice"): ("text or an object", (str, dict)),
+}
+_ROUTE_FIELDS: dict[str, tuple[str, tuple[type, ...]]] = {
+    "train": ("text", (str,)),
+    "revenue": ("a whole number", (int,)),
+    "revenue_str": ("text", (str,)),
+}
+
+
+def _show(value: Any) -> str:
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _format_error(data: dict[str, Any], what: str) -> IllegalAction:
+    ident = data.get("id")
+    index = ident if isinstance(ident, int) and not isinstance(ident, bool) else None
+    return IllegalAction(f"{data.get('type')}: {what}", index=index, rule="action format")
+
+
+def _check(
+    data: dict[str, Any], key: str, value: Any, expected: tuple[str, tuple[type, ...]]
+) -> None:
+    name, types = expected
+    if isinstance(value, bool) or not isinstance(value, types):
+        raise _format_error(data, f"{key} must be {name}, got {_show(value)}")
+
+
+def _texts(data: dict[str, Any], key: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _format_error(data, f"{key} must be a list of texts, got {_show(value)}")
+    return tuple(value)
+
+
+def _route(data: dict[str, Any], i: int, r: Any) -> Route:
+    where = f"routes[{i}]"
+    if not isinstance(r, dict):
+        raise _format_error(data, f"{where} must be an object, got {_show(r)}")
+    if "train" not in r:
+        raise _format_error(data, f"{where} has no train")
+    for key, expected in _ROUTE_FIELDS.items():
+        if key in r:
+            _check(data, f"{where}.{key}", r[key], expected)
+    connections = r.get("connections", [])
+    if not isinstance(connections, list):
+        raise _format_error(data, f"{where}.connections must be a list of hex lists")
+    return Route(
+        train=r["train"],
+        connections=tuple(
+            _texts(data, f"{where}.connections[{j}]", c) for j, c in enumerate(connections)
+        ),
+        hexes=_texts(data, f"{where}.hexes", r.get("hexes", [])),
+        revenue=int(r.get("revenue", 0)),
+        revenue_str=str(r.get("revenue_str", "")),
+        nodes=_texts(data, f"{where}.nodes", r.get("nodes", [])),
+    )
+
+
 def action_from_json(data: dict[str, Any]) -> Action:
-    """Parse one action (18xx.games wire form); raises UnknownEntity for an unknown type."""
+    """Parse one action (18xx.games wire form); raises UnknownEntity for an unknown type and
+    IllegalAction (rule ``'action format'``) for a field of the wrong type."""
+    if not isinstance(data, dict):
+        raise IllegalAction(f"an action must be an object, got {_show(data)}", rule="action format")
     kind = data.get("type")
     if not isinstance(kind, str):
-        raise UnknownEntity(f"action without a type: {data!r}")
+        ident = data.get("id")
+        raise UnknownEntity(
+            f"action without a type: {_show(data)}",
+            index=ident if isinstance(ident, int) and not isinstance(ident, bool) else None,
+        )
+    entity = data.get("entity")
+    if isinstance(entity, bool) or not isinstance(entity, str | int):
+        raise _format_error(data, f"entity must be an id or a name, got {_show(entity)}")
+    _check(data, "id", data.get("id"), _WIRE_TYPES["int | None"])
+    _check(data, "entity_type", data.get("entity_type", "player"), _WIRE_TYPES["str"])
+    autos = data.get("auto_actions") or []
+    if not isinstance(autos, list):
+        raise _format_error(data, "auto_actions must be a list of actions")
     common: dict[str, Any] = {
-        "entity": str(data.get("entity")),
+        "entity": str(entity),
         "entity_type": data.get("entity_type", "player"),
         "id": data.get("id"),
         "created_at": data.get("created_at"),
         "user": data.get("user"),
-        "auto_actions": tuple(action_from_json(a) for a in data.get("auto_actions") or ()),
+        "auto_actions": tuple(action_from_json(a) for a in autos),
     }
     if kind.startswith("program_"):
         settings = tuple(sorted((k, _freeze(v)) for k, v in data.items() if k not in _BASE))
         return Program(**common, program=kind, settings=settings)
     cls = ACTION_TYPES.get(kind)
     if cls is None:
-        raise UnknownEntity(f"unknown action type {kind!r}")
+        raise UnknownEntity(f"unknown action type {kind!r}", index=common["id"])
     extra: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
         if f.name in common:
@@ -258,18 +345,15 @@ def action_from_json(data: dict[str, Any]) -> Action:
             continue
         value = data[key]
         if f.name == "routes":
-            value = tuple(
-                Route(
-                    train=r["train"],
-                    connections=tuple(tuple(c) for c in r.get("connections", ())),
-                    hexes=tuple(r.get("hexes", ())),
-                    revenue=int(r.get("revenue", 0)),
-                    revenue_str=str(r.get("revenue_str", "")),
-                    nodes=tuple(r.get("nodes", ())),
-                )
-                for r in value
-            )
+            if not isinstance(value, list):
+                raise _format_error(data, "routes must be a list of routes")
+            value = tuple(_route(data, i, r) for i, r in enumerate(value))
+        elif f.type == "tuple[str, ...]":
+            value = _texts(data, key, value)
         else:
+            expected = _FIELD_TYPES.get((kind, key)) or _WIRE_TYPES.get(str(f.type))
+            if expected is not None:
+                _check(data, key, value, expected)
             value = _freeze(value)
         extra[f.name] = value
     return cls(**common, **extra)
