@@ -16,7 +16,9 @@ file by file (``map.yaml``, ``tiles.yaml``, ``privates.yaml``, ``companies.yaml`
   - any other list, and every scalar, is replaced whole;
   - a top-level ``remove:`` mapping deletes entries by key: ``{hexes: [A1], privates: [B&M],
     trains: [7E], 'stock_market.spaces': [50]}`` (a dotted path reaches a nested collection;
-    in a list of plain values the key is the value itself).
+    in a list of plain values the key is the value itself);
+  - a top-level ``replace:`` list names top-level keys the variant gives whole, not merged
+    (``replace: [hexes]`` for a new map).
 
 The merge works on ruamel's round-trip trees, so every merged value keeps the line and column
 of the file it came from.  :class:`MergedDoc` (a :class:`~engine.loader.YamlDoc`) reports
@@ -78,6 +80,7 @@ KEYED_LISTS: dict[str, str] = {
 """List key -> the field that names its entries (their natural key)."""
 
 REMOVE = "remove"
+REPLACE = "replace"
 EXTENDS = "extends"
 PART_FILES = ("map", "tiles", "privates", "companies", "trains", "phases", "market", "options")
 
@@ -343,6 +346,9 @@ def _copy_lc(src: Any, dst: Any) -> None:
     lc = getattr(src, "lc", None)
     if lc is not None:
         dst.lc.line, dst.lc.col = lc.line, lc.col
+    fa: Any = getattr(src, "fa", None)
+    if fa is not None and fa.flow_style():
+        dst.fa.set_flow_style()  # resolve prints short entries as they were written
 
 
 def _delete_item(seq: CommentedSeq, i: int, origins: dict[int, dict[PathItem, str]]) -> None:
@@ -386,14 +392,26 @@ def merge_docs(
         sources[over.file] = over.lines
         over_data = over.data
         spec = None
-        if isinstance(over_data, dict) and REMOVE in over_data:
-            spec = over_data[REMOVE]
+        replace: Any = []
+        if isinstance(over_data, dict) and (REMOVE in over_data or REPLACE in over_data):
+            spec = over_data.get(REMOVE)
+            replace = over_data.get(REPLACE) or []
             over_data = CommentedMap(over_data)
             _copy_lc(over.data, over_data)
             for k in over.data:
                 _pos(over.data, k, over_data, k)
-            del over_data[REMOVE]
+            over_data.pop(REMOVE, None)
+            over_data.pop(REPLACE, None)
         data = m.merge(base.data, base_origins, base_root, over_data, over.file)
+        if not isinstance(replace, list):
+            m.errors.append(over.error((REPLACE,), "'replace' must list top-level keys"))
+            replace = []
+        for n, key in enumerate(replace):
+            # The variant's value is taken whole (e.g. a new map's hexes), not merged.
+            if key not in over_data:
+                m.errors.append(over.error((REPLACE, n), f"replace: this file has no {key!r}"))
+                continue
+            data[key] = m.adopt(over_data[key], over.file, {})
         if spec is not None:
             m.remove(data, spec, over)
     for key in drop:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from engine.errors import GameError, IllegalAction
@@ -32,18 +33,23 @@ class PlayResult:
 
 
 def new_game(
-    players: int, seed: int, optional_rules: tuple[str, ...] = ()
+    players: int, seed: int, optional_rules: tuple[str, ...] = (), game: str = "1858"
 ) -> tuple[Game, GameState]:
     from engine.replay import game_for
 
-    data = export_header(players, seed, optional_rules)
+    data = export_header(players, seed, optional_rules, game)
     return game_for(data)
 
 
-def export_header(players: int, seed: int, optional_rules: tuple[str, ...] = ()) -> dict[str, Any]:
+def export_header(
+    players: int, seed: int, optional_rules: tuple[str, ...] = (), game: str = "1858"
+) -> dict[str, Any]:
+    # A game directory (e.g. a variant being written) is named by its absolute path, which
+    # replay's gamedata/<title> lookup accepts as it is.
+    title = str(Path(game).resolve()) if (Path(game) / "game.yaml").is_file() else game
     return {
         "format": LOG_FORMAT,
-        "title": "1858",
+        "title": title,
         "players": [{"id": i, "name": f"Player {i}"} for i in range(1, players + 1)],
         "settings": {"seed": seed, "optional_rules": list(optional_rules)},
         "actions": [],
@@ -66,10 +72,11 @@ def play(
     seed: int,
     optional_rules: tuple[str, ...] = (),
     max_actions: int = 20000,
+    game_name: str = "1858",
 ) -> PlayResult:
     t0 = time.perf_counter()
-    log = export_header(players, seed, optional_rules)
-    game, state = new_game(players, seed, optional_rules)
+    log = export_header(players, seed, optional_rules, game_name)
+    game, state = new_game(players, seed, optional_rules, game_name)
     game.check = True
     x = rng.seed_value(seed * 7919 + 17)
     n = 0

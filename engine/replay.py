@@ -106,14 +106,33 @@ def load_export(path: Path) -> dict[str, Any]:
     return data
 
 
+def game_dir_for(title: str) -> Path:
+    """``gamedata/<title>``; else the bundled game whose directory name matches ignoring case
+    and punctuation (18xx.games titles such as ``1858Switzerland`` -> ``1858_switzerland``).
+    An absolute path is taken as it is."""
+    from engine.paths import gamedata_root
+
+    root = gamedata_root()
+    direct = root / title
+    if (direct / "game.yaml").is_file():
+        return direct
+
+    def norm(text: str) -> str:
+        return "".join(ch for ch in text.lower() if ch.isalnum())
+
+    for game in sorted(p.parent for p in root.glob("*/game.yaml")):
+        if norm(game.name) == norm(title):
+            return game
+    return direct
+
+
 def game_for(data: dict[str, Any]) -> tuple[Game, GameState]:
     """The Game and its initial state for an export (title -> gamedata/<title>)."""
     from engine.definition import load_game
     from engine.games import get_rules
-    from engine.paths import gamedata_root
 
     title = str(data.get("title") or data.get("game") or "1858")
-    defn = load_game(gamedata_root() / title)
+    defn = load_game(game_dir_for(title))
     players = [(str(p["id"]), str(p.get("name", p["id"]))) for p in data["players"]]
     settings = data.get("settings") or {}
     optional = settings.get("optional_rules") or []

@@ -12,6 +12,9 @@ def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "play", help="play a whole game with random legal actions (deterministic per seed)"
     )
+    p.add_argument(
+        "--game", default="1858", help="bundled game name or a game directory (default 1858)"
+    )
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument(
@@ -26,7 +29,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from engine.play import play
 
-    res = play(args.players, args.seed, tuple(args.option), args.max_actions)
+    res = play(args.players, args.seed, tuple(args.option), args.max_actions, args.game)
     if args.log is not None:
         args.log.write_text(json.dumps(res.log, indent=0) + "\n", encoding="utf-8")
     result = res.game.result(res.state)
