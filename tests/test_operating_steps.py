@@ -7,6 +7,7 @@ actions and checks money, prices and trains.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 
 import pytest
@@ -23,6 +24,7 @@ from engine.rules.actions import (
     LayTile,
     Pass,
     PlaceToken,
+    RunRoutes,
     ScrapTrain,
     SellShares,
 )
@@ -450,3 +452,34 @@ def test_company_emergency_issuing_off_the_market_closes_and_the_next_operates(
     assert not state.corporations["MZA"].floated
     assert state.hexes["H11"].tokens[2] == [None]
     assert game.current_entity(state) == "A"
+
+
+# -- 9.5 wounded trains ---------------------------------------------------------------------------
+
+
+def test_wounded_train_earns_half_and_recorded_revenue_must_match(game: Game) -> None:
+    state = new_state(game)
+    # MZA in Madrid's north-west city; Ávila (G10, town) and Valladolid (G8, city) beyond
+    float_company(game, state, "MZA", price=100, cash=0, holders={"1": 4}, home=("H11", 1))
+    board.lay(game, state, "G10", "58-0", 3)
+    board.lay(game, state, "G8", "57-0", 0)
+    give_train(state, "MZA", "2H-0", obsolete=True)
+    state.phase = "4"
+    start_or(game, state)
+    apply(game, state, [corp_pass("MZA"), corp_pass("MZA")])
+    (best,) = routing.best_run(game, state, "MZA", ["2H-0"])
+    assert best.hexes == ("H11", "G10", "G8") or best.hexes == ("G8", "G10", "H11")
+    # Madrid 40 + Ávila 10 + Valladolid 20 = 70, halved for the wounded 2H
+    assert best.revenue == 35
+    with pytest.raises(IllegalAction, match="earns 35, not 70"):
+        game.apply(
+            state,
+            RunRoutes(
+                entity="MZA",
+                entity_type="corporation",
+                routes=(dataclasses.replace(best, revenue=70),),
+            ),
+        )
+    game.apply(state, RunRoutes(entity="MZA", entity_type="corporation", routes=(best,)))
+    game.apply(state, Dividend(entity="MZA", entity_type="corporation", kind_="payout"))
+    assert state.player("1").cash == 500 + 35  # 7 a share, Ana holds all 5
