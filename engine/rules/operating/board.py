@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engine.errors import UnknownEntity
 from engine.notation.models import City, Edge, NodeRef, Tile
 from engine.rules import board as core_board
 from engine.rules.state import GameState, Hex
@@ -49,7 +50,10 @@ def placed(game: Game, state: GameState, coord: str) -> PlacedTile:
 
 
 def tile_def(game: Game, tile_id: str) -> tuple[Tile, str]:
-    td = game.definition.tiles[tile_name(tile_id)]
+    try:
+        td = game.definition.tiles[tile_name(tile_id)]
+    except KeyError:
+        raise UnknownEntity(f"no tile {tile_id!r} in this game", rule="9.3 track") from None
     return td.tile, str(td.color)
 
 

@@ -105,7 +105,8 @@ def _facts(game: Game, state: GameState) -> list[TrainFacts]:
             continue
         typ = common.train_type_def(game, t.id)
         rusts = typ.rusts_on if isinstance(typ.rusts_on, str) else None
-        out.append(TrainFacts(t.id, typ.name, t.owner == POOL, t.obsolete, typ.obsolete_on, rusts))
+        wounds = typ.obsolete_on if isinstance(typ.obsolete_on, str) else None
+        out.append(TrainFacts(t.id, typ.name, t.owner == POOL, t.obsolete, wounds, rusts))
     return out
 
 
@@ -132,19 +133,34 @@ def _rust(state: GameState, tids: Iterable[str]) -> None:
 def nth_purchase_rusting(game: Game, state: GameState, face: str, from_bank: bool) -> None:
     """Types that rust on the Nth purchase of certain faces (1858: 6H/3M on the 5th grey)."""
     players = len(state.players)
-    for typ in game.definition.trains_file.trains:
-        rule = typ.rusts_on
+    rules = [(typ, "rust", typ.rusts_on) for typ in game.definition.trains_file.trains]
+    # 1858 Switzerland: 6H/3M are wounded on the 2nd grey train (obsolete_on by count).
+    rules += [(typ, "wound", typ.obsolete_on) for typ in game.definition.trains_file.trains]
+    for typ, effect, rule in sorted(rules, key=lambda r: r[1] != "wound"):
         if rule is None or isinstance(rule, str):
             continue
-        key = f"purchases_toward_rust_{typ.name}"
+        key = f"purchases_toward_{effect}_{typ.name}"
         n = rule.nth_purchase
         needed = int(n if isinstance(n, int) else (n.get(players) or n.get(str(players))))
         done = int(state.data.get(key, 0))
         if done >= needed or not counts_as_grey(face, from_bank, rule.of):
             continue
         state.data[key] = done + 1
-        state.log.append(f"{done + 1} of {needed} trains toward {typ.name} rusting bought")
-        if done + 1 == needed:
+        what = "rusting" if effect == "rust" else "being wounded"
+        state.log.append(f"{done + 1} of {needed} trains toward {typ.name} {what} bought")
+        if done + 1 == needed and effect == "wound":
+            hit = [
+                t
+                for t in state.trains.values()
+                if not t.rusted and not t.obsolete and common.train_type(t.id) == typ.name
+            ]
+            for t in hit:
+                t.obsolete = True
+            if hit:
+                state.log.append(f"-- Event: {typ.name} trains are wounded --")
+            # A card in the bank pool that becomes wounded rusts (as by type).
+            _rust(state, [t.id for t in hit if t.owner == POOL])
+        elif done + 1 == needed:
             _rust(
                 state,
                 [
@@ -166,8 +182,11 @@ def start_phases(game: Game, state: GameState, bought_type: str) -> list[str]:
 
 
 def convert_to_ten_share(game: Game, state: GameState, sym: str) -> None:
-    """5-share -> 10-share: every certificate's percent halves; five new 10% shares go to the
-    company's treasury (18xx.games numbers them 4-8)."""
+    """5-share -> 10-share (companies.yaml ``conversion``): every certificate's percent halves;
+    the new 10% shares go to the company's treasury (18xx.games numbers them 4-8), after all
+    existing certificates in acquisition order."""
+    from engine.rules.stock.shares import next_seq
+
     conv = game.definition.companies.conversion
     corp = state.corporations[sym]
     if conv is None or corp.kind != conv.from_structure:
@@ -176,18 +195,20 @@ def convert_to_ten_share(game: Game, state: GameState, sym: str) -> None:
     old_count = len(corp.shares)
     for sh in corp.shares:
         sh.percent //= 2
-    for i in range(len(target) - old_count):
+    for i in range(old_count, len(target)):
         corp.shares.append(
             Share(
                 corp=sym,
-                index=old_count + i,
-                percent=target[old_count + i],
+                index=i,
+                percent=target[i],
                 president=False,
                 owner=sym,
+                seq=next_seq(state),
             )
         )
     corp.kind = conv.to
     corp.float_percent //= 2
+    state.log.append(f"{sym} converts to a {conv.to} company")
 
 
 def fire_train_events(game: Game, state: GameState, bought_type: str) -> None:

@@ -105,8 +105,9 @@ class TokenStep(Step):
         corp = state.corporations[op]
         try:
             coord, ci = board.city_from_id(game, state, action.city)
-        except KeyError as exc:
-            raise self.illegal(action, "9.4 station markers", str(exc)) from None
+        except KeyError as exc:  # its message, not str(exc), which would quote it
+            why = str(exc.args[0]) if exc.args else action.city
+            raise self.illegal(action, "9.4 station markers", why) from None
         h = state.hexes[coord]
         slots = h.tokens[ci]
         if any(op in s for s in h.tokens):
