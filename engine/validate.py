@@ -440,20 +440,19 @@ class _Checker:
                 names.add(name)
             types.add(train.name)
         for i, train in enumerate(trains.model.trains):
-            if train.obsolete_on is not None and train.obsolete_on not in names:
-                self.err(doc, ("trains", i, "obsolete_on"), f"no train {train.obsolete_on!r}")
-            rust = train.rusts_on
-            if isinstance(rust, str):
-                if rust not in names:
-                    self.err(doc, ("trains", i, "rusts_on"), f"no train {rust!r}")
-            elif rust is not None:
-                for j, face in enumerate(rust.of):
-                    if face not in names:
-                        self.err(doc, ("trains", i, "rusts_on", "of", j), f"no train {face!r}")
-                if isinstance(rust.nth_purchase, dict):
-                    self.cover(
-                        doc, ("trains", i, "rusts_on", "nth_purchase"), rust.nth_purchase, players
-                    )
+            for key in ("obsolete_on", "rusts_on"):
+                rust = getattr(train, key)
+                if isinstance(rust, str):
+                    if rust not in names:
+                        self.err(doc, ("trains", i, key), f"no train {rust!r}")
+                elif rust is not None:
+                    for j, face in enumerate(rust.of):
+                        if face not in names:
+                            self.err(doc, ("trains", i, key, "of", j), f"no train {face!r}")
+                    if isinstance(rust.nth_purchase, dict):
+                        self.cover(
+                            doc, ("trains", i, key, "nth_purchase"), rust.nth_purchase, players
+                        )
             if (
                 train.available_on is not None
                 and phase_names is not None

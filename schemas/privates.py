@@ -34,8 +34,9 @@ class Private(Model):
     """Printed number (P1, P2, ...); also the order in which player-owned privates operate."""
     symbol: Name
     name: Name
-    batch: Literal[1, 2]
-    """1: auctioned from the start (yellow); 2: from phase 3 (green)."""
+    batch: Literal[1, 2, 3]
+    """1: auctioned from the start (yellow); 2: from phase 3 (green); 3: a third batch (1858
+    Switzerland's blue privates; which phases offer which batch is a rule hook)."""
     face_value: Money
     minimum_bid: Money
     """Lowest opening bid (face value less the auction discount)."""
@@ -58,7 +59,7 @@ class Private(Model):
     """Home hexes whose map code prints this private's future line (``track:future``)."""
     icon: str | None = None
     """Its map icon (``icon=image:1858/<icon>`` in map.yaml), removed when it closes."""
-    color: Literal["yellow", "green"] | None = None
+    color: Literal["yellow", "green", "blue"] | None = None
     description: str | None = None
 
 

@@ -79,8 +79,9 @@ class Train(Model):
     """Revenue multiplier (2 for a D train that doubles)."""
     count: Count | dict[PlayerCount, Count]
     """How many exist, or a count per player count."""
-    obsolete_on: Name | None = None
-    """Train (type or variant) whose first purchase makes this type obsolete (wounded)."""
+    obsolete_on: Name | RustAfterPurchases | None = None
+    """Train (type or variant) whose first purchase makes this type obsolete (wounded), or a
+    count of purchases (1858 Switzerland: 6H/3M on the 2nd 6E/5M/5D)."""
     rusts_on: Name | RustAfterPurchases | None = None
     """Train type whose first purchase rusts this type, or a count of purchases."""
     available_on: Name | None = None

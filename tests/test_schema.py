@@ -137,6 +137,17 @@ def test_data_file_satisfies_its_committed_json_schema(path: Path) -> None:
     from ruamel.yaml import YAML
 
     data = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
+    game_yaml = path.parent / "game.yaml"
+    game = (
+        YAML(typ="safe", pure=True).load(game_yaml.read_text("utf-8"))
+        if game_yaml.is_file()
+        else None
+    )
+    if isinstance(game, dict) and game.get("extends"):
+        # A variant's file only says what differs (engine/overlay.py): check it merged.
+        from engine.overlay import plain, resolved_files
+
+        data = plain(resolved_files(path.parent)[_kind(path)].data)
     schema = json.loads((COMMITTED / f"{_kind(path)}.schema.json").read_text(encoding="utf-8"))
     assert _schema_errors(data, schema, schema.get("$defs", {}), path.name) == []
 
