@@ -20,6 +20,7 @@ from engine.paths import gamedata_root
 from engine.rules.actions import (
     Action,
     BuyTrain,
+    Choose,
     Dividend,
     LayTile,
     Pass,
@@ -483,3 +484,50 @@ def test_wounded_train_earns_half_and_recorded_revenue_must_match(game: Game) ->
     game.apply(state, RunRoutes(entity="MZA", entity_type="corporation", routes=(best,)))
     game.apply(state, Dividend(entity="MZA", entity_type="corporation", kind_="payout"))
     assert state.player("1").cash == 500 + 35  # 7 a share, Ana holds all 5
+
+
+# -- 10 private closure round ---------------------------------------------------------------------
+
+
+def closure_round(game: Game, state: GameState) -> None:
+    from engine.games.g1858 import PrivateClosureRound
+
+    state.phase = "5"
+    for sym in state.corporations:
+        phases.convert_to_ten_share(game, state, sym)
+    rnd = PrivateClosureRound.create(game, state, 2)
+    rnd.setup()
+
+
+def test_closure_round_treasury_share_with_consent_and_sale_to_bank(game: Game) -> None:
+    state = new_state(game)
+    # A (Ana) has a station in Madrid, a home hex of M&V (Bea's); C&S (Cid's) is far away
+    float_company(game, state, "A", price=100, cash=0, holders={"1": 2}, home=("H11", 2))
+    for sym, owner in (("M&V", "2"), ("C&S", "3")):
+        state.privates[sym].owner = owner
+        state.privates[sym].floated = True
+        state.player(owner).companies.append(sym)
+    state.operating_rounds = 2
+    closure_round(game, state)
+    assert game.current_entity(state) == "M&V"  # in number order
+    cash_a, cash_bea = state.corporations["A"].cash, state.player("2").cash
+    ask = {"corporation": "A", "from": "treasury"}
+    game.apply(state, Choose(entity="M&V", entity_type="minor", choice=ask))
+    assert game.current_entity(state) == "A"  # Ana must consent for A
+    game.apply(state, Choose(entity="A", entity_type="corporation", choice="approve"))
+    a_shares = [s for s in state.corporations["A"].shares if s.owner == "2"]
+    assert [s.percent for s in a_shares] == [10]
+    assert state.privates["M&V"].closed
+    assert state.corporations["A"].cash == cash_a + 120  # M&V's face value, to A
+    assert state.player("2").cash == cash_bea
+    # A may also put a free station in M&V's reserved city (Valladolid); it declines
+    game.apply(state, Pass(entity="A", entity_type="corporation"))
+    # C&S: A is not connected to Sevilla/Córdoba, so only the sale to the bank remains
+    market = {"corporation": "A", "from": "market"}
+    with pytest.raises(IllegalAction, match="not connected"):
+        game.apply(state, Choose(entity="C&S", entity_type="minor", choice=market))
+    cid = state.player("3").cash
+    game.apply(state, Pass(entity="C&S", entity_type="minor"))
+    assert state.privates["C&S"].closed
+    assert state.player("3").cash == cid + 105  # its face value
+    assert state.round.kind != "closure"

@@ -147,8 +147,9 @@ class PrivateClosureStep(Step):
     def actions(self, entity: str) -> list[str]:
         if entity != self.current_entity() or entity not in self.state.privates:
             return []
-        if self.state.privates[entity].closed:
-            return []
+        priv = self.state.privates[entity]
+        if priv.closed or not self.state.is_player(priv.owner):
+            return []  # (a private a company took over is no longer a railway of its own)
         return ["choose", "pass"]
 
     def process_pass(self, action: Action) -> None:

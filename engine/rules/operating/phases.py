@@ -225,6 +225,8 @@ def fire_train_events(game: Game, state: GameState, bought_type: str) -> None:
                 convert_to_ten_share(game, state, sym)
         elif event == "privates_close":
             state.data["private_closure_round"] = "next"
+        else:
+            game.rules.train_event(game, state, event)
 
 
 def after_purchase(game: Game, state: GameState, tid: str, face: str, from_bank: bool) -> None:
