@@ -531,3 +531,35 @@ def test_closure_round_treasury_share_with_consent_and_sale_to_bank(game: Game) 
     assert state.privates["C&S"].closed
     assert state.player("3").cash == cid + 105  # its face value
     assert state.round.kind != "closure"
+
+
+def test_bad_lay_input_is_a_clear_error_and_changes_nothing(game: Game) -> None:
+    state = new_state(game)
+    state.privates["B&M"].owner = "1"
+    state.privates["B&M"].floated = True
+    state.player("1").companies.append("B&M")
+    start_or(game, state)
+    before = state.dumps()
+    for tile, rotation, msg in (("999-0", 0, "no tile '999-0'"), ("X3-0", 7, "rotation 7")):
+        with pytest.raises(IllegalAction, match=msg):
+            game.apply(
+                state,
+                LayTile(entity="B&M", entity_type="minor", hex="O8", tile=tile, rotation=rotation),
+            )
+    assert state.dumps() == before
+
+
+def test_a_pool_train_may_be_bought_with_either_face(game: Game) -> None:
+    state = new_state(game)
+    float_company(game, state, "MZA", price=100, cash=300, holders={"1": 4}, home=("H11", 2))
+    state.depot.remove("4H-4")
+    state.trains["4H-4"].owner = POOL  # a 4H card lies in the bank pool
+    state.phase = "3"
+    start_or(game, state)
+    apply(game, state, [corp_pass("MZA"), corp_pass("MZA")])
+    game.apply(
+        state,
+        BuyTrain(entity="MZA", entity_type="corporation", train="4H-4", price=100, variant="2M"),
+    )
+    assert state.trains["4H-4"].name == "2M"
+    assert state.corporations["MZA"].cash == 200

@@ -136,6 +136,10 @@ class TrackStep(Step):
         if action.hex not in state.hexes:
             raise self.illegal(action, "map", f"no hex {action.hex}")
         lay = lays[index]
+        if board.tile_name(action.tile) not in game.definition.tiles:
+            raise self.illegal(action, "9.3 tiles", f"no tile {action.tile!r} in this game")
+        if action.rotation not in range(6):
+            raise self.illegal(action, "9.3 tiles", f"rotation {action.rotation} is not 0-5")
         old = board.placed(game, state, action.hex)
         new_tile, new_color = board.tile_def(game, action.tile)
         upgrade = old.color != "white"
