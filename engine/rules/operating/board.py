@@ -79,10 +79,6 @@ def city_exits(tile: Tile, rotation: int) -> list[frozenset[int]]:
     return out
 
 
-def all_exits(tile: Tile, rotation: int) -> frozenset[int]:
-    return frozenset((e + rotation) % 6 for p in tile.paths for e in p.edges)
-
-
 def city_map(old: Tile, old_rot: int, new: Tile, new_rot: int) -> dict[int, int | None]:
     """Which city of the new tile each old city becomes (18xx.games ``city_map_for``): by
     index when the old cities have no track yet, else the new city whose exits include the

@@ -117,10 +117,7 @@ def _choice(action: Choose) -> dict[str, Any]:
     choice: Any = action.choice
     if isinstance(choice, dict):
         return dict(choice)
-    if isinstance(choice, str) and ":" in choice:
-        corp, _, where = choice.partition(":")
-        return {"corporation": corp, "from": where}
-    raise ValueError(f"unexpected choice {choice!r}")
+    raise ValueError(f"expected {{corporation, from}}, got {choice!r}")
 
 
 @register_step

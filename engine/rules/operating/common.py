@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.rules.state import BANK, DEPOT, POOL, Corporation, GameState
+from engine.rules.state import POOL, Corporation, GameState
 
 if TYPE_CHECKING:
     from engine.rules.game import Game
@@ -61,12 +61,6 @@ def share_unit(game: Game, corp: Corporation) -> int:
 
 def total_shares(game: Game, corp: Corporation) -> int:
     return 100 // share_unit(game, corp)
-
-
-def shares_held(game: Game, corp: Corporation, holder: str) -> int:
-    """Number of shares (not certificates) ``holder`` has: a director's certificate is two."""
-    unit = share_unit(game, corp)
-    return sum(sh.percent for sh in corp.shares if sh.owner == holder) // unit
 
 
 def holdings(game: Game, corp: Corporation) -> dict[str, int]:
@@ -181,11 +175,6 @@ def faces_of(game: Game, train_id: str) -> list[str]:
     return [typ.name, *(v.name for v in typ.variants)]
 
 
-def face_gauge(game: Game, face: str) -> str:
-    typ, variant = face_def(game, face)
-    return str((variant or typ).gauge)
-
-
 def trains_of(state: GameState, ref: str) -> list[str]:
     if ref in state.corporations:
         return state.corporations[ref].trains
@@ -196,6 +185,3 @@ def trains_of(state: GameState, ref: str) -> list[str]:
 
 def pool_trains(state: GameState) -> list[str]:
     return [t.id for t in state.trains.values() if t.owner == POOL and not t.rusted]
-
-
-__all__ = ["BANK", "DEPOT", "POOL"]

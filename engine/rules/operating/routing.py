@@ -60,10 +60,16 @@ def route_revenues(game: Game, state: GameState, corp: str, routes: Any) -> list
     trains = {r.train: train_spec(game, state, r.train) for r in routes}
     tokens = {c: h.tokens for c, h in state.hexes.items()}
     phase = list(common.current_phase(game, state).tiles)
-    result = run_revenue(
-        track_graph(game, state), specs, trains, phase=phase, company=corp, tokens=tokens
-    )
-    by_train = {r.train: r.revenue for r in result.routes}
+    graph = track_graph(game, state)
+    result = run_revenue(graph, specs, trains, phase=phase, company=corp, tokens=tokens)
+    by_train = {
+        # A game's own per-route bonus (1858 Switzerland: north-south, east-west).
+        r.train: r.revenue
+        + game.rules.route_bonus(
+            game, state, corp, r.train, [graph.stops[s].hex for s in r.route.stops]
+        )
+        for r in result.routes
+    }
     return [by_train[r.train] for r in routes]
 
 

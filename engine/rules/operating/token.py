@@ -14,7 +14,7 @@ existing marker (irrespective of track): P40 per provincial boundary crossed, bu
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from engine.rules.actions import Action, Pass, PlaceToken
@@ -40,14 +40,6 @@ def station_cost(
     """Cost from the province distances to each existing marker (nearest one counts)."""
     nearest = min(boundaries_to_existing, default=0)
     return max(minimum, per_boundary * nearest)
-
-
-def province_distance(table: Mapping[str, Mapping[str, int]], hex_a: str, hex_b: str) -> int:
-    """Boundaries crossed between two city hexes, from the game's distance table."""
-    try:
-        return table[hex_a][hex_b]
-    except KeyError:
-        raise KeyError(f"no province distance between {hex_a} and {hex_b}") from None
 
 
 # -- the step -----------------------------------------------------------------------------------
