@@ -12,7 +12,10 @@ from engine.errors import UnknownEntity
 from engine.rules.hooks import Rules
 
 # rules name -> module defining ``RULES`` (a Rules subclass instance)
-_MODULES: dict[str, str] = {"1858": "engine.games.g1858"}
+_MODULES: dict[str, str] = {
+    "1858": "engine.games.g1858",
+    "1858_switzerland": "engine.games.g1858_switzerland",
+}
 
 
 def available() -> list[str]:

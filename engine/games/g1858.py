@@ -24,14 +24,22 @@ class PrivateClosureRound(OperatingRound):
     NAME = "Private Closure Round"
 
     def select_entities(self) -> list[str]:
-        return [m.sym for m in self.state.privates.values() if not m.closed and m.data.get("minor")]
+        g1858 = self.game.rules
+        assert isinstance(g1858, Rules1858)
+        closing = set(g1858.privates_closing(self.game, self.state))
+        return [
+            m.sym
+            for m in self.state.privates.values()
+            if m.sym in closing and not m.closed and m.data.get("minor")
+        ]
 
     def setup(self) -> None:
         self.state.data["private_closure_round"] = "in_progress"
         g1858 = self.game.rules
         assert isinstance(g1858, Rules1858)
+        closing = set(g1858.privates_closing(self.game, self.state))
         for m in list(self.state.privates.values()):
-            if m.closed:
+            if m.closed or m.sym not in closing:
                 continue
             if not m.data.get("minor") or m.owner == BANK:
                 g1858.close_private(self.game, self.state, m.sym)
@@ -261,6 +269,10 @@ class Rules1858(Rules):
         if step is not None and ent is not None and not step.actions(ent):
             rnd.skip_steps()
             rnd.next_entity()
+
+    def privates_closing(self, game: Game, state: GameState) -> list[str]:
+        """The privates this private closure round deals with (1858: every open one)."""
+        return [m.sym for m in state.privates.values() if not m.closed]
 
     def close_private(self, game: Game, state: GameState, sym: str) -> None:
         from engine.rules import stock

@@ -81,6 +81,15 @@ class Rules:
     def action_processed(self, game: Game, state: GameState, action: Any) -> None:
         pass
 
+    def route_bonus(
+        self, game: Game, state: GameState, corp: str, train: str, stops: list[str]
+    ) -> int:
+        """Extra revenue of ``train``'s route visiting stops in these hexes (default 0)."""
+        return 0
+
+    def train_event(self, game: Game, state: GameState, event: str) -> None:
+        """A train card's event (trains.yaml ``events``) the core does not handle itself."""
+
     # -- stock round -------------------------------------------------------------------------
     def buyable_privates(self, game: Game, state: GameState) -> list[str]:
         """Bank-owned privates that may be bought (auctioned) now."""

@@ -1,0 +1,92 @@
+"""1858 Switzerland: the rules its data cannot say, as hooks on top of 1858's.
+
+Facts (numbers, order of application) agree with 18xx.games (g_1858_switzerland) so recorded
+games replay exactly.  The variant's data is gamedata/1858_switzerland (an overlay on 1858).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from engine.games.g1858 import Rules1858
+from engine.rules.state import BANK, GameState
+
+if TYPE_CHECKING:
+    from engine.rules.game import Game
+
+
+class Rules1858Switzerland(Rules1858):
+    NAME = "1858_switzerland"
+
+    PRIVATE_BATCHES: ClassVar[dict[str, frozenset[int]]] = {
+        "yellow_privates": frozenset({1}),
+        "green_privates": frozenset({1, 2}),
+        "all_privates": frozenset({1, 2, 3}),
+        "blue_privates": frozenset({3}),
+    }
+    """Phase status -> private batches that may be auctioned (phases.yaml ``status``)."""
+
+    def setup_state(self, game: Game, state: GameState) -> None:
+        """No privates are drawn as unbuyable with two players (unlike 1858)."""
+
+    def buyable_privates(self, game: Game, state: GameState) -> list[str]:
+        """Bank-owned privates of the batches the phase's status offers."""
+        status = game.data.phase(state.phase).status
+        batches: set[int] = set()
+        for name in status:
+            batches |= self.PRIVATE_BATCHES.get(name, frozenset())
+        return [
+            p.sym
+            for p in game.data.privates
+            if p.batch in batches
+            and not state.privates[p.sym].closed
+            and state.privates[p.sym].owner == BANK
+        ]
+
+    # -- revenue ----------------------------------------------------------------------------
+    BONUS_ZONES: ClassVar[dict[str, tuple[tuple[str, ...], tuple[str, ...], str]]] = {
+        "north-south": (("C4", "D3", "E2", "H1", "I2"), ("H15", "I16"), "B15"),
+        "east-west": (("L5", "L7"), ("A14", "B7"), "L15"),
+    }
+    """Bonus -> (off-boards at one end, at the other, hex showing its value by phase)."""
+
+    def route_bonus(
+        self, game: Game, state: GameState, corp: str, train: str, stops: list[str]
+    ) -> int:
+        """A route joining the two ends of a bonus earns the value its bonus hex shows for the
+        phase (map.yaml B15, L15), times the train's multiplier (5D: 2) like any stop; a
+        wounded train's halving does not apply to it (18xx.games adds it after)."""
+        from engine.rules.operating import common
+
+        visited = set(stops)
+        colours = list(common.current_phase(game, state).tiles)
+        total = 0
+        for one, other, shown in self.BONUS_ZONES.values():
+            if visited.intersection(one) and visited.intersection(other):
+                board = game.definition.hexes[shown].tile
+                total += sum(o.revenue.for_phase(colours) for o in board.offboards[:1])
+        if total:
+            typ, variant = common.face_def(game, state.trains[train].name)
+            total *= int((variant or typ).multiplier)
+        return total
+
+    # -- private closure rounds -----------------------------------------------------------
+    def train_event(self, game: Game, state: GameState, event: str) -> None:
+        """``privates_close2`` (first 6E/5M): a second private closure round, for the blue
+        privates, after this operating round. ``blue_privates_available`` only announces
+        what the phase status already says."""
+        if event == "privates_close2":
+            state.data["private_closure_round"] = "next"
+
+    def privates_closing(self, game: Game, state: GameState) -> list[str]:
+        """The first closure round (phase status still offers blue privates) spares the blue
+        batch; the second closes everything left."""
+        first = "blue_privates" in game.data.phase(state.phase).status
+        return [
+            m.sym
+            for m in state.privates.values()
+            if not m.closed and not (first and game.data.private(m.sym).batch == 3)
+        ]
+
+
+RULES = Rules1858Switzerland()

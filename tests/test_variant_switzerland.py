@@ -1,0 +1,41 @@
+"""1858 Switzerland (gamedata/1858_switzerland, an overlay on 1858): it validates, and a real
+18xx.games game replays to its exact final scores."""
+
+from __future__ import annotations
+
+from conftest import shared_path
+
+from engine.paths import gamedata_root
+from engine.replay import game_dir_for, load_export, replay
+from engine.validate import validate_game
+
+GAME = gamedata_root() / "1858_switzerland"
+
+
+def test_switzerland_validates_with_its_own_board_and_components() -> None:
+    res = validate_game(GAME)
+    assert res.errors == []
+    d = res.definition
+    assert d is not None
+    assert len(d.hexes) == 72 and d.hexes["H5"].name == "Zürich"
+    assert [c.symbol for c in d.companies.corporations] == ["AB", "STB", "RhB", "BLS", "MOB"]
+    assert [p.batch for p in d.privates].count(3) == 4
+    assert [t.name for t in d.trains] == ["2H", "4H", "6H", "5E", "6E", "5D"]
+    assert [p.name for p in d.phases] == ["2", "3", "4", "5", "6"]
+    assert d.rules == "1858_switzerland"
+
+
+def test_18xx_games_title_finds_the_variant() -> None:
+    assert game_dir_for("1858Switzerland") == GAME
+
+
+def test_game_end_bank_replays_to_the_exact_result() -> None:
+    path = shared_path(
+        "fixtures", "18xx.games", "1858Switzerland", "1858Switzerland_game_end_bank.json"
+    )
+    data = load_export(path)
+    res = replay(data)
+    assert res.error is None, res.error
+    assert res.state.finished and res.state.game_end_reason == "bank"
+    assert res.game.result(res.state) == {str(k): v for k, v in data["result"].items()}
+    assert res.game.result(res.state) == {"5507": 7034, "6364": 6709, "9913": 6681}
