@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.errors import UnknownEntity
+from engine.graph import ruby_part_indices
 from engine.notation.models import City, Edge, NodeRef, Tile
 from engine.rules import board as core_board
 from engine.rules.state import GameState, Hex
@@ -230,9 +231,10 @@ def city_from_id(game: Game, state: GameState, city_id: str) -> tuple[str, int]:
         raise KeyError(f"no hex carries tile {tile_id} (city {city_id})")
     tile = placed(game, state, coord).tile
     index = int(part)
-    if index >= len(tile.parts) or not isinstance(tile.parts[index], City):
+    ruby = ruby_part_indices(tile)  # (a path with lanes counts as several parts)
+    if index not in ruby or not isinstance(tile.parts[ruby.index(index)], City):
         raise KeyError(f"{city_id}: part {index} of {tile_id} is not a city")
-    target = tile.parts[index]
+    target = tile.parts[ruby.index(index)]
     for ci, city in enumerate(tile.cities):
         if city is target:
             return coord, ci
@@ -243,7 +245,7 @@ def city_id(game: Game, state: GameState, coord: str, city: int) -> str:
     tile = placed(game, state, coord).tile
     target = tile.cities[city]
     index = next(i for i, p in enumerate(tile.parts) if p is target)
-    return f"{state.hexes[coord].tile}-{index}"
+    return f"{state.hexes[coord].tile}-{ruby_part_indices(tile)[index]}"
 
 
 def station_hexes(state: GameState, corp: str) -> list[str]:

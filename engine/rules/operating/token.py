@@ -136,4 +136,31 @@ class TokenStep(Step):
         self.pass_()
 
     def legal_actions(self, entity: str) -> list[Action]:
-        return [Pass(entity=entity, entity_type="corporation")]
+        """``pass`` and a station in every reached city with a space the company can pay."""
+        game, state = self.game, self.state
+        out: list[Action] = [Pass(entity=entity, entity_type="corporation")]
+        corp = state.corporations[entity]
+        graph = routing.track_graph(game, state)
+        for coord in sorted(routing.reached_hexes(game, state, entity)):
+            h = state.hexes.get(coord)
+            if h is None or any(entity in s for s in h.tokens):
+                continue
+            for ci, slots in enumerate(h.tokens):
+                res = h.reservations[ci] if ci < len(h.reservations) else []
+                if graph.city(coord, ci) is None or not routing.reaches_city(
+                    game, state, entity, coord, ci
+                ):
+                    continue
+                if board.token_slot(state, slots, list(res), entity) is None:
+                    continue
+                cost = station_cost_for(game, state, entity, coord)
+                if cost <= corp.cash:
+                    out.append(
+                        PlaceToken(
+                            entity=entity,
+                            entity_type="corporation",
+                            city=board.city_id(game, state, coord, ci),
+                            cost=cost,
+                        )
+                    )
+        return out
