@@ -140,6 +140,8 @@ class Game:
             state.round.passed = []
             if trigger is not None and self.rules.end_now(self, state, trigger[1]):
                 self.end_game(state, trigger[0])
+            elif state.turn >= self.rules.MAX_TURNS:
+                self.end_game(state, "dnf")  # 18xx.games: a game that cannot end stops here
             else:
                 self.transition(state)
 

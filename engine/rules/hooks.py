@@ -26,6 +26,7 @@ class Rules:
     # when each game-end reason ends the game: 'immediate', 'current_round', 'current_or',
     # 'full_or' (end of the OR set)
     GAME_END_CHECK: ClassVar[dict[str, str]] = {"bank": "full_or"}
+    MAX_TURNS: ClassVar[int] = 100  # stock rounds; then the game ends unfinished ('dnf')
 
     # -- rounds ----------------------------------------------------------------------------
     def round_steps(self, kind: str) -> tuple[str, ...]:
