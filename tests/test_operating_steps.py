@@ -563,3 +563,20 @@ def test_a_pool_train_may_be_bought_with_either_face(game: Game) -> None:
     )
     assert state.trains["4H-4"].name == "2M"
     assert state.corporations["MZA"].cash == 200
+
+
+def test_private_first_tile_in_home_hex_points_to_its_other_home_hexes(game: Game) -> None:
+    # rulebook 9.3 example 1: the C&S laying in F17 must point towards Sevilla (E18) and
+    # Córdoba (G18)
+    state = new_state(game)
+    state.privates["C&S"].owner = "1"
+    state.privates["C&S"].floated = True
+    state.player("1").companies.append("C&S")
+    start_or(game, state)
+    assert game.current_entity(state) == "C&S"
+    with pytest.raises(IllegalAction, match="must connect toward"):
+        game.apply(
+            state, LayTile(entity="C&S", entity_type="minor", hex="F17", tile="8-0", rotation=0)
+        )
+    game.apply(state, LayTile(entity="C&S", entity_type="minor", hex="F17", tile="8-0", rotation=5))
+    assert state.hexes["F17"].tile == "8-0"

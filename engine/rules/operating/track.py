@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence, Set
 from typing import Any
 
-from engine import tiles
+from engine import hexmap, tiles
 from engine.errors import IllegalAction
 from engine.rules.actions import Action, LayTile, Pass
 from engine.rules.ledger import transfer
@@ -237,6 +237,14 @@ class TrackStep(Step):
                 "9.3 upgrades",
                 f"{name} cannot be laid on {coord} at rotation {action.rotation}",
             )
+        stubs = self._stubs(coord, old)
+        if not stubs <= set(tiles.exits(new_tile, action.rotation)):
+            raise self.illegal(
+                action,
+                "9.3 home hexes",
+                f"a tile on {coord} must connect toward the private's other home hexes "
+                f"(edges {', '.join(str(e) for e in sorted(stubs))})",
+            )
         reached = routing.reached_edges(game, state, action.entity, coord)
         if not reached & set(tiles.exits(new_tile, action.rotation)):
             raise self.illegal(
@@ -244,6 +252,24 @@ class TrackStep(Step):
                 "9.3 routes",
                 f"{name} on {coord} does not extend a route of {action.entity}",
             )
+
+    def _stubs(self, coord: str, old: board.PlacedTile) -> set[int]:
+        """Edges a first tile on a private's home hex must use: toward each of its other home
+        hexes next door, while the private railway runs (18xx.games stubs)."""
+        if not old.preprinted or old.color != "white":
+            return set()
+        out: set[int] = set()
+        layout = str(self.game.definition.layout)
+        for p in self.game.definition.privates:
+            ps = self.state.privates.get(p.symbol)
+            if ps is None or ps.closed or not p.minor or coord not in p.home_hexes:
+                continue
+            if not self.state.is_player(ps.owner) and ps.owner != BANK:
+                continue  # taken over by a company: its line is no longer planned
+            for edge, other in hexmap.neighbours(coord, layout).items():
+                if other in p.home_hexes:
+                    out.add(edge)
+        return out
 
     def _future_label(self, coord: str, old: board.PlacedTile) -> Any:
         """The hex's future label (Porto's P) while no tile of its colour has been laid."""
