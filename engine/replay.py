@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.errors import GameError, UnknownEntity
+from engine.errors import FerroviaError, GameError, UnknownEntity
 from engine.rules.actions import action_from_json
 from engine.rules.game import Game
 from engine.rules.state import GameState
@@ -102,8 +102,11 @@ class ReplayResult:
 
 
 def load_export(path: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return data
+    """The game file's JSON; unreadable, non-JSON or wrongly shaped files raise a DataError at
+    FILE:LINE:COL (engine/export.py)."""
+    from engine.export import read_game_file
+
+    return read_game_file(path)
 
 
 def game_dir_for(title: str) -> Path:
@@ -120,10 +123,14 @@ def game_dir_for(title: str) -> Path:
     def norm(text: str) -> str:
         return "".join(ch for ch in text.lower() if ch.isalnum())
 
-    for game in sorted(p.parent for p in root.glob("*/game.yaml")):
+    games = sorted(p.parent for p in root.glob("*/game.yaml"))
+    for game in games:
         if norm(game.name) == norm(title):
             return game
-    return direct
+    raise FerroviaError(
+        f"unknown game {title!r}: no {direct / 'game.yaml'}"
+        f" (bundled games: {', '.join(g.name for g in games)})"
+    )
 
 
 def game_for(data: dict[str, Any]) -> tuple[Game, GameState]:
@@ -136,11 +143,26 @@ def game_for(data: dict[str, Any]) -> tuple[Game, GameState]:
     players = [(str(p["id"]), str(p.get("name", p["id"]))) for p in data["players"]]
     settings = data.get("settings") or {}
     optional = settings.get("optional_rules") or []
+    # what the data cannot check itself: the player count and option names of *this* game
+    low, high = defn.players.min, defn.players.max
+    if not low <= len(players) <= high:
+        raise FerroviaError(f"{defn.name} is for {low} to {high} players, not {len(players)}")
+    known = {o.id for o in defn.options}
+    for rule in optional:
+        if rule not in known:
+            raise FerroviaError(
+                f"unknown optional rule {rule!r} for {defn.name}"
+                f" (it has: {', '.join(sorted(known)) or 'none'})"
+            )
     seed = settings.get("seed")
     if seed in (None, ""):
         seed = int("".join(ch for ch in str(data.get("id", 0)) if ch.isdigit()) or 0)
+    try:
+        seed = int(seed)
+    except (TypeError, ValueError):
+        raise FerroviaError(f"settings.seed must be a whole number, not {seed!r}") from None
     game = Game(defn, get_rules(defn.rules), len(players), optional)
-    state = game.new_state(players, int(seed))
+    state = game.new_state(players, seed)
     return game, state
 
 

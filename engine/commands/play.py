@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from engine.errors import FerroviaError
+
 
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
@@ -31,7 +33,10 @@ def run(args: argparse.Namespace) -> int:
 
     res = play(args.players, args.seed, tuple(args.option), args.max_actions, args.game)
     if args.log is not None:
-        args.log.write_text(json.dumps(res.log, indent=0) + "\n", encoding="utf-8")
+        try:
+            args.log.write_text(json.dumps(res.log, indent=0) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise FerroviaError(f"cannot write {args.log}: {exc.strerror}") from None
     result = res.game.result(res.state)
     if args.json:
         doc = {

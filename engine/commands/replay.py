@@ -17,7 +17,9 @@ def register(sub: Any) -> None:
     )
     p.add_argument("file", type=Path)
     p.add_argument("--json", action="store_true", help="print the machine-readable summary")
-    p.add_argument("--until", type=int, default=None, help="stop after this action id")
+    p.add_argument(
+        "--until", type=int, default=None, help="stop after this action id (0: the start)"
+    )
     p.set_defaults(func=run)
 
 
@@ -29,6 +31,16 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, json.JSONDecodeError) as exc:
         print(f"ferrovia: cannot read {args.file}: {exc}", file=sys.stderr)
         return 1
+    if args.until is not None and args.until != 0:
+        ids = [a.get("id") for a in data["actions"] if isinstance(a.get("id"), int)]
+        if args.until not in ids:
+            span = f"its actions are numbered {min(ids)}..{max(ids)}" if ids else "it has none"
+            print(
+                f"ferrovia replay: --until {args.until}: {args.file} has no action"
+                f" {args.until} ({span})",
+                file=sys.stderr,
+            )
+            return 2
     try:
         res = replay(data, until=args.until)
     except FerroviaError as exc:

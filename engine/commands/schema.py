@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from engine.errors import FerroviaError
 from engine.paths import schemas_json_dir
 from schemas import FILE_KINDS, json_schema_text
 
@@ -52,6 +53,10 @@ def run(args: argparse.Namespace) -> int:
     if out.exists() and not out.is_dir():
         print(f"ferrovia schema: {out} is not a directory", file=sys.stderr)
         return 2
-    for path in write_schemas(out):
+    try:
+        written = write_schemas(out)
+    except OSError as exc:
+        raise FerroviaError(f"cannot write {exc.filename or out}: {exc.strerror}") from None
+    for path in written:
         print(path)
     return 0

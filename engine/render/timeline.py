@@ -15,13 +15,11 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.errors import FerroviaError
 from engine.render.map_svg import MapState
 from engine.render.source import BoardSource
 from engine.render.state_svg import StateView, map_state_from_hexes, views_from_gamestate
@@ -65,15 +63,10 @@ class Timeline:
 
 
 def load_game_file(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise FerroviaError(f"cannot read {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise FerroviaError(f"{path}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("actions"), list):
-        raise FerroviaError(f"{path}: not a game file (expected an object with 'actions')")
-    return data
+    """The game file, shape-checked (errors at FILE:LINE:COL); ``players`` may be absent."""
+    from engine.export import read_game_file
+
+    return read_game_file(path, require_players=False)
 
 
 def filter_undos(actions: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:

@@ -67,8 +67,8 @@ def resolve_city(game: Game, state: GameState, ref: str) -> tuple[str, int]:
 
     try:
         return city_from_id(game, state, ref)
-    except KeyError as exc:
-        raise UnknownEntity(str(exc)) from None
+    except KeyError as exc:  # its message, not str(exc), which would quote it
+        raise UnknownEntity(str(exc.args[0]) if exc.args else ref, rule="city") from None
 
 
 def city_ref(game: Game, state: GameState, coord: str, city: int) -> str:

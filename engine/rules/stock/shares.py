@@ -74,11 +74,11 @@ def find_share(state: GameState, share_id: str) -> Share:
     sym, _, idx = share_id.rpartition("_")
     corp = state.corporations.get(sym)
     if corp is None or not idx.isdigit():
-        raise UnknownEntity(f"no share {share_id!r}")
+        raise UnknownEntity(f"no share {share_id!r}", rule="shares")
     for s in corp.shares:
         if s.index == int(idx):
             return s
-    raise UnknownEntity(f"no share {share_id!r}")
+    raise UnknownEntity(f"no share {share_id!r}", rule="shares")
 
 
 def bundle_price(game: Game, state: GameState, bundle: Bundle, price: int | None = None) -> int:

@@ -656,7 +656,9 @@ class StockTurn(Step):
         self.pass_()
 
     def process_convert(self, action: Convert) -> None:
-        c = self.state.corporations[action.entity]
+        c = self.state.corporations.get(action.entity)
+        if c is None:  # a player may be offered 'convert', but the company is what converts
+            raise self.illegal(action, "convert", f"{action.entity} is not a company")
         if not self.can_convert(c):
             raise self.illegal(action, "convert", f"{c.sym} cannot convert now")
         self.game.rules.convert(self.game, self.state, c.sym)
