@@ -92,6 +92,58 @@ def tile_lay_cost(
 # -- the step -----------------------------------------------------------------------------------
 
 
+def uses_new_track_or_city(
+    old: Any, old_rotation: int, new: Any, rotation: int, reached: set[int]
+) -> bool:
+    """18xx.games' semi-restrictive rule for an upgrade: among the new tile's paths on the
+    operator's network (joined at a ``reached`` edge, or through a stop of the tile), one is
+    new track or touches a stop whose value changes.
+
+    >>> from engine.notation import parse
+    >>> straight, x = parse("path=a:0,b:3"), parse("path=a:0,b:3;path=a:1,b:4")
+    >>> uses_new_track_or_city(straight, 0, x, 0, {0})  # the new crossing is off the network
+    False
+    >>> uses_new_track_or_city(straight, 0, x, 0, {1})
+    True
+    """
+    fresh = {id(p) for p in tiles.new_track(old, old_rotation, new, rotation)}
+    connected: set[int] = set()
+    nodes: set[int] = set()
+    grew = True
+    while grew:
+        grew = False
+        for i, p in enumerate(new.paths):
+            if i in connected:
+                continue
+            edges = {(e + rotation) % 6 for e in p.edges}
+            if edges & reached or any(n in nodes for n in p.node_refs):
+                connected.add(i)
+                nodes.update(p.node_refs)
+                grew = True
+    for i in connected:
+        np_ = new.paths[i]
+        if id(np_) in fresh:
+            return True
+        op = next(
+            (o for o in old.paths if tiles.path_kept(new, np_, rotation, old, o, old_rotation)),
+            None,
+        )
+        if op is None or _stop_values(new, np_) != _stop_values(old, op):
+            return True
+    return False
+
+
+def _stop_values(tile: Any, path: Any) -> list[int]:
+    """Best values of the stops a path touches (how 18xx.games compares an upgrade's cities)."""
+    out = []
+    for ref in path.node_refs:
+        node = tile.nodes[ref]
+        revenue = getattr(node, "revenue", None)
+        if revenue is not None:
+            out.append(int(revenue.max))
+    return sorted(out)
+
+
 def _tile_lays(step: Step, operator: str) -> list[dict[str, Any]]:
     """The operator's tile operations this turn: [{'cost': extra fee, 'upgrade': bool}]."""
     if common.is_minor(step.state, operator):
@@ -251,6 +303,15 @@ class TrackStep(Step):
                 action,
                 "9.3 routes",
                 f"{name} on {coord} does not extend a route of {action.entity}",
+            )
+        if old.tile.paths and not uses_new_track_or_city(
+            old.tile, old.rotation, new_tile, action.rotation, reached
+        ):
+            raise self.illegal(
+                action,
+                "9.3 upgrades",
+                f"{name} on {coord} must add track to a route of {action.entity} or change "
+                "the value of a city on it",
             )
 
     def _stubs(self, coord: str, old: board.PlacedTile) -> set[int]:
