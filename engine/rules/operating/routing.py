@@ -164,7 +164,9 @@ def best_run(game: Game, state: GameState, corp: str, train_ids: list[str]) -> l
                 train=r.train,
                 connections=tuple(tuple(c) for c in r.route.connections()),
                 hexes=tuple(s.hex for s in stops),
-                revenue=r.revenue,
+                # The game's route bonus is added, not searched for (a legal, maybe not best run).
+                revenue=r.revenue
+                + game.rules.route_bonus(game, state, corp, r.train, [s.hex for s in stops]),
                 revenue_str="-".join(s.hex for s in stops),
                 nodes=tuple(s.signature for s in stops),
             )
