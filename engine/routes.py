@@ -42,31 +42,48 @@ plus the income of the private railways it owns (:func:`run_revenue`).
 
 Best routes (issue #6)
 ----------------------
-:func:`best_routes` is exact: it returns a combination of routes, at most one per train, of
-maximal total revenue among all legal combinations.  The algorithm:
+:func:`best_routes` is exact: it returns a combination of routes, at most one per train, whose
+total revenue no legal combination beats.  The algorithm:
 
-1. *Chains.*  For the gauge family of each train, every chain leaving every stop the company
-   can reach is enumerated once (a chain is a stop-to-stop run of track; parallel chains between
-   the same stops are kept, they use different track).  Each carries a bitmask of its track keys.
-2. *Routes per train.*  Depth-first from every stop, extending a route at its tail by a chain
-   whose track is unused and whose far stop is new, passing through only non-blocking stops and
-   never beyond a terminal path.  A route is produced in one direction only (its first stop id
-   is below its last).  Pruning: the train's distance limit (hex sides for H trains, large stops
-   for the others), and France group once.  Routes without a company token are extended but not
-   kept.  Routes of the same *shape* (set of track keys, set of stops) are deduplicated.  Trains
-   with the same spec share one enumeration.
-3. *Revenue per route* by the same function that checks a given route, so the search and the
-   replay check can never disagree.
-4. *Combination.*  Trains are sorted by their best single route (best first); each train's
-   candidate routes are sorted by revenue (best first).  A branch-and-bound search assigns to
-   each train one route (or none) disjoint in track from those already chosen; the bound is the
-   current total plus each remaining train's best route revenue (an upper bound, since
-   choosing routes only removes options).  A branch is cut when the bound cannot beat the best
-   total found, so the first complete assignment found that nothing can beat is optimal.
-   Track-disjointness is a bitwise AND of the routes' masks.
+1. *Chains.*  For each gauge family the trains need, every chain leaving every stop the
+   company reaches (:func:`engine.graph.reachable`) is enumerated once; each carries a bitmask
+   of its track keys (numbered across both families, so masks of broad and metre routes
+   compare) -- track-disjointness is one AND.
+2. *Routes of one train* (:class:`_Enumerator`): depth-first from every stop, extending at the
+   tail by a chain on unused track to a new stop, passing only through stops that do not block
+   the company.  A route is kept in one direction only (first stop id below the last).  Cuts,
+   each of which can only remove routes that are illegal or can never be needed:
+   the distance limit (hex sides, or visits of the one row with a real limit); France once; a
+   partial route without the company's token that cannot reach one within the distance left
+   (precomputed fewest-units distances); the *bound* -- value so far plus the best values of
+   unvisited paying stops still reachable within the distance left -- below the threshold;
+   and an end stop that scores nothing for this train (a town for an E train) unless the route
+   has two stops: dropping that end gives a legal route with the same revenue on less track,
+   which is at least as good in every combination.
+3. *Revenue*: with per-stop values (H, M, E, D trains: every visited stop of a paying kind
+   scores) it is summed as the route grows, halved for a wounded train; any other train, or a
+   route over a terminal path, is valued by :func:`route_revenue` itself.  The property test
+   compares the search with a brute force that values every route by :func:`route_revenue`.
+4. *Bounds for the run*: each train's best single route ``single`` (the enumeration with a
+   threshold that rises to each better route found), and a greedy run (each train in turn its
+   best route on the track left; every order of the train kinds) worth ``lower``.  If
+   ``lower`` is the sum of the ``single`` values the greedy run is optimal and we stop.
+5. *Candidates*: a route of train i can only be in a run worth at least ``lower`` if its revenue
+   is at least ``lower - sum(single of the other trains)``; exactly those routes are listed
+   (best first; identical trains share one list).
+6. *Combination* (:func:`_combine`): branch and bound over the trains (best first), each taking
+   one candidate disjoint from those taken, or none; a branch is cut when its total plus the
+   remaining trains' best candidates cannot beat the best run found (which starts as the
+   greedy run).  Identical trains take candidates in list order, so each run is tried once.
+   Candidates are grouped by the busiest track keys, so a whole group that conflicts with the
+   track taken is skipped at once.
 
-Caching: chains are computed once per (graph, company, gauge family); route lists once per
-distinct train spec.
+Caching: per call, chains once per gauge family, one enumerator per distinct train spec (its
+distance tables are computed lazily, once per stop).
+
+Cost: nearly every operating turn of the fixture games takes milliseconds; late-game turns of a
+company with two or three long E trains on a dense network can take seconds (see
+``tools/bench/bench_routes.py``), mostly in step 5 when the trains compete for the same track.
 """
 
 from __future__ import annotations
@@ -910,7 +927,7 @@ class _Enumerator:
         on_route = bytearray(len(stops))
         group_used: set[str] = set()
         counts = [0] * max(1, len(row_limit))
-        state = {"sides": 0, "need": max(threshold, 1) * divisor}
+        state = {"need": max(threshold, 1) * divisor}
 
         def record(mask: int, raw: int) -> None:
             if self.exact or (self.has_special and any(cs.special[c] for c in used_chains)):
@@ -941,7 +958,32 @@ class _Enumerator:
                 out[key] = _Candidate(tuple(route), tuple(used_chains), mask, value)
                 state["need"] = (value + 1) * divisor
 
-        def extend(mask: int, raw: int, has_token: bool) -> None:
+        # per stop, its neighbours with everything the walk looks at (fewer lookups)
+        cost = [st.visit_cost for st in stops]
+        step_vals = values or [0] * len(stops)
+        unit = [self.unit(i) for i in range(len(stops))]
+        links = {
+            tail: [
+                (
+                    ci,
+                    other,
+                    masks[ci],
+                    chains[ci].edges,
+                    row_of[other],
+                    cost[other],
+                    step_vals[other],
+                    groups[other],
+                )
+                for ci, other in adj
+            ]
+            for tail, adj in adjacency.items()
+        }
+        near = self.near
+        hex_counted = hex_sides
+        room_extra = self.zero_side_chains if hex_sides else 0
+        prune_limit = row_limit[prune_row] if prune_row >= 0 else 0
+
+        def extend(mask: int, raw: int, has_token: bool, sides: int) -> None:
             tail = route[-1]
             n = len(route)
             # an end that scores nothing only lengthens a route (same revenue, more track):
@@ -955,50 +997,67 @@ class _Enumerator:
                 record(mask, raw)
             if n > 1 and (blocked[tail] or dull[route[0]]):
                 return
-            if (
-                use_bound
-                and raw + self.optimistic(tail, counts, state["sides"], on_route) < state["need"]
-            ):
-                return
-            for ci, other in adjacency.get(tail, ()):
-                if on_route[other] or masks[ci] & mask:
+            need = state["need"]
+            if use_bound:
+                # the best unvisited paying stops still reachable within the distance left
+                counted, free = near(tail)
+                if hex_counted:
+                    k = limit_sides - sides
+                    room = k + room_extra
+                elif prune_row >= 0:
+                    k = room = prune_limit - counts[prune_row]
+                else:
+                    k = room = inf
+                top = raw
+                if room > 0:
+                    taken = 0
+                    for v, d, st in counted:
+                        if d <= k and not on_route[st]:
+                            top += v
+                            taken += 1
+                            if taken >= room:
+                                break
+                for v, d, st in free:
+                    if d <= k and not on_route[st]:
+                        top += v
+                if top < need:
+                    return
+            for ci, other, cmask, edges, row, ocost, oval, g in links.get(tail, ()):
+                if on_route[other] or cmask & mask:
                     continue
-                c = chains[ci]
-                row = row_of[other]
                 if hex_sides:
-                    if state["sides"] + c.edges > limit_sides:
+                    if sides + edges > limit_sides:
                         continue
                 elif row_limit:
                     if not kind_ok[other]:
                         continue
-                    if row >= 0 and counts[row] + stops[other].visit_cost > row_limit[row]:
+                    if row >= 0 and counts[row] + ocost > row_limit[row]:
                         continue
-                g = groups[other]
                 if g and not group_used.isdisjoint(g):
                     continue
                 tok = has_token or token[other]
                 if not tok:
-                    if to_token[other] >= inf:
+                    tt = to_token[other]
+                    if tt >= inf:
                         continue
                     if hex_sides:
-                        if state["sides"] + c.edges + to_token[other] > limit_sides:
+                        if sides + edges + tt > limit_sides:
                             continue
                     elif prune_row >= 0:
-                        left = row_limit[prune_row] - counts[prune_row] - self.unit(other)
-                        if left < to_token[other]:
+                        if prune_limit - counts[prune_row] - unit[other] < tt:
                             continue
                 route.append(other)
                 used_chains.append(ci)
                 on_route[other] = 1
-                group_used.update(g)
-                state["sides"] += c.edges
+                if g:
+                    group_used.update(g)
                 if row >= 0:
-                    counts[row] += stops[other].visit_cost
-                extend(mask | masks[ci], raw + (values[other] if values else 0), tok)
+                    counts[row] += ocost
+                extend(mask | cmask, raw + oval, tok, sides + edges)
                 if row >= 0:
-                    counts[row] -= stops[other].visit_cost
-                state["sides"] -= c.edges
-                group_used.difference_update(g)
+                    counts[row] -= ocost
+                if g:
+                    group_used.difference_update(g)
                 on_route[other] = 0
                 used_chains.pop()
                 route.pop()
@@ -1018,7 +1077,7 @@ class _Enumerator:
             group_used.update(groups[start])
             if row >= 0:
                 counts[row] += stops[start].visit_cost
-            extend(avoid, vals[start], token[start])
+            extend(avoid, vals[start], token[start], 0)
             if row >= 0:
                 counts[row] -= stops[start].visit_cost
             group_used.difference_update(groups[start])
