@@ -63,3 +63,17 @@ def test_every_recorded_route_revenue_is_reproduced(game: str, data: RouteData) 
             mismatches.append((action["id"], got, want))
     assert checked > 60
     assert mismatches == []
+
+
+def test_routes_command_prints_the_best_run(capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.cli import main
+
+    game = _export("18xx.games/1858/219682")
+    assert main(["routes", "--game", str(game), "--before", "160", "--company", "A"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("A: best run 130 (2 trains")
+    assert sorted(line.split()[1:] for line in out[1:]) == [
+        ["60", "D19-E20-E18"],
+        ["70", "G18-G20-H19"],
+    ]
+    assert main(["routes", "--game", str(game), "--at", "159", "--company", "NOPE"]) == 1

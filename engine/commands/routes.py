@@ -35,6 +35,10 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+class _NoSuchCompany(FerroviaError):
+    pass
+
+
 def _from_rules(
     data: dict[str, Any], until: int, company: str
 ) -> tuple[TrackGraph, list[tuple[str, TrainSpec]], list[str], dict[str, Any]]:
@@ -45,6 +49,9 @@ def _from_rules(
     if res.error is not None:
         raise FerroviaError(f"replay stopped at action {res.failed_action}: {res.error}")
     state, game = res.state, res.game
+    if company not in state.corporations:
+        known = ", ".join(sorted(state.corporations))
+        raise _NoSuchCompany(f"no public company {company!r} (companies: {known})")
     graph = routing.track_graph(game, state)
     trains = [(t, routing.train_spec(game, state, t)) for t in common.trains_of(state, company)]
     phase = list(common.current_phase(game, state).tiles)
@@ -79,6 +86,9 @@ def run(args: argparse.Namespace) -> int:
     until = args.at if args.at is not None else args.before - 1
     try:
         graph, trains, phase, tokens = _from_rules(data, until, args.company)
+    except _NoSuchCompany as exc:
+        print(f"ferrovia: {exc}", file=sys.stderr)
+        return 1
     except FerroviaError as exc:
         print(
             f"ferrovia: rules replay unavailable ({exc}); using the export reader", file=sys.stderr
