@@ -673,6 +673,11 @@ class BestRoutes:
     routes: tuple[RouteResult, ...]
     total: int  # train revenue only (add private income for the run's revenue)
     candidates: int  # legal routes considered, all trains together
+    exact: bool = True  # False only when a ``limit`` stopped the proof (a good legal run)
+
+
+class _Budget(Exception):
+    """More candidate routes than the caller's ``limit``."""
 
 
 @dataclass
@@ -903,9 +908,17 @@ class _Enumerator:
                 total += v
         return total
 
-    def run(self, threshold: int, *, best_only: bool = False, avoid: int = 0) -> list[_Candidate]:
+    def run(
+        self,
+        threshold: int,
+        *,
+        best_only: bool = False,
+        avoid: int = 0,
+        limit: int | None = None,
+    ) -> list[_Candidate]:
         """Routes with revenue >= ``threshold`` not using track ``avoid`` (``best_only``: the
-        single best one, threshold rising as better routes are found)."""
+        single best one, threshold rising as better routes are found); more than ``limit``
+        routes raise :class:`_Budget`."""
         graph, cs = self.graph, self.cs
         stops = graph.stops
         adjacency, chains, masks = self.adjacency, cs.chains, cs.masks
@@ -953,6 +966,8 @@ class _Enumerator:
             if key in out:
                 return
             out[key] = _Candidate(tuple(route), tuple(used_chains), mask, value)
+            if limit is not None and len(out) > limit:
+                raise _Budget
             if best_only:
                 out.clear()
                 out[key] = _Candidate(tuple(route), tuple(used_chains), mask, value)
@@ -1097,10 +1112,14 @@ def best_routes(
     company: str,
     tokens: Tokens,
     rules: RouteRules = RULES_1858,
+    limit: int | None = None,
 ) -> BestRoutes:
     """The company's highest-earning legal run (exact; algorithm in the module docstring).
 
-    ``trains``: (train id, spec) of every train the company may run now.
+    ``trains``: (train id, spec) of every train the company may run now.  ``limit``: for
+    callers that need any good legal run quickly (random play): when proving the optimum
+    would list more than ``limit`` candidate routes, the best run found so far (at least the
+    greedy one) is returned with ``exact=False``.  Without it the result is always exact.
     """
     chain_sets: dict[str, _ChainSet] = {}
     bits: dict[int, int] = {}
@@ -1154,15 +1173,20 @@ def best_routes(
     # greedy run already earns every train's best: nothing can beat it)
     by_spec: dict[TrainSpec, list[_Candidate]] = {}
     chosen: dict[str, _Candidate] = dict(greedy)
+    exact = True
     if lower < sum_single:
-        for spec, en in enumerators.items():
-            # no route below this can be part of a run worth `lower`: the other trains add
-            # at most their best single routes
-            threshold = max(1, lower - (sum_single - single[spec]))
-            cands = en.run(threshold)
-            cands.sort(key=lambda c: -c.revenue)
-            by_spec[spec] = cands
-        chosen = _combine([(tid, by_spec[spec]) for tid, spec in trains], lower, greedy)
+        try:
+            for spec, en in enumerators.items():
+                # no route below this can be part of a run worth `lower`: the other trains
+                # add at most their best single routes
+                threshold = max(1, lower - (sum_single - single[spec]))
+                left = None if limit is None else limit - sum(len(v) for v in by_spec.values())
+                cands = en.run(threshold, limit=left)
+                cands.sort(key=lambda c: -c.revenue)
+                by_spec[spec] = cands
+            chosen = _combine([(tid, by_spec[spec]) for tid, spec in trains], lower, greedy)
+        except _Budget:
+            exact = False
     results = []
     for tid, spec in trains:
         c = chosen.get(tid)
@@ -1173,7 +1197,10 @@ def best_routes(
         paying = paying_stops(graph, c.stops, spec, phase, company, tokens)
         results.append(RouteResult(tid, c.revenue, route, paying))
     return BestRoutes(
-        tuple(results), sum(r.revenue for r in results), sum(len(v) for v in by_spec.values())
+        tuple(results),
+        sum(r.revenue for r in results),
+        sum(len(v) for v in by_spec.values()),
+        exact,
     )
 
 

@@ -225,8 +225,19 @@ def test_best_routes_picks_the_best_disjoint_pair() -> None:
         company="X",
         tokens={"A3": [["X"]]},
     )
-    # A1-A3-A5 (90) would leave only A5-A7 (50) for the other train: 140 beats it? no:
-    # the best pair is A1-A3 (50) + A3-A5-A7 (80) = 130 versus 90 + 0 (A5-A7 has no token)
+    # the best single route A1-A3-A5 (90) uses both sides of the only station, leaving the
+    # other train nothing; A1-A3 (50) + A3-A5-A7 (80) = 130 is the best run
     assert best.total == 130
     assert sorted(r.revenue for r in best.routes) == [50, 80]
     assert sorted(r.describe(g) for r in best.routes) == ["A1-A3", "A3-A5-A7"]
+
+
+def test_best_routes_with_a_limit_returns_a_legal_run_flagged_inexact() -> None:
+    g = column(city(20), city(30), city(40), city(10))
+    trains = [("2H-0", H2), ("2H-1", H2)]
+    tokens: dict[str, list[list[str | None]]] = {"A3": [["X"]]}
+    quick = best_routes(g, trains, phase=YELLOW, company="X", tokens=tokens, limit=0)
+    assert not quick.exact
+    assert quick.total == 90  # the greedy run: the best 2H route leaves the other none
+    full = best_routes(g, trains, phase=YELLOW, company="X", tokens=tokens)
+    assert full.exact and full.total == 130
