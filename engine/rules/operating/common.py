@@ -20,6 +20,12 @@ def is_corporation(state: GameState, ref: str) -> bool:
     return ref in state.corporations
 
 
+def operating_company(state: GameState, ref: str) -> bool:
+    """A started public company (one that closed is replaced by an unstarted one)."""
+    c = state.corporations.get(ref)
+    return c is not None and c.floated and not c.closed and c.market is not None
+
+
 def is_minor(state: GameState, ref: str) -> bool:
     return ref in state.privates
 

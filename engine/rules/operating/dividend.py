@@ -108,16 +108,20 @@ class DividendStep(Step):
 
     def total_revenue(self, corp: str) -> int:
         routes = self.rdata.get("routes") or []
-        return sum(int(r["revenue"]) for r in routes) + private_revenue(self.game, self.state, corp)
+        return (
+            sum(int(r["revenue"]) for r in routes)
+            + private_revenue(self.game, self.state, corp)
+            + self.game.rules.extra_revenue(self.game, self.state, corp, routes)
+        )
 
     def actions(self, entity: str) -> list[str]:
-        if entity != self.current_entity() or entity not in self.state.corporations:
+        if entity != self.current_entity() or not common.operating_company(self.state, entity):
             return []
         return ["dividend"] if self.total_revenue(entity) > 0 else []
 
     def skip(self) -> None:
         ent = self.current_entity()
-        if ent is not None and ent in self.state.corporations:
+        if ent is not None and common.operating_company(self.state, ent):
             self.distribute(ent, "withhold")  # zero earnings: the price still moves left
         else:
             self.pass_()

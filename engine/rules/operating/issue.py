@@ -49,7 +49,7 @@ class IssueSharesStep(Step):
         return issuable_bundles(self.game, self.state, corp)
 
     def actions(self, entity: str) -> list[str]:
-        if entity != self.current_entity() or entity not in self.state.corporations:
+        if entity != self.current_entity() or not common.operating_company(self.state, entity):
             return []
         out = []
         if redeemable_bundles(self, entity):

@@ -31,7 +31,7 @@ class RouteStep(Step):
         return {"routes": []}
 
     def actions(self, entity: str) -> list[str]:
-        if entity != self.current_entity() or entity not in self.state.corporations:
+        if entity != self.current_entity() or not common.operating_company(self.state, entity):
             return []
         return ["run_routes"] if runnable_trains(self, entity) else []
 

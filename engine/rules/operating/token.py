@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.rules.actions import Action, Pass, PlaceToken
 from engine.rules.ledger import transfer
-from engine.rules.operating import board, routing
+from engine.rules.operating import board, common, routing
 from engine.rules.registry import register_step
 from engine.rules.state import BANK, GameState
 from engine.rules.step import Step
@@ -82,7 +82,7 @@ class TokenStep(Step):
         self.rdata["tokened"] = False
 
     def actions(self, entity: str) -> list[str]:
-        if entity != self.current_entity() or entity not in self.state.corporations:
+        if entity != self.current_entity() or not common.operating_company(self.state, entity):
             return []
         if self.rdata.get("tokened"):
             return []

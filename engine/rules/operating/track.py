@@ -173,7 +173,9 @@ class TrackStep(Step):
     def actions(self, entity: str) -> list[str]:
         if entity != self.current_entity():
             return []
-        if not (common.is_minor(self.state, entity) or common.is_corporation(self.state, entity)):
+        if not (
+            common.is_minor(self.state, entity) or common.operating_company(self.state, entity)
+        ):
             return []
         return ["lay_tile", "pass"]
 
@@ -226,6 +228,9 @@ class TrackStep(Step):
             home_of_private=home,
             second_lay_fee=int(lay["cost"]) if index else SECOND_LAY_FEE,
         )
+        cost = game.rules.tile_lay_cost(
+            game, state, op, action.hex, board.tile_name(action.tile), cost
+        )
         self._check_payable(action, op, cost)
         return cost, gauges
 
@@ -241,6 +246,7 @@ class TrackStep(Step):
         self.rdata["laid_hexes"].append(action.hex)
         paid = f" for {game.definition.format_money(cost)}" if cost else ""
         self.log(f"{op} lays #{action.tile} rotation {action.rotation} on {action.hex}{paid}")
+        game.rules.after_lay_tile(game, self.state, op, action.hex, board.tile_name(action.tile))
         if index + 1 >= len(_tile_lays(self, op)):
             self.pass_()
 
@@ -275,7 +281,7 @@ class TrackStep(Step):
                 else ("white", *rules.colors),
                 future_label=self._future_label(coord, old),
             )
-        if not allowed:
+        if not allowed and not game.rules.extra_upgrade(game, state, action.entity, coord, name):
             raise self.illegal(
                 action, "9.3 upgrades", f"{state.hexes[coord].tile} cannot become {name}"
             )
@@ -416,7 +422,10 @@ class TrackStep(Step):
             sides = graph.neighbours.get(coord, {})
             for name, td in game.definition.tiles.items():
                 free = state.tiles.get(name)
-                if td.color != nxt or not free:
+                if not free or (
+                    td.color != nxt
+                    and not game.rules.extra_upgrade(game, state, entity, coord, name)
+                ):
                     continue
                 for r in tiles.upgrade_rotations(
                     old.tile, old.rotation, td.tile, exit_allowed=sides.__contains__

@@ -303,7 +303,7 @@ class BuyTrainStep(Step):
         return min_depot_price(self.game, self.state) <= c.cash + director_cash + best
 
     def actions(self, entity: str) -> list[str]:
-        if entity != self.current_entity() or entity not in self.state.corporations:
+        if entity != self.current_entity() or not common.operating_company(self.state, entity):
             return []
         out = []
         if self.can_emergency_issue(entity):
@@ -416,7 +416,7 @@ class BuyTrainStep(Step):
 
     def _end(self, action: Action | None) -> None:
         op = self.current_entity()
-        if op is None or op not in self.state.corporations:
+        if op is None or not common.operating_company(self.state, op):
             self.pass_()
             return
         corp = self.state.corporations[op]
