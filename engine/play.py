@@ -3,7 +3,7 @@
 The game is set up like an 18xx.games table (players ``1..N``, ``settings.seed`` = the seed);
 each turn the acting entity's concrete legal actions are listed (``Game.legal_actions``) and one
 is drawn with Ferrovia's seeded generator (18xx.games' LCG, a separate stream from the game's
-own).  Non-pass actions are preferred 3 to 1 so that games progress.  The log written is a
+own).  Actions are weighted (``weight``) so that games progress.  The log written is a
 Ferrovia action log (see docs/RULES.md), which ``ferrovia replay`` reads back.
 """
 
@@ -56,15 +56,30 @@ def export_header(
     }
 
 
+def weight(action: Action) -> int:
+    """How much more likely than a pass an action is (tenths): the player prefers playing on,
+    running its trains and buying, and rarely dumps shares."""
+    if action.type == "pass":
+        return 10
+    if action.type == "run_routes":
+        return 40 if getattr(action, "routes", ()) else 2
+    if action.type == "sell_shares":
+        return 4
+    if action.type == "bid":
+        return 5
+    if action.type == "buy_train":
+        return 12
+    return 30
+
+
 def choose(x: int, actions: list[Action]) -> tuple[int, Action]:
-    passes = [a for a in actions if a.type == "pass"]
-    others = [a for a in actions if a.type != "pass"]
-    pool = actions
-    if passes and others:
-        x, r = rng.randint(x, 4)
-        pool = passes if r == 0 else others
-    x, i = rng.randint(x, len(pool))
-    return x, pool[i]
+    weights = [weight(a) for a in actions]
+    x, r = rng.randint(x, sum(weights))
+    for action, w in zip(actions, weights, strict=True):
+        if r < w:
+            return x, action
+        r -= w
+    return x, actions[-1]
 
 
 def play(

@@ -261,11 +261,18 @@ class Rules1858(Rules):
         acting entity with nothing to do, play moves on (18xx.games ``action_processed``)."""
         from engine.rules.operating.closure import close_companies_in_close_cell
 
+        # 18xx.games asks the step that was active before the closure (its cached
+        # active_step) whether its entity can still act, unless the closure itself moved play
+        # on to the next operator (which clears that cache)
+        rnd = game.round(state)
+        step = rnd.active_step()
+        where = (state.round, state.round.entity_index)
         if not close_companies_in_close_cell(game, state):
             return
         rnd = game.round(state)
-        step = rnd.active_step()
-        ent = rnd.current_entity()
+        if (state.round, state.round.entity_index) != where:
+            step = rnd.active_step()
+        ent = step.current_entity() if step is not None else None
         if step is not None and ent is not None and not step.actions(ent):
             rnd.skip_steps()
             rnd.next_entity()
