@@ -224,13 +224,23 @@ class RouteSpec:
 
     @staticmethod
     def from_action(route: Mapping[str, object]) -> RouteSpec:
+        """One route of a ``run_routes`` action; :class:`IllegalAction` if it is malformed."""
+        train = route.get("train")
         conns = route.get("connections")
-        if not isinstance(conns, list):
-            conns = []
+        if not isinstance(train, str) or not isinstance(conns, list):
+            raise IllegalAction(
+                "a run_routes route needs 'train' (a train id) and 'connections' (hex lists)",
+                rule="run_routes format",
+            )
+        if not all(isinstance(c, list) and c for c in conns):
+            raise IllegalAction(
+                f"train {train}: each connection must be a non-empty list of hexes",
+                rule="run_routes format",
+            )
         nodes = route.get("nodes")
         rev = route.get("revenue")
         return RouteSpec(
-            train=str(route["train"]),
+            train=train,
             connections=tuple(tuple(str(h) for h in c) for c in conns),
             nodes=tuple(str(n) for n in nodes) if isinstance(nodes, list) else None,
             revenue=int(rev) if isinstance(rev, int) else None,

@@ -241,3 +241,14 @@ def test_best_routes_with_a_limit_returns_a_legal_run_flagged_inexact() -> None:
     assert quick.total == 90  # the greedy run: the best 2H route leaves the other none
     full = best_routes(g, trains, phase=YELLOW, company="X", tokens=tokens)
     assert full.exact and full.total == 130
+
+
+def test_a_malformed_recorded_route_is_an_illegal_action_not_a_crash() -> None:
+    with pytest.raises(IllegalAction, match="needs 'train'"):
+        RouteSpec.from_action({"connections": [["A1", "A3"]]})
+    with pytest.raises(IllegalAction, match="non-empty list"):
+        RouteSpec.from_action({"train": "2H-0", "connections": [[]]})
+    spec = RouteSpec.from_action(
+        {"train": "2H-0", "connections": [["A1", "A3"]], "nodes": ["A1-0"], "revenue": 50}
+    )
+    assert spec == RouteSpec("2H-0", (("A1", "A3"),), ("A1-0",), 50)
