@@ -39,3 +39,41 @@ def test_game_end_bank_replays_to_the_exact_result() -> None:
     assert res.state.finished and res.state.game_end_reason == "bank"
     assert res.game.result(res.state) == {str(k): v for k, v in data["result"].items()}
     assert res.game.result(res.state) == {"5507": 7034, "6364": 6709, "9913": 6681}
+
+
+def test_mountain_railway_hooks() -> None:
+    from engine.play import new_game
+
+    game, state = new_game(3, 1, (), "1858_switzerland")
+    rules = game.rules
+    # D15 is a white P120 mountain, A10 a P40 one.
+    assert rules.extra_upgrade(game, state, "AB", "D15", "X28")
+    assert not rules.extra_upgrade(game, state, "AB", "A10", "X28")
+    assert not rules.extra_upgrade(game, state, "AB", "D15", "57")
+    assert not rules.extra_upgrade(game, state, "NB", "D15", "X28")  # privates never build one
+    # Its own price instead of the terrain; the second-lay fee stays.
+    assert rules.tile_lay_cost(game, state, "AB", "D15", "X29", 120) == 90
+    assert rules.tile_lay_cost(game, state, "AB", "D15", "X30", 140) == 140
+    assert rules.tile_lay_cost(game, state, "AB", "D15", "9", 120) == 120
+    rules.after_lay_tile(game, state, "AB", "D15", "X29")
+    assert not rules.extra_upgrade(game, state, "AB", "F15", "X28")  # one per company
+    assert rules.extra_upgrade(game, state, "STB", "F15", "X28")
+    route = [{"train": "5E-0", "revenue": 270, "hexes": ["A12", "H1"]}]
+    assert rules.extra_revenue(game, state, "AB", route) == 30
+    assert rules.extra_revenue(game, state, "AB", []) == 0
+    assert rules.extra_revenue(game, state, "STB", route) == 0
+
+
+def test_north_south_bonus_by_phase_and_multiplier() -> None:
+    from engine.play import new_game
+
+    game, state = new_game(3, 1, (), "1858_switzerland")
+    rules = game.rules
+    tid = next(t for t in state.depot if state.trains[t].name == "5D")
+    state.phase = "5"
+    assert rules.route_bonus(game, state, "AB", tid, ["I2", "H5", "H15"]) == 2 * 50
+    assert rules.route_bonus(game, state, "AB", tid, ["I2", "H5"]) == 0
+    state.phase = "6"
+    two = next(t for t in state.depot if state.trains[t].name == "2H")
+    assert rules.route_bonus(game, state, "AB", two, ["L7", "H5", "B7"]) == 80  # east-west, gray
+    assert rules.route_bonus(game, state, "AB", two, ["L7", "A14", "D3", "I16"]) == 80 + 60

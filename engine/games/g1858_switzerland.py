@@ -6,7 +6,7 @@ games replay exactly.  The variant's data is gamedata/1858_switzerland (an overl
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.games.g1858 import Rules1858
 from engine.rules.state import BANK, GameState
@@ -69,6 +69,80 @@ class Rules1858Switzerland(Rules1858):
             typ, variant = common.face_def(game, state.trains[train].name)
             total *= int((variant or typ).multiplier)
         return total
+
+    # -- mountain railways ------------------------------------------------------------------
+    MOUNTAIN_RAILWAYS: ClassVar[dict[str, int]] = {"X28": 60, "X29": 90, "X30": 120}
+    """Mountain railway tile -> its cost (instead of the hex's terrain). Its bonus to every
+    later run of the company is the revenue printed on the tile (20/30/40, tiles.yaml)."""
+    MOUNTAIN_TERRAIN = 120
+    """Only white hexes of this terrain cost take a mountain railway."""
+
+    def _mountain_hex(self, game: Game, state: GameState, coord: str) -> bool:
+        from engine.rules.operating import board
+
+        old = board.placed(game, state, coord)
+        return (
+            old.preprinted
+            and old.color == "white"
+            and any(u.cost == self.MOUNTAIN_TERRAIN for u in old.tile.upgrades)
+        )
+
+    def extra_upgrade(self, game: Game, state: GameState, op: str, coord: str, tile: str) -> bool:
+        """A public company that has none yet may lay a mountain railway on a white P120
+        mountain hex, straight from white to the green tile."""
+        if tile not in self.MOUNTAIN_RAILWAYS or op not in state.corporations:
+            return False
+        if state.corporations[op].data.get("mountain_railway"):
+            return False
+        return self._mountain_hex(game, state, coord)
+
+    def tile_lay_cost(
+        self, game: Game, state: GameState, op: str, coord: str, tile: str, cost: int
+    ) -> int:
+        """A mountain railway costs its own price, not the hex's terrain (the second-lay fee
+        still applies)."""
+        if tile not in self.MOUNTAIN_RAILWAYS or not self._mountain_hex(game, state, coord):
+            return cost
+        return cost - self.MOUNTAIN_TERRAIN + self.MOUNTAIN_RAILWAYS[tile]
+
+    def after_lay_tile(self, game: Game, state: GameState, op: str, coord: str, tile: str) -> None:
+        if tile in self.MOUNTAIN_RAILWAYS and op in state.corporations:
+            state.corporations[op].data["mountain_railway"] = tile
+            state.log.append(f"{op} builds a mountain railway in {coord}")
+
+    def extra_revenue(
+        self, game: Game, state: GameState, corp: str, routes: list[dict[str, Any]]
+    ) -> int:
+        """A company with a mountain railway adds its bonus to every run with a route."""
+        tile = state.corporations[corp].data.get("mountain_railway") if routes else None
+        if tile is None:
+            return 0
+        printed = game.definition.tiles[tile].tile.offboards
+        return sum(o.revenue.for_phase(["gray"]) for o in printed[:1])
+
+    # -- exchanging a private for a share ----------------------------------------------------
+    GAUGE_HOMES: ClassVar[dict[str, dict[str, str]]] = {"H11": {"GB": "broad", "FOB": "metre"}}
+    """Gotthard (H11) carries a broad line (GB's) and a metre one (FOB's): a company takes
+    over one of them there only by reaching that private's own gauge of track."""
+
+    def private_connected(self, game: Game, state: GameState, corp: str, sym: str) -> bool:
+        c = state.corporations[corp]
+        if c.closed or not c.floated:
+            return False
+        homes = set(game.definition.private(sym).home_hexes)
+        if any(t.hex in homes for t in c.tokens):
+            return True
+        from engine.rules.operating import routing
+
+        broad, metre = routing._reaches(game, state, corp)
+        for coord in homes:
+            gauge = self.GAUGE_HOMES.get(coord, {}).get(sym)
+            if gauge is None and coord in self.GAUGE_HOMES:
+                continue  # another private's line: not a connection for this one
+            nets = [broad] if gauge == "broad" else [metre] if gauge == "metre" else [broad, metre]
+            if any(coord in r.run_hexes for r in nets):
+                return True
+        return False
 
     # -- private closure rounds -----------------------------------------------------------
     def train_event(self, game: Game, state: GameState, event: str) -> None:

@@ -88,6 +88,25 @@ class Rules:
         """Extra revenue of ``train``'s route visiting stops in these hexes (default 0)."""
         return 0
 
+    def extra_revenue(
+        self, game: Game, state: GameState, corp: str, routes: list[dict[str, Any]]
+    ) -> int:
+        """Revenue a company's run earns besides its routes and privates (default 0)."""
+        return 0
+
+    def extra_upgrade(self, game: Game, state: GameState, op: str, coord: str, tile: str) -> bool:
+        """Whether laying ``tile`` on ``coord`` is allowed beyond the usual upgrade rules."""
+        return False
+
+    def tile_lay_cost(
+        self, game: Game, state: GameState, op: str, coord: str, tile: str, cost: int
+    ) -> int:
+        """The cost of a lay, given the usual one (terrain and second-lay fee)."""
+        return cost
+
+    def after_lay_tile(self, game: Game, state: GameState, op: str, coord: str, tile: str) -> None:
+        """Called after a tile is laid."""
+
     def train_event(self, game: Game, state: GameState, event: str) -> None:
         """A train card's event (trains.yaml ``events``) the core does not handle itself."""
 
