@@ -29,7 +29,7 @@ class Table:
         )
         self.n = 0
 
-    def wire(self, entity: str, kind: str, **fields: Any) -> dict[str, Any]:
+    def wire(self, entity: str, kind: str, /, **fields: Any) -> dict[str, Any]:
         s = self.state
         if s.is_player(entity):
             et = "player"
@@ -40,7 +40,7 @@ class Table:
         self.n += 1
         return {"type": kind, "entity": entity, "entity_type": et, "id": self.n, **fields}
 
-    def act(self, entity: str, kind: str, **fields: Any) -> None:
+    def act(self, entity: str, kind: str, /, **fields: Any) -> None:
         self.game.apply(self.state, action_from_json(self.wire(entity, kind, **fields)))
 
     def cash(self, ref: str) -> int:

@@ -231,3 +231,41 @@ def test_two_players_draw_five_and_two_unbuyable_privates_from_the_seed() -> Non
     assert Table(2, seed=6).state.data["unbuyable_privates"] != drawn
     with pytest.raises(IllegalAction, match="cannot be bought"):
         a.act("1", "bid", company=drawn[0], price=a.game.data.private(drawn[0]).minimum_bid)
+
+
+def test_worked_example_continues_into_the_companys_first_operating_rounds() -> None:
+    """Summary steps 7-11: TBF earns B&M's P23 (no train yet) and pays P4 a share, keeping the
+    odd P3; it buys a 2H; next OR the 2H runs Barcelona-Girona for P50.  Unlike the summary
+    (which keeps B&M paying), 18xx.games closes a company's privates after its dividend,
+    paying their face value (P115) into its treasury; the fixtures confirm that order."""
+    t = worked_example()
+    t.act("B&M", "lay_tile", hex="O8", tile="X3-0", rotation=0)
+    t.act("B&M", "lay_tile", hex="P7", tile="58-0", rotation=1)
+    to_players_turn(t, "1")
+    t.act("B&M", "buy_shares", entity_type="company", shares=["TBF_0"], percent=40)
+    t.act("TBF", "place_token", city="X3-0-0", slot=0)
+    t.act("2", "buy_shares", shares=["TBF_1"], percent=20)
+    t.act("3", "buy_shares", shares=["TBF_2"], percent=20)
+    t.act("4", "pass")
+    t.act("1", "buy_shares", shares=["TBF_3"], percent=20)
+    t.pass_until(lambda s: s.round.kind == "operating" and t.acting == "TBF")
+    tbf = t.state.corporations["TBF"]
+    assert (t.cash("1"), tbf.cash) == (41, 440)  # B&M's income now goes to TBF, not Player 1
+    t.pass_until(lambda s: "dividend" in t.game.round(s).actions_for("TBF"))
+    t.act("TBF", "dividend", kind="payout")
+    assert (t.cash("1"), t.cash("2"), tbf.market) == (53, 375 - 110 + 4, [0, 8])  # no move
+    assert t.state.privates["B&M"].closed and tbf.cash == 440 + 3 + 115
+    t.act("TBF", "buy_train", train="2H-0", price=100, variant="2H")
+    assert tbf.cash == 458 and tbf.trains == ["2H-0"]
+    t.pass_until(lambda s: "run_routes" in t.game.round(s).actions_for("TBF"))
+    route = {
+        "train": "2H-0",
+        "connections": [["O8", "P7"]],
+        "hexes": ["O8", "P7"],
+        "revenue": 50,
+        "revenue_str": "O8-P7",
+    }
+    t.act("TBF", "run_routes", routes=[route], extra_revenue=0, subsidy=0)
+    t.act("TBF", "dividend", kind="payout")
+    # P10 a share: less than a tenth of P110, so the price stays
+    assert (t.cash("1"), tbf.cash, t.game.data.market[tbf.market[1]]) == (83, 458, 110)
