@@ -196,6 +196,20 @@ def parse_yaml(text: str, file: str) -> tuple[YamlDoc | None, list[DataError]]:
     return YamlDoc(file, data, text.splitlines()), errors
 
 
+def not_utf8(file: str, exc: UnicodeDecodeError) -> DataError:
+    r"""The position of the first byte that is not UTF-8 (editors show line and column).
+
+    >>> str(not_utf8("map.yaml", UnicodeDecodeError("utf-8", b"a: 1\nb: \xe9", 8, 9, "x")))
+    'map.yaml:2:4: error: not UTF-8 text (byte 0xe9); save the file as UTF-8'
+    """
+    raw = bytes(exc.object)
+    head = raw[: exc.start]
+    line = head.count(b"\n") + 1
+    col = len(head[head.rfind(b"\n") + 1 :].decode("utf-8", errors="replace")) + 1
+    byte = raw[exc.start] if exc.start < len(raw) else 0
+    return DataError(file, line, col, f"not UTF-8 text (byte 0x{byte:02x}); save the file as UTF-8")
+
+
 def load_yaml(path: Path, file: str | None = None) -> tuple[YamlDoc | None, list[DataError]]:
     """Read and parse a YAML file; ``file`` is the name shown in messages (default: ``path``)."""
     shown = file if file is not None else str(path)
@@ -203,7 +217,9 @@ def load_yaml(path: Path, file: str | None = None) -> tuple[YamlDoc | None, list
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return None, [DataError(shown, 1, 1, "file not found")]
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        return None, [not_utf8(shown, exc)]
+    except OSError as exc:
         return None, [DataError(shown, 1, 1, f"cannot read file: {exc}")]
     return parse_yaml(text, shown)
 
@@ -386,7 +402,9 @@ def load_model(
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return None, None, [DataError(file, 1, 1, "file not found")]
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        return None, None, [not_utf8(file, exc)]
+    except OSError as exc:
         return None, None, [DataError(file, 1, 1, f"cannot read file: {exc}")]
     key = (text, file, model)
     cached = _CACHE.get(key)

@@ -381,7 +381,7 @@ def test_validate_tile_code_typo_points_at_the_character(
     ("breakage", "message"),
     [
         ("empty", "game.yaml:1:1: error: the file is empty"),
-        ("non-utf8", "map.yaml:1:1: error: cannot read file: 'utf-8' codec can't decode"),
+        ("non-utf8", "map.yaml:3:14: error: not UTF-8 text (byte 0xe9)"),
         ("directory", "map.yaml:1:1: error: cannot read file: [Errno 21] Is a directory"),
         ("loop", "map.yaml:1:1: error: cannot read file: [Errno 40] Too many levels"),
     ],
@@ -392,7 +392,7 @@ def test_validate_unreadable_files(
     if breakage == "empty":
         (game / "game.yaml").write_text("", encoding="utf-8")
     elif breakage == "non-utf8":
-        (game / "map.yaml").write_bytes(b"\xff\xfe hexes:")
+        (game / "map.yaml").write_bytes(b"# Iberia\nhexes:\n  B3: {name: \xe9vora}\n")
     else:
         (game / "map.yaml").unlink()
         if breakage == "directory":
@@ -532,3 +532,34 @@ def test_the_installed_command_prints_no_traceback(tmp_path: Path) -> None:
         )
         assert proc.returncode == expected, proc.stderr
         assert "Traceback" not in proc.stderr and proc.stderr.strip()
+
+
+def test_render_at_an_action_the_file_does_not_have_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = shared_path(*FIXTURE)
+    code, out, err = run(["render", "--game", str(path), "--at", "999999"], capsys)
+    assert code == 2 and out == ""
+    assert err == (
+        f"ferrovia render: --at 999999: {path} has no action 999999"
+        " (its actions are numbered 2..993)\n"
+    )
+
+
+@pytest.mark.parametrize("scale", ["0", "-1", "nan"])
+def test_render_scale_must_be_positive(capsys: pytest.CaptureFixture[str], scale: str) -> None:
+    code, out, err = run(["render", str(GAMEDATA / "1858"), "--scale", scale], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("ferrovia render: --scale must be above 0")
+
+
+def test_view_says_on_stderr_where_the_rules_stopped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], export: dict[str, Any]
+) -> None:
+    data = copy.deepcopy(export)
+    action(data, 2)["price"] = 5
+    page = tmp_path / "v.html"
+    code, _, err = run(["view", str(write(tmp_path, data)), "-o", str(page)], capsys)
+    assert code == 0 and page.is_file()  # the page still shows the board up to the end
+    assert "ferrovia: warning: " in err
+    assert "action 2 bid: minimum bid is 70 [8.1 minimum bid]" in err

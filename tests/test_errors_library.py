@@ -174,3 +174,15 @@ def test_legal_actions_are_accepted_and_the_refused_are_not_listed(
     for a in legal[:5]:
         trial = GameState.from_json(template.to_json())
         game.apply(trial, a)  # legal means it applies
+
+
+def test_an_action_after_the_end_is_refused_and_changes_nothing(export: dict[str, Any]) -> None:
+    res = replay(export)
+    assert res.error is None and res.state.finished
+    before = dump(res.state)
+    assert res.game.legal_actions(res.state) == []
+    with pytest.raises(IllegalAction) as info:
+        res.game.apply(res.state, action_from_json({"type": "pass", "entity": 7978, "id": 994}))
+    assert (info.value.index, info.value.rule) == (994, "game end")
+    assert str(info.value) == "action 994 pass: the game is over [game end]"
+    assert dump(res.state) == before

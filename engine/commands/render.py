@@ -67,8 +67,23 @@ def run(args: argparse.Namespace) -> int:
     if not args.game and not args.game_dir:
         print("ferrovia render: give GAME_DIR (or --game FILE)", file=sys.stderr)
         return 2
+    if not args.scale > 0:  # also refuses nan
+        print(f"ferrovia render: --scale must be above 0, not {args.scale}", file=sys.stderr)
+        return 2
     if args.game and not Path(args.game).is_file():
         raise FerroviaError(f"{args.game}: no such file")
+    if args.at is not None and args.at != 0:
+        from engine.export import read_game_file
+
+        actions = read_game_file(Path(args.game), require_players=False)["actions"]
+        ids = [a.get("id") for a in actions if isinstance(a.get("id"), int)]
+        if args.at not in ids:
+            span = f"its actions are numbered {min(ids)}..{max(ids)}" if ids else "it has none"
+            print(
+                f"ferrovia render: --at {args.at}: {args.game} has no action {args.at} ({span})",
+                file=sys.stderr,
+            )
+            return 2
     game_dir = _game_dir(args)
     board = load_board(game_dir)
     if args.tiles:

@@ -71,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
     game_dir = game_dir_for(file, args.game_dir)
     board = load_board(game_dir)
     timeline = build_timeline(board, file, game_dir=game_dir, use_rules=not args.board_only)
+    if timeline.note and not args.board_only:  # the page says so too; say it where it is run
+        print(f"ferrovia: warning: {timeline.note}", file=sys.stderr)
     html = render_viewer(board, timeline)
     out = Path(args.output)
     try:
