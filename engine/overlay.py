@@ -62,6 +62,7 @@ __all__ = [
     "game_chain",
     "load_part",
     "merge_docs",
+    "origins",
     "part_exists",
     "plain",
     "resolved_files",
@@ -171,6 +172,45 @@ class MergedDoc(YamlDoc):
     def single_line(self, path: Sequence[PathItem], value: str) -> bool:
         source, lines = self._lines_of(path)
         return YamlDoc(source, self.data, lines).single_line(path, value)
+
+
+def origins(doc: YamlDoc) -> list[tuple[str, str, int, int]]:
+    """Where each entry of a (merged) file came from: ``(path, file, line, col)`` for every
+    top-level key and every entry of a top-level collection (hexes, privates, ...).
+
+    >>> from engine.loader import parse_yaml
+    >>> base, _ = parse_yaml("hexes:\\n  A1: {color: white}\\n  B2: {color: red}\\n", "b.yaml")
+    >>> over, _ = parse_yaml("hexes:\\n  B2: {color: blue}\\n", "v.yaml")
+    >>> origins(merge_docs(base, over, "v.yaml", anchor=("v.yaml", 1, 1)))
+    [('hexes', 'v.yaml', 1, 1), ('hexes.A1', 'b.yaml', 2, 3), ('hexes.B2', 'v.yaml', 2, 3)]
+    """
+    out: list[tuple[str, str, int, int]] = []
+    data = doc.data
+    if not isinstance(data, dict):
+        return out
+
+    def source(parent: Any, key: PathItem) -> str:
+        return doc.origin(parent, key) if isinstance(doc, MergedDoc) else doc.file
+
+    def where(parent: Any, key: PathItem) -> tuple[int, int]:
+        lc: Any = parent.lc
+        try:
+            line, col = lc.key(key) if isinstance(parent, dict) else lc.item(key)
+        except (KeyError, TypeError):
+            return 1, 1
+        return line + 1, col + 1
+
+    for key, value in data.items():
+        out.append((str(key), source(data, key), *where(data, key)))
+        natural = KEYED_LISTS.get(str(key))
+        if isinstance(value, dict):
+            for k in value:
+                out.append((f"{key}.{k}", source(value, k), *where(value, k)))
+        elif isinstance(value, list) and natural:
+            for i, entry in enumerate(value):
+                name = entry.get(natural) if isinstance(entry, dict) else i
+                out.append((f"{key}.{name}", source(value, i), *where(value, i)))
+    return out
 
 
 class _Merger:

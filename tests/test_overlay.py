@@ -125,6 +125,26 @@ def test_extends_a_missing_game_is_an_error_at_extends(tmp_path: Path) -> None:
     assert errors and errors[0].startswith("bad/game.yaml:3:10: error: extends: no game 'nowhere'")
 
 
-@pytest.mark.parametrize("game", ["1858"])
-def test_bundled_games_resolve(game: str) -> None:
-    assert _cli("resolve", gamedata_root() / game).returncode == 0
+@pytest.mark.parametrize("game", ["1858", "1858_switzerland"])
+def test_bundled_games_resolve_to_a_standalone_game_with_the_same_definition(
+    game: str, tmp_path: Path
+) -> None:
+    run = _cli("resolve", gamedata_root() / game, "-o", tmp_path / game)
+    assert run.returncode == 0, run.stderr
+    flat, merged = validate_game(tmp_path / game), validate_game(gamedata_root() / game)
+    assert flat.errors == [] and flat.definition and merged.definition
+    parts = ("hexes", "tiles", "upgrade_rules", "tile_lays", "privates", "companies")
+    for part in (*parts, "trains_file", "phases", "market", "options", "two_player_unavailable"):
+        assert getattr(flat.definition, part) == getattr(merged.definition, part), part
+
+
+def test_resolve_origins_names_the_file_of_each_entry(tmp_path: Path) -> None:
+    game = _variant(tmp_path, {"privates.yaml": "privates:\n  - {symbol: B&M, face_value: 120}\n"})
+    run = _cli("resolve", game, "--origins")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert f"privates.yaml privates.B&M  {game}/privates.yaml:2:5" in lines
+    assert any(
+        line.startswith("privates.yaml privates.M&A  ") and "gamedata/1858/privates.yaml:" in line
+        for line in lines
+    )

@@ -2,8 +2,10 @@
 
 Each file of the game (``game.yaml``, ``map.yaml``, ...) is printed after merging it over the
 base game it ``extends`` (engine/overlay.py), one YAML document per file headed by its name.
-``-o DIR`` writes the merged files into DIR instead: a standalone game (without ``extends``)
-that ``ferrovia validate DIR`` checks like any other.  Exit 0, or 1 on a data error.
+``--origins`` lists instead where each entry (each top-level key and each entry of a
+collection) comes from, ``FILE:LINE:COL``; ``-o DIR`` writes the merged files into DIR: a
+standalone game (without ``extends``) that ``ferrovia validate DIR`` checks like any other.
+Exit 0, or 1 on a data error.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from engine.errors import DataErrors
-from engine.overlay import EXTENDS, plain, resolved_files
+from engine.overlay import EXTENDS, origins, plain, resolved_files
 
 _SCHEMA = "# yaml-language-server: $schema=../../schemas/json/{kind}.schema.json\n"
 
@@ -31,6 +33,11 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("game", type=Path, metavar="GAME_DIR", help="game directory")
     parser.add_argument("-o", "--out", type=Path, default=None, help="write the files here")
+    parser.add_argument(
+        "--origins",
+        action="store_true",
+        help="list where each entry comes from (FILE:LINE:COL) instead of printing YAML",
+    )
     parser.set_defaults(func=run)
 
 
@@ -54,6 +61,11 @@ def run(args: argparse.Namespace) -> int:
         for err in exc.errors:
             print(err, file=sys.stderr)
         return 1
+    if args.origins:
+        for kind, doc in docs.items():
+            for path, file, line, col in origins(doc):
+                print(f"{kind}.yaml {path}  {file}:{line}:{col}")
+        return 0
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
     chunks: list[str] = []
