@@ -91,6 +91,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.errors import IllegalAction
 from engine.graph import (
@@ -706,6 +707,8 @@ class _ChainSet:
     masks: list[int]
     adjacency: dict[int, list[tuple[int, int]]]  # stop -> [(chain index, other stop)]
     special: list[bool]  # a chain with a terminal path: checked in full
+    #: distance and bound tables, shared by the trains that measure distance alike
+    tables: dict[tuple[object, ...], dict[int, Any]] = field(default_factory=dict)
 
 
 def _chain_set(
@@ -713,19 +716,27 @@ def _chain_set(
 ) -> _ChainSet:
     """The chains around ``company`` on ``gauge`` track; ``bit`` numbers track keys (shared by
     the chain sets of one search, so masks of both gauges compare)."""
-    from engine.graph import reachable
-
-    reach = reachable(graph, company, tokens=tokens, gauge=gauge)
     skip = gauge_skip(gauge)
     seen: set[frozenset[int]] = set()
     chains: list[Chain] = []
-    for s in sorted(reach.stops):
+    # every stop a route of the company can touch: out from its stations, through stops that
+    # do not block it (what :func:`engine.graph.reachable` finds, walked chain by chain)
+    start = [st.id for st in graph.stops if tokened_by(st, company, tokens)]
+    reached = set(start)
+    todo = list(start)
+    while todo:
+        s = todo.pop()
         for c in chains_from(graph, s, skip):
             k = frozenset(c.paths)
-            if k in seen:
-                continue
-            seen.add(k)
-            chains.append(c)
+            if k not in seen:
+                seen.add(k)
+                chains.append(c)
+            other = c.b
+            if other not in reached:
+                reached.add(other)
+                if not blocks(graph.stops[other], company, tokens):
+                    todo.append(other)
+    # (a chain between two blocking stops could only be a whole route without a station)
     masks = []
     adjacency: dict[int, list[tuple[int, int]]] = {}
     special = []
@@ -832,8 +843,9 @@ class _Enumerator:
         self.to_token = to_token
         self.vals = self.values or [0] * n
         self.zero_side_chains = sum(1 for c in cs.chains if c.edges == 0)
-        self._dist: dict[int, dict[int, int]] = {}
-        self._table: dict[int, tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]] = {}
+        units = (self.hex_sides, tuple(self.unit(i) for i in range(n)))
+        self._dist: dict[int, Any] = cs.tables.setdefault(("dist", units), {})
+        self._table: dict[int, Any] = cs.tables.setdefault(("near", units, tuple(self.vals)), {})
         # neighbours best first, so good routes are found early and the bound bites sooner
         vals = self.vals
         self.adjacency = {
