@@ -148,3 +148,30 @@ def test_resolve_origins_names_the_file_of_each_entry(tmp_path: Path) -> None:
         line.startswith("privates.yaml privates.M&A  ") and "gamedata/1858/privates.yaml:" in line
         for line in lines
     )
+
+
+def test_quick_start_packets_are_read_from_the_variant_data(tmp_path: Path) -> None:
+    """Changing a quick start is YAML only: the dealt packets and their prices follow it."""
+    from engine.play import new_game
+
+    options = """\
+options:
+  - id: quick_start_a
+    packets:
+      '3':
+        - {privates: ['M&A', 'V&J'], cost: 100}
+        - {privates: ['B&M', 'R&T'], cost: 110}
+        - {privates: ['C&S', 'C&M'], cost: 120}
+"""
+    game_dir = _variant(tmp_path, {"options.yaml": options})
+    _, state = new_game(3, 7, ("quick_start_a",), str(game_dir))
+    held = {
+        p.id: sorted(s for s, m in state.privates.items() if m.owner == p.id) for p in state.players
+    }
+    assert sorted(map(tuple, held.values())) == [("B&M", "R&T"), ("C&M", "C&S"), ("M&A", "V&J")]
+    cost = {("M&A", "V&J"): 100, ("B&M", "R&T"): 110, ("C&M", "C&S"): 120}
+    for p in state.players:  # each pays the variant's price for the packet dealt
+        privs = tuple(held[p.id])
+        bought = next(line for line in state.log if line.startswith(f"{p.name} buys"))
+        assert bought.endswith(f"for {cost[privs]}") and all(s in bought for s in privs)
+    assert state.round.kind == "operating"
