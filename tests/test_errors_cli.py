@@ -563,3 +563,55 @@ def test_view_says_on_stderr_where_the_rules_stopped(
     assert code == 0 and page.is_file()  # the page still shows the board up to the end
     assert "ferrovia: warning: " in err
     assert "action 2 bid: minimum bid is 70 [8.1 minimum bid]" in err
+
+
+# ------------------------------------------------------------------ routes, resolve, diff
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"[1]", ":1:1: error: expected a game file (a JSON object), got a list"),
+        (b"\xff", ":1:1: error: not UTF-8 text (byte 0xff)"),
+        (b'{"actions": []}', ":1:1: error: expected 'players', a non-empty list, got nothing"),
+    ],
+    ids=["list", "non-utf8", "no-players"],
+)
+def test_routes_bad_game_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, message: str
+) -> None:
+    bad = tmp_path / "g.json"
+    bad.write_bytes(content)
+    code, out, err = run(["routes", "--game", str(bad), "--at", "5", "--company", "A"], capsys)
+    assert code == 1 and out == "" and err == f"ferrovia: {bad}{message}\n"
+
+
+@pytest.mark.parametrize("flag", ["--at", "--before"])
+def test_routes_at_an_action_the_file_does_not_have_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], flag: str
+) -> None:
+    path = shared_path(*FIXTURE)
+    code, out, err = run(["routes", "--game", str(path), flag, "-3", "--company", "A"], capsys)
+    assert code == 2 and out == ""
+    assert err == (
+        f"ferrovia routes: {flag} -3: {path} has no action -3 (its actions are numbered 2..993)\n"
+    )
+
+
+def test_resolve_to_an_unwritable_place(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    afile = tmp_path / "f.txt"
+    afile.write_text("x")
+    code, _, err = run(["resolve", str(GAMEDATA / "1858"), "-o", str(afile)], capsys)
+    assert code == 1 and err == f"ferrovia: cannot write {afile}: File exists\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "got"), [("- a\n- b\n", "a list"), ("", "nothing (the file is empty)")]
+)
+def test_diff_a_game_yaml_that_is_not_a_mapping(
+    game: Path, capsys: pytest.CaptureFixture[str], content: str, got: str
+) -> None:
+    (game / "game.yaml").write_text(content, encoding="utf-8")
+    code, _, err = run(["diff", str(GAMEDATA / "1858"), str(game)], capsys)
+    assert code == 1
+    assert (
+        err == f"{game}/game.yaml:1:1: error: expected a mapping (key: value entries), got {got}\n"
+    )

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.errors import DataErrors
+from engine.errors import DataError, DataErrors
 from engine.overlay import EXTENDS, KEYED_LISTS, plain, resolved_files
 
 Changes = dict[str, dict[str, Any]]
@@ -83,12 +83,23 @@ def run(args: argparse.Namespace) -> int:
             print(f"ferrovia diff: {path}: no game.yaml", file=sys.stderr)
             return 2
     try:
-        base = {k: plain(d.data) for k, d in resolved_files(args.base).items()}
-        variant = {k: plain(d.data) for k, d in resolved_files(args.variant).items()}
+        docs = [resolved_files(args.base), resolved_files(args.variant)]
     except DataErrors as exc:
         for err in exc.errors:
             print(err, file=sys.stderr)
         return 1
+    # a file that is a list or a scalar has no entries to compare: say so, as validate does
+    shapeless = [d for files in docs for d in files.values() if not isinstance(d.data, dict)]
+    for d in shapeless:
+        got = "a list" if isinstance(d.data, list) else repr(d.data)
+        got = "nothing (the file is empty)" if d.data is None else got
+        print(
+            DataError(d.file, 1, 1, f"expected a mapping (key: value entries), got {got}"),
+            file=sys.stderr,
+        )
+    if shapeless:
+        return 1
+    base, variant = ({k: plain(d.data) for k, d in files.items()} for files in docs)
     report: dict[str, Changes] = {}
     for kind in list(base) + [k for k in variant if k not in base]:
         changes = compare(base.get(kind) or {}, variant.get(kind) or {})

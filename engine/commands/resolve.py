@@ -19,7 +19,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from engine.errors import DataErrors
+from engine.errors import DataErrors, FerroviaError
 from engine.overlay import EXTENDS, origins, plain, resolved_files
 
 _SCHEMA = "# yaml-language-server: $schema=../../schemas/json/{kind}.schema.json\n"
@@ -66,8 +66,15 @@ def run(args: argparse.Namespace) -> int:
             for path, file, line, col in origins(doc):
                 print(f"{kind}.yaml {path}  {file}:{line}:{col}")
         return 0
-    if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
+    try:
+        return _write(docs, args.out)
+    except OSError as exc:  # -o names a file, or a place that cannot be written
+        raise FerroviaError(f"cannot write {exc.filename or args.out}: {exc.strerror}") from None
+
+
+def _write(docs: dict[str, Any], out: Path | None) -> int:
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
     chunks: list[str] = []
     for kind, doc in docs.items():
         data = _clean(doc.data)
@@ -75,10 +82,8 @@ def run(args: argparse.Namespace) -> int:
             data.pop(EXTENDS, None)
             data.pop("files", None)  # written under the default names
         text = dump(data)
-        if args.out is not None:
-            (args.out / f"{kind}.yaml").write_text(
-                _SCHEMA.format(kind=kind) + text, encoding="utf-8"
-            )
+        if out is not None:
+            (out / f"{kind}.yaml").write_text(_SCHEMA.format(kind=kind) + text, encoding="utf-8")
         else:
             chunks.append(f"--- # {kind}.yaml\n{text}")
     if chunks:

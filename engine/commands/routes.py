@@ -47,7 +47,7 @@ def _from_rules(
 
     res = replay(data, until=until)
     if res.error is not None:
-        raise FerroviaError(f"replay stopped at action {res.failed_action}: {res.error}")
+        raise FerroviaError(f"replay stopped: {res.error}")
     state, game = res.state, res.game
     if company not in state.corporations:
         known = ", ".join(sorted(state.corporations))
@@ -78,11 +78,19 @@ def _from_reader(
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        data = json.loads(args.game.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        print(f"ferrovia: cannot read {args.game}: {exc}", file=sys.stderr)
-        return 1
+    from engine.export import read_game_file
+
+    data = read_game_file(args.game)  # a DataError at FILE:LINE:COL when it cannot be read
+    named = args.at if args.at is not None else args.before
+    ids = [a.get("id") for a in data["actions"] if isinstance(a.get("id"), int)]
+    if named not in ids and not (args.at == 0):
+        span = f"its actions are numbered {min(ids)}..{max(ids)}" if ids else "it has none"
+        flag = "--at" if args.at is not None else "--before"
+        print(
+            f"ferrovia routes: {flag} {named}: {args.game} has no action {named} ({span})",
+            file=sys.stderr,
+        )
+        return 2
     until = args.at if args.at is not None else args.before - 1
     try:
         graph, trains, phase, tokens = _from_rules(data, until, args.company)
