@@ -62,10 +62,18 @@ def coord(x: int, y: int) -> str:
 
 
 def neighbour(hex_id: str, edge: int, layout: str = "flat") -> str | None:
-    """The coordinate across ``edge`` of ``hex_id`` (whether or not the map has that hex)."""
+    """The coordinate across ``edge`` of ``hex_id`` (whether or not the map has that hex).
+
+    On a pointy map the number is the doubled column and the letter the row (18xx.games'
+    pointy axes, as engine/render draws them): ``neighbour("D3", 4, "pointy") == "D5"``.
+    """
     x, y = xy(hex_id)
+    if layout == "pointy":
+        x, y = y, x
     dx, dy = _OFFSETS[layout][edge % 6]
     nx, ny = x + dx, y + dy
+    if layout == "pointy":
+        nx, ny = ny, nx
     if nx < 0 or ny < 0 or nx >= len(LETTERS):
         return None
     return coord(nx, ny)
@@ -85,4 +93,6 @@ def edge_towards(a: str, b: str, layout: str = "flat") -> int | None:
     """The edge of ``a`` that faces ``b``, or None when they are not adjacent."""
     ax, ay = xy(a)
     bx, by = xy(b)
+    if layout == "pointy":
+        return DIRECTIONS[layout].get((by - ay, bx - ax))
     return DIRECTIONS[layout].get((bx - ax, by - ay))

@@ -15,6 +15,7 @@ from engine.rules.hooks import Rules
 _MODULES: dict[str, str] = {
     "1858": "engine.games.g1858",
     "1858_switzerland": "engine.games.g1858_switzerland",
+    "1858_india": "engine.games.g1858_india",
 }
 
 

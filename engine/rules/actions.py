@@ -181,6 +181,14 @@ class Redo(Action):
 
 
 @dataclass(frozen=True)
+class RemoveHexToken(Action):
+    """Take a token printed on a hex (1858 India's mine, oil and port tokens)."""
+
+    TYPE: ClassVar[str] = "remove_hex_token"
+    hex: str = ""
+
+
+@dataclass(frozen=True)
 class Program(Action):
     """``program_*`` (auto-pass settings): recorded, never change the game."""
 
@@ -210,6 +218,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Message,
         Undo,
         Redo,
+        RemoveHexToken,
     )
 }
 _BASE = {"type", "entity", "entity_type", "id", "created_at", "user", "auto_actions"}

@@ -1,0 +1,153 @@
+"""1858 India: the rules its data cannot say, as hooks on top of 1858's (in progress).
+
+Facts from 18xx.games (g_1858_india).  Data: gamedata/1858_india (an overlay on 1858).
+Done: mine, oil and port tokens (collected in the operating turn after track, each adding its
+bonus hex's value to every run).  Not yet: Pullman cars, locomotive works, gauge conversions,
+the 1M's no-local rule.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.games.g1858 import Rules1858
+from engine.rules.actions import Action, Pass, RemoveHexToken
+from engine.rules.ledger import transfer
+from engine.rules.registry import register_step
+from engine.rules.state import BANK, GameState
+from engine.rules.step import Step
+
+if TYPE_CHECKING:
+    from engine.rules.game import Game
+
+
+class Rules1858India(Rules1858):
+    NAME = "1858_india"
+    ROUND_STEPS: ClassVar[dict[str, tuple[str, ...]]] = {
+        **Rules1858.ROUND_STEPS,
+        "operating": (
+            "track",
+            "g1858_india_collect_tokens",
+            "token",
+            "route",
+            "dividend",
+            "discard_train",
+            "buy_train",
+            "issue_shares",
+        ),
+    }
+
+    HEX_TOKENS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "mine": ("D3", "G4", "G26", "H19", "I16", "K16"),
+        "oil": ("I8", "G6", "L15"),
+        "port": ("L17", "O8"),
+    }
+    """Token kind -> the hexes printed with one (18xx.games MINE/OIL/PORT_HEXES)."""
+    TOKEN_COST: ClassVar[dict[str, int]] = {"mine": 50, "oil": 100, "port": 200}
+    TOKEN_STATUS: ClassVar[dict[str, str | None]] = {
+        "mine": None,
+        "oil": "oil_tokens",
+        "port": "port_tokens",
+    }
+    """Kind -> the phase status from which it can be collected (None: always)."""
+    BONUS_HEX: ClassVar[dict[str, str]] = {"mine": "C18", "oil": "C22", "port": "C26"}
+    """Kind -> the map hex showing its bonus by phase."""
+
+    def setup_state(self, game: Game, state: GameState) -> None:
+        super().setup_state(game, state)
+        state.data["hex_tokens"] = {
+            h: kind for kind, hexes in self.HEX_TOKENS.items() for h in hexes
+        }
+
+    def collectable(self, game: Game, state: GameState, corp: str) -> dict[str, str]:
+        """Hex -> kind of the tokens the company could afford now (track laid on the hex and
+        the phase allowing that kind), whether or not it reaches them."""
+        from engine.rules.operating import board
+
+        status = game.data.phase(state.phase).status
+        cash = state.corporations[corp].cash
+        out: dict[str, str] = {}
+        for coord, kind in state.data.get("hex_tokens", {}).items():
+            need = self.TOKEN_STATUS[kind]
+            if need is not None and need not in status:
+                continue
+            if cash < self.TOKEN_COST[kind] or board.placed(game, state, coord).color == "white":
+                continue
+            out[coord] = kind
+        return out
+
+    def extra_revenue(
+        self, game: Game, state: GameState, corp: str, routes: list[dict[str, Any]]
+    ) -> int:
+        """Each collected token adds its bonus hex's value for the phase to a run with a route
+        (not doubled by a 5D)."""
+        if not routes:
+            return 0
+        from engine.rules.operating import common
+
+        colours = list(common.current_phase(game, state).tiles)
+        total = 0
+        for kind in state.corporations[corp].data.get("hex_tokens", []):
+            board = game.definition.hexes[self.BONUS_HEX[kind]].tile
+            total += sum(o.revenue.for_phase(colours) for o in board.offboards[:1])
+        return total
+
+
+@register_step
+class CollectTokens(Step):
+    """After laying track a company may collect mine, oil and port tokens it reaches."""
+
+    NAME = "g1858_india_collect_tokens"
+    DESCRIPTION = "Collect mine, oil and port tokens"
+
+    def _rules(self) -> Rules1858India:
+        rules = self.game.rules
+        assert isinstance(rules, Rules1858India)
+        return rules
+
+    def actions(self, entity: str) -> list[str]:
+        if entity != self.current_entity() or entity not in self.state.corporations:
+            return []
+        # As 18xx.games: offered when some token is collectable at all; a recorded auto pass
+        # follows when none is reached.
+        if not self._rules().collectable(self.game, self.state, entity):
+            return []
+        return ["remove_hex_token", "pass"]
+
+    def _reached(self, corp: str) -> set[str]:
+        from engine.rules.operating import routing
+
+        hexes = routing.reached_hexes(self.game, self.state, corp)
+        for r in routing._reaches(self.game, self.state, corp):
+            hexes |= set(r.run_hexes)
+        return hexes
+
+    def process_remove_hex_token(self, action: Action) -> None:
+        assert isinstance(action, RemoveHexToken)
+        corp, coord = action.entity, action.hex
+        kinds = self._rules().collectable(self.game, self.state, corp)
+        if coord not in kinds:
+            raise self.illegal(action, "India tokens", f"no token {corp} can take on {coord}")
+        if coord not in self._reached(corp):
+            raise self.illegal(action, "India tokens", f"{corp} does not reach {coord}")
+        kind = kinds[coord]
+        cost = self._rules().TOKEN_COST[kind]
+        transfer(self.state, corp, BANK, cost, f"{kind} token")
+        del self.state.data["hex_tokens"][coord]
+        self.state.corporations[corp].data.setdefault("hex_tokens", []).append(kind)
+        self.log(f"{corp} spends {cost} and collects a {kind} token from hex {coord}")
+
+    def process_pass(self, action: Action) -> None:
+        self.pass_()
+
+    def legal_actions(self, entity: str) -> list[Action]:
+        kind = "corporation"
+        out: list[Action] = [Pass(entity=entity, entity_type=kind)]
+        reached = self._reached(entity)
+        for coord in sorted(self._rules().collectable(self.game, self.state, entity)):
+            if coord in reached:
+                out.append(RemoveHexToken(entity=entity, entity_type=kind, hex=coord))
+        return out
+
+
+RULES = Rules1858India()
