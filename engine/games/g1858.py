@@ -259,8 +259,13 @@ class Rules1858(Rules):
     def action_processed(self, game: Game, state: GameState, action: Any) -> None:
         """A company whose price reaches the closing space closes at once; if that leaves the
         acting entity with nothing to do, play moves on (18xx.games ``action_processed``)."""
-        from engine.rules.operating.closure import close_companies_in_close_cell
+        from engine.rules.operating.closure import (
+            close_companies_in_close_cell,
+            companies_to_close,
+        )
 
+        if not companies_to_close(game, state):
+            return
         # 18xx.games asks the step that was active before the closure (its cached
         # active_step) whether its entity can still act, unless the closure itself moved play
         # on to the next operator (which clears that cache)
