@@ -58,8 +58,11 @@ def test_default_is_every_bundled_game(capsys: pytest.CaptureFixture[str]) -> No
         pytest.skip(f"gamedata/1858 not complete yet: {', '.join(missing)}")
     assert main(["validate"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 1
+    # One summary line per bundled game (1858 and its variants), all ok.
+    games = sorted(p.parent.name for p in GAME.parent.glob("*/game.yaml"))
+    assert [line.split(":")[0].rsplit("/", 1)[-1] for line in lines] == games
     assert lines[0].endswith(f"1858: ok — {SUMMARY}")
+    assert all(": ok — " in line for line in lines)
 
 
 def test_invalid_game_text_output_and_exit_1(
