@@ -159,6 +159,10 @@ class Exchange(Step):
             )
         if not g.data.private(sym).exchange_for_share:
             raise self.illegal(action, "exchange", f"{sym} cannot be exchanged for a share")
+        if not g.rules.private_connected(g, s, corp.sym, sym):
+            raise self.illegal(
+                action, "8.5 exchange", f"{sym} is not connected to {corp.sym}'s network"
+            )
         if corp.director == player:
             exchange_for_share(self, bundle, corp, sym, player)
             self.rdata.setdefault("current_actions", []).append("exchange")
