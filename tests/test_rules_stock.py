@@ -269,3 +269,90 @@ def test_worked_example_continues_into_the_companys_first_operating_rounds() -> 
     t.act("TBF", "dividend", kind="payout")
     # P10 a share: less than a tenth of P110, so the price stays
     assert (t.cash("1"), tbf.cash, t.game.data.market[tbf.market[1]]) == (83, 458, 110)
+
+
+def started_tbf() -> Table:
+    """Player 1 has started TBF with B&M (40 %); it is Player 2's turn in stock round 2."""
+    t = worked_example()
+    to_players_turn(t, "1")
+    t.act("B&M", "buy_shares", entity_type="company", shares=["TBF_0"], percent=40)
+    t.act("TBF", "place_token", city="O8-0-0", slot=0)
+    return t
+
+
+def test_holding_limit_is_sixty_percent_of_one_company() -> None:
+    t = started_tbf()
+    for p in ("2", "3", "4"):
+        t.act(p, "pass")
+    t.act("1", "buy_shares", shares=["TBF_1"], percent=20)  # 60 %
+    for p in ("2", "3", "4"):
+        t.act(p, "pass")
+    with pytest.raises(IllegalAction, match=r"limit|cannot buy_shares"):
+        t.act("1", "buy_shares", shares=["TBF_2"], percent=20)  # would be 80 %
+
+
+def test_bank_pool_holds_at_most_fifty_percent() -> None:
+    t = started_tbf()
+    s = t.state
+    tbf = s.corporations["TBF"]
+    tbf.operated = True
+    for sid in ("TBF_1", "TBF_2"):
+        sh.find_share(s, sid).owner = "pool"  # 40 % already in the pool
+    sh.find_share(s, "TBF_3").owner = "2"
+    with pytest.raises(IllegalAction, match="cannot sell"):
+        t.act("2", "sell_shares", shares=["TBF_3"], percent=20)
+
+
+def test_certificate_limit_stops_buying_and_bidding() -> None:
+    t = started_tbf()
+    s = t.state
+    # Player 2 holds the limit (16 with 4 players): privates count as certificates
+    s.player("2").companies = [p.sym for p in t.game.data.privates if p.sym != "B&M"][:16]
+    for sym in s.player("2").companies:
+        s.privates[sym].owner = "2"
+    assert sh.num_certs(t.game, s, "2") == t.game.data.cert_limit == 16
+    with pytest.raises(IllegalAction, match="limit"):
+        t.act("2", "buy_shares", shares=["TBF_1"], percent=20)
+
+
+def test_exchange_for_a_share_needs_the_directors_consent_and_a_connection() -> None:
+    t = started_tbf()
+    s = t.state
+    # Player 2 owns P&L (home B9/B11): TBF in Barcelona does not reach it
+    s.privates["P&L"].owner = "2"
+    s.player("2").companies.append("P&L")
+    s.corporations["TBF"].operated = True
+    with pytest.raises(IllegalAction, match="not connected"):
+        t.act("P&L", "buy_shares", shares=["TBF_1"], percent=20)
+    # with a station in one of its home hexes it is connected; the director must consent
+    s.corporations["TBF"].tokens[1].hex = "B11"
+    t.act("P&L", "buy_shares", shares=["TBF_1"], percent=20)
+    assert t.acting == "1" and s.round.data["pending_approval"] == "TBF"
+    t.act("TBF", "choose", choice="deny")
+    assert s.privates["P&L"].owner == "2" and t.acting == "2"
+    t.act("P&L", "buy_shares", shares=["TBF_1"], percent=20)
+    t.act("TBF", "choose", choice="approve")
+    assert s.privates["P&L"].owner == "TBF" and sh.find_share(s, "TBF_1").owner == "2"
+    assert t.cash("2") == 375  # an exchange costs nothing
+    # TBF may take P&L's reserved space in Porto (its director decides), then Player 2's
+    # turn goes on: an exchange is not a purchase
+    assert t.acting == "1" and s.round.data["pending_tokens"][0]["cities"] == [["B9", 0]]
+    t.act("TBF", "pass")
+    assert t.acting == "2"
+
+
+def test_from_phase_five_a_company_starts_by_buying_the_directors_certificate() -> None:
+    t = started_tbf()
+    s = t.state
+    s.phase = "5"
+    sh.convert(t.game, s, "MZA")
+    t.act("2", "par", corporation="MZA", share_price="90,0,6")
+    mza = s.corporations["MZA"]
+    assert (mza.par_price, t.cash("2"), mza.cash) == (90, 375 - 180, 180)  # 20 % at 90
+    assert mza.floated and t.acting == "2"  # the director places the home station now
+    # in any free city space, paying twice its revenue: Lisboa (green, P40) costs P80
+    with pytest.raises(IllegalAction, match="cannot start in H11"):  # reserved for privates
+        t.act("MZA", "place_token", city="H11-0-0", slot=0)
+    t.act("MZA", "place_token", city="A14-0-0", slot=1)
+    mza = s.corporations["MZA"]  # a refused action restores the state's objects: look again
+    assert "MZA" in s.hexes["A14"].tokens[0] and mza.cash == 100

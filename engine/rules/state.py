@@ -222,6 +222,8 @@ class GameState:
         return pickle.dumps(self.__dict__, protocol=pickle.HIGHEST_PROTOCOL)
 
     def restore(self, snap: bytes) -> None:
+        """Back to the snapshot.  The state object stays the same; the objects inside it are
+        new ones, so references kept to its players, companies... must be looked up again."""
         self.__dict__.clear()
         self.__dict__.update(pickle.loads(snap))
 
