@@ -45,7 +45,9 @@ def filter_actions(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     idx = next((i for i, a in enumerate(actions) if a.get("id") == target), None)
                     if idx is None:
                         raise UnknownEntity(
-                            f"undo to unknown action {target}", index=action.get("id")
+                            f"undo to unknown action {target}",
+                            index=action.get("id"),
+                            rule="undo",
                         )
                     undo_to = idx + 1
             else:

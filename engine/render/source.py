@@ -128,7 +128,7 @@ def load_board(game_dir: Path | str, *, warn: Any = None) -> BoardSource:
     """
     root = Path(game_dir)
     if not (root / "map.yaml").is_file():
-        raise DataError(str(root / "map.yaml"), 0, 0, "no map.yaml in this game directory")
+        raise DataError(str(root / "map.yaml"), 1, 1, "file not found (is this a game directory?)")
     failure: DataErrors | None = None
     try:
         from engine.definition import load_game
@@ -163,7 +163,7 @@ def read_board(game_dir: Path | str) -> BoardSource:
     root = Path(game_dir)
     map_path = root / "map.yaml"
     if not map_path.is_file():
-        raise DataError(str(map_path), 0, 0, "no map.yaml in this game directory")
+        raise DataError(str(map_path), 1, 1, "file not found (is this a game directory?)")
     game: dict[str, Any] = {}
     if (root / "game.yaml").is_file():
         game = _yaml(root / "game.yaml") or {}

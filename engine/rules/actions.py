@@ -322,6 +322,7 @@ def action_from_json(data: dict[str, Any]) -> Action:
         raise UnknownEntity(
             f"action without a type: {_show(data)}",
             index=ident if isinstance(ident, int) and not isinstance(ident, bool) else None,
+            rule="action format",
         )
     entity = data.get("entity")
     if isinstance(entity, bool) or not isinstance(entity, str | int):
@@ -344,7 +345,9 @@ def action_from_json(data: dict[str, Any]) -> Action:
         return Program(**common, program=kind, settings=settings)
     cls = ACTION_TYPES.get(kind)
     if cls is None:
-        raise UnknownEntity(f"unknown action type {kind!r}", index=common["id"])
+        raise UnknownEntity(
+            f"unknown action type {kind!r}", index=common["id"], rule="action format"
+        )
     extra: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
         if f.name in common:
