@@ -67,8 +67,8 @@ def weight(action: Action) -> int:
         return 4
     if action.type == "bid":
         return 5
-    if action.type == "buy_train":
-        return 12
+    if action.type == "dividend":
+        return {"payout": 40, "half": 10}.get(getattr(action, "kind_", ""), 2)
     return 30
 
 
