@@ -111,7 +111,7 @@ class Game:
             if exc.action is None:
                 exc.action = action
             raise
-        except (KeyError, ValueError, IndexError, TypeError, AttributeError) as exc:
+        except Exception as exc:  # a bug inside a step: still leave the state as it was
             if snap is not None:
                 state.restore(snap)
             raise IllegalAction(
