@@ -1,5 +1,8 @@
-"""docs/AUTHORING.md, step by step: a variant written in a temporary directory is validated,
-resolved, compared, drawn and played by random players, with the same commands the guide shows."""
+"""README.md's authoring guide, step by step.
+
+A variant written in a temporary directory is validated, resolved, compared, drawn and played
+by random players, with the same commands the guide shows.
+"""
 
 from __future__ import annotations
 
