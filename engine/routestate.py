@@ -56,6 +56,9 @@ class RouteData:
     card_of_face: Mapping[str, str]  # face name -> card (type) name
     phase_on: Mapping[str, str]  # card name whose first purchase starts the phase -> phase
     obsolete_on: Mapping[str, str]  # card -> card whose first purchase wounds it
+    #: card -> what rusts it: a card name (its first purchase) or (faces, {players: N}) (the
+    #: Nth train bought from the bank with one of those faces)
+    rusts_on: Mapping[str, Any] = field(default_factory=dict)
 
     @staticmethod
     def load(game_dir: Path | None = None) -> RouteData:
@@ -74,7 +77,14 @@ class RouteData:
         trains: dict[str, TrainSpec] = {}
         card_of_face: dict[str, str] = {}
         obsolete_on: dict[str, str] = {}
+        rusts_on: dict[str, Any] = {}
         for t in _yaml(root / "trains.yaml")["trains"]:
+            rust = t.get("rusts_on")
+            if isinstance(rust, dict):
+                counts = {str(k): int(v) for k, v in (rust.get("nth_purchase") or {}).items()}
+                rusts_on[t["name"]] = (tuple(str(f) for f in rust.get("of") or ()), counts)
+            elif rust:
+                rusts_on[t["name"]] = str(rust)
             for face in [t, *(t.get("variants") or [])]:
                 trains[face["name"]] = train_spec_from_data(
                     face["name"],
@@ -94,7 +104,9 @@ class RouteData:
                     phase_on[card_of_face.get(str(name), str(name))] = str(ph["name"])
         if not phase_on:  # 1858 facts (g_1858 PHASES: the first train of a type starts it)
             phase_on = {"4H": "3", "6H": "4", "5E": "5", "6E": "6", "7E": "7"}
-        return RouteData(hex_codes, hex_colours, tiles, trains, card_of_face, phase_on, obsolete_on)
+        return RouteData(
+            hex_codes, hex_colours, tiles, trains, card_of_face, phase_on, obsolete_on, rusts_on
+        )
 
     def tile(self, name: str) -> Tile:
         return parse(self.tile_codes[name])
@@ -214,6 +226,9 @@ class ExportReader:
         owners: dict[str, str] = {}
         order = ["2", "3", "4", "5", "6", "7"]
         closes_after = self._closures()
+        scrapped: set[str] = set()  # rusted or scrapped: never back in the depot
+        counted: dict[str, int] = {}  # card -> trains bought from the bank that count to rust it
+        players = len(self.export.get("players") or [])
 
         def city_slots(h: str) -> list[list[str | None]]:
             tile = tiles[h][0]
@@ -302,13 +317,28 @@ class ExportReader:
             elif kind == "buy_train":
                 tid = str(a["train"])
                 card = tid.rsplit("-", 1)[0]
+                from_bank = tid not in owners and tid not in scrapped
                 # a discarded train goes back to the depot and may be bought with either face
                 faces[tid] = str(a.get("variant") or faces.get(tid) or card)
                 owners[tid] = str(a["entity"])
+                rusting: list[str] = []
                 if card not in bought:
                     bought.add(card)
                     new_phase = data.phase_on.get(card)
                     if new_phase and order.index(new_phase) > order.index(phase):
                         phase = new_phase
+                    rusting += [c for c, r in data.rusts_on.items() if r == card]
+                if from_bank:
+                    for c, r in data.rusts_on.items():
+                        if isinstance(r, tuple) and faces[tid] in r[0]:
+                            counted[c] = counted.get(c, 0) + 1
+                            if counted[c] == r[1].get(str(players), 0):
+                                rusting.append(c)
+                for c in rusting:
+                    for t in [t for t in owners if t.rsplit("-", 1)[0] == c]:
+                        del owners[t]
+                        scrapped.add(t)
             elif kind in ("discard_train", "scrap_train"):
                 owners.pop(str(a["train"]), None)
+                if kind == "scrap_train":
+                    scrapped.add(str(a["train"]))
