@@ -356,3 +356,13 @@ def test_from_phase_five_a_company_starts_by_buying_the_directors_certificate() 
     t.act("MZA", "place_token", city="A14-0-0", slot=1)
     mza = s.corporations["MZA"]  # a refused action restores the state's objects: look again
     assert "MZA" in s.hexes["A14"].tokens[0] and mza.cash == 100
+
+
+def test_a_recorded_share_price_must_be_the_market_price() -> None:
+    t = started_tbf()
+    before = t.state.dumps()
+    with pytest.raises(IllegalAction, match="cost 110, not 1"):
+        t.act("2", "buy_shares", shares=["TBF_1"], percent=20, share_price=1)
+    assert t.state.dumps() == before
+    t.act("2", "buy_shares", shares=["TBF_1"], percent=20, share_price=110)
+    assert t.cash("2") == 375 - 110

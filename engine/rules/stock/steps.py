@@ -20,15 +20,11 @@ from engine.rules.actions import (
     SellShares,
 )
 from engine.rules.registry import register_step
-from engine.rules.state import BANK, POOL, Corporation
+from engine.rules.state import POOL, Corporation
 from engine.rules.step import Step
 from engine.rules.stock import shares as sh
 
 PURCHASES = ("bid", "buy_shares", "par")
-
-
-def _owner_of_private(step: Step, sym: str) -> str:
-    return step.state.privates[sym].owner
 
 
 # ---------------------------------------------------------------------------------------------
@@ -618,7 +614,12 @@ class StockTurn(Step):
             raise self.illegal(action, "8.2 buying", f"{corp.sym} has not started")
         if self.sold_any(player, corp.sym):
             raise self.illegal(action, "8.4 sold this round", f"sold {corp.sym} this round")
-        price = sh.bundle_price(g, s, bundle, action.share_price)
+        current = market.price(g, s, corp.sym)
+        if action.share_price is not None and action.share_price != current:
+            raise self.illegal(
+                action, "8.2 price", f"{corp.sym} shares cost {current}, not {action.share_price}"
+            )
+        price = sh.bundle_price(g, s, bundle)
         if s.player(player).cash < price:
             raise self.illegal(action, "cash", f"costs {price}")
         if not sh.can_gain(g, s, player, bundle):
@@ -790,8 +791,4 @@ class StockTurn(Step):
         return out
 
 
-def corp_value(game: Any, state: Any, corp: str) -> int:
-    return market.price(game, state, corp)
-
-
-__all__ = ["BANK", "Exchange", "ExchangeApproval", "HomeToken", "StockTurn"]
+__all__ = ["Exchange", "ExchangeApproval", "HomeToken", "StockTurn"]
