@@ -594,6 +594,13 @@ class StockTurn(Step):
                 action, "8.4 selling", f"cannot sell {bundle.percent}% of {bundle.corp}"
             )
         corp = s.corporations[bundle.corp]
+        current = market.price(g, s, corp.sym)
+        if action.share_price is not None and action.share_price != current:
+            raise self.illegal(
+                action,
+                "8.4 price",
+                f"{corp.sym} shares sell at {current}, not {action.share_price}",
+            )
         was_director = corp.director == player
         self.rdata["players_sold"].setdefault(player, {})[corp.sym] = "now"
         sh.sell_shares(g, s, bundle)
