@@ -648,11 +648,16 @@ class StockTurn(Step):
         if self.bought() or not g.rules.can_par_directly(g, s):
             raise self.illegal(action, "8.3 starting", "cannot start a company now")
         try:
-            _price, row_s, col_s = action.share_price.split(",")
-            col, row = int(col_s), int(row_s)
+            price_s, row_s, col_s = action.share_price.split(",")
+            par, col, row = int(price_s), int(col_s), int(row_s)
         except ValueError:
             raise self.illegal(action, "par", f"bad par cell {action.share_price!r}") from None
-        if col >= len(g.data.market) or g.data.market[col] not in g.data.par_values:
+        if (
+            row != 0
+            or not 0 <= col < len(g.data.market)
+            or g.data.market[col] != par
+            or par not in g.data.par_values
+        ):
             raise self.illegal(action, "par", f"{action.share_price} is not a par price")
         pres = next(x for x in corp.shares if x.president)
         bundle = sh.Bundle(corp.sym, [pres], pres.percent)
