@@ -16,6 +16,7 @@ duplicate keys, schema errors are all collected as :class:`~engine.errors.DataEr
 from __future__ import annotations
 
 import difflib
+import re
 import types
 import typing
 from collections.abc import Sequence
@@ -182,13 +183,43 @@ def _mark_error(file: str, exc: MarkedYAMLError) -> DataError:
     return DataError(file, line, col, f"YAML: {problem}{context}")
 
 
+def _too_deep(text: str, limit: int = 100) -> tuple[int, int] | None:
+    r"""Where flow brackets (``[`` ``{``) first nest ``limit`` deep, or None.
+
+    >>> _too_deep("a: 1\nb: " + "[" * 200, 100)
+    (2, 103)
+    """
+    if text.count("[") + text.count("{") < limit:
+        return None
+    depth, line, start = 0, 1, 0
+    for m in _BRACKETS.finditer(text):
+        ch = m.group()
+        if ch == "\n":
+            line, start = line + 1, m.end()
+        elif ch in "[{":
+            depth += 1
+            if depth >= limit:
+                return line, m.start() - start + 1
+        else:
+            depth -= 1
+    return None
+
+
+_BRACKETS = re.compile(r"[\[\]{}\n]")
+
+
 def parse_yaml(text: str, file: str) -> tuple[YamlDoc | None, list[DataError]]:
     """Parse YAML text; on a syntax error return ``None`` and the error at its mark."""
+    deep = _too_deep(text)  # the parser recurses per level, slowly: refuse before parsing
+    if deep is not None:
+        return None, [DataError(file, deep[0], deep[1], "YAML: nested too deeply")]
     yaml = _yaml()
     try:
         data = yaml.load(text)
     except MarkedYAMLError as exc:
         return None, [_mark_error(file, exc)]
+    except RecursionError:  # nested blocks rather than brackets
+        return None, [DataError(file, 1, 1, "YAML: nested too deeply")]
     errors = [
         DataError(file, line + 1, col + 1, msg)
         for line, col, msg in getattr(yaml.constructor, "duplicates", [])

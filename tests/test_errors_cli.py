@@ -618,3 +618,18 @@ def test_diff_a_game_yaml_that_is_not_a_mapping(
     assert (
         err == f"{game}/game.yaml:1:1: error: expected a mapping (key: value entries), got {got}\n"
     )
+
+
+def test_validate_yaml_nested_too_deeply(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = (game / "game.yaml").read_text(encoding="utf-8")
+    line = text.count("\n") + 1
+    (game / "game.yaml").write_text(text + "extra: " + "[" * 3000 + "]" * 3000 + "\n")
+    (err,) = validate_errors(game, capsys)
+    assert err == f"{game}/game.yaml:{line}:{len('extra: ') + 100}: error: YAML: nested too deeply"
+
+
+def test_replay_json_nested_too_deeply(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "deep.json"
+    bad.write_text('{"actions": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    code, _, err = run(["replay", str(bad)], capsys)
+    assert code == 1 and err == f"ferrovia: {bad}:1:1: error: not JSON: nested too deeply\n"
