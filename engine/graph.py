@@ -36,6 +36,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine import hexmap
 from engine.notation.models import (
@@ -165,6 +166,251 @@ def _tracks_match(a: str, b: str) -> bool:
     return True  # dual (and anything else) meets any gauge
 
 
+@dataclass(frozen=True, slots=True)
+class _TileTemplate:
+    """What a tile in one rotation contributes to a graph, with ids local to the tile (the part
+    of :func:`build_graph` that does not depend on the hex or the rest of the map)."""
+
+    #: (part index, kind, revenue, groups, visit_cost, slots, city number) per stop
+    stops: tuple[tuple[int, str, Revenue, tuple[str, ...], int, int, int | None], ...]
+    #: (exits, lanes, local stops, local junction or -1, track, terminal, ignore, local keys)
+    paths: tuple[
+        tuple[
+            tuple[int, ...],
+            tuple[tuple[int, int], ...],
+            tuple[int, ...],
+            int,
+            str,
+            bool,
+            bool,
+            tuple[int, ...],
+        ],
+        ...,
+    ]
+    #: reuse-key names in creation order; an int is the local id of a stop-to-stop path
+    #: (whose key is named after its id in the whole graph)
+    key_whats: tuple[str | int, ...]
+    junctions: int
+    borders: frozenset[int]
+    exits: frozenset[int]
+    ambiguous: bool
+
+
+_TEMPLATES: dict[tuple[Tile, int], _TileTemplate] = {}
+
+
+def _tile_template(tile: Tile, rotation: int) -> _TileTemplate:
+    """The template of ``tile`` turned by ``rotation`` (cached: a game lays few distinct tiles)."""
+    cache_key = (tile, rotation)
+    hit = _TEMPLATES.get(cache_key)
+    if hit is not None:
+        return hit
+    indices = ruby_part_indices(tile)
+    part_pos = {id(p): i for i, p in enumerate(tile.parts)}
+    node_ids: dict[int, int] = {}  # id(node part) -> local stop id
+    junction_ids: dict[int, int] = {}
+    stops: list[tuple[int, str, Revenue, tuple[str, ...], int, int, int | None]] = []
+    cities = 0
+    for node in tile.nodes:
+        if isinstance(node, Junction):
+            junction_ids[id(node)] = len(junction_ids)
+            continue
+        number: int | None
+        if isinstance(node, City):
+            kind, slots, number = "city", node.slots, cities
+            cities += 1
+        elif isinstance(node, Town):
+            kind, slots, number = "town", 0, None
+        elif isinstance(node, Offboard):
+            kind, slots, number = "offboard", 0, None
+        else:  # pragma: no cover - every node kind is listed above
+            continue
+        node_ids[id(node)] = len(stops)
+        stops.append(
+            (
+                indices[part_pos[id(node)]],
+                kind,
+                node.revenue,
+                node.groups,
+                node.visit_cost,
+                slots,
+                number,
+            )
+        )
+    borders = frozenset(
+        (b.edge + rotation) % 6
+        for b in tile.borders
+        if b.type is not None and b.type.value == "impassable"
+    )
+    key_ids: dict[str, int] = {}
+    key_whats: list[str | int] = []
+    paths: list[Any] = []
+    all_exits: set[int] = set()
+    stop_to_stop = 0
+    for path in tile.paths:
+        for a_lane, b_lane in _lane_specs(path):
+            exits: list[int] = []
+            lanes: list[tuple[int, int]] = []
+            ends: list[int] = []
+            junction = -1
+            for end, lane in ((path.a, a_lane), (path.b, b_lane)):
+                if isinstance(end, Edge):
+                    exits.append((end.num + rotation) % 6)
+                    lanes.append(lane)
+                elif isinstance(end, NodeRef):
+                    part = tile.node(end)
+                    if isinstance(part, Junction):
+                        junction = junction_ids[id(part)]
+                    else:
+                        ends.append(node_ids[id(part)])
+            keys: list[int] = []
+            for e, lane in zip(exits, lanes, strict=True):
+                what = f"{e}.{lane[1]}"
+                if what not in key_ids:
+                    key_ids[what] = len(key_whats)
+                    key_whats.append(what)
+                keys.append(key_ids[what])
+            if len(ends) > 1:
+                stop_to_stop += 1
+                keys.append(len(key_whats))
+                key_whats.append(len(paths))
+            paths.append(
+                (
+                    tuple(exits),
+                    tuple(lanes),
+                    tuple(ends),
+                    junction,
+                    path.track.value,
+                    path.terminal is not None,
+                    path.ignore,
+                    tuple(keys),
+                )
+            )
+            all_exits.update(exits)
+    template = _TileTemplate(
+        stops=tuple(stops),
+        paths=tuple(paths),
+        key_whats=tuple(key_whats),
+        junctions=len(junction_ids),
+        borders=borders,
+        exits=frozenset(all_exits),
+        ambiguous=stop_to_stop > 1,
+    )
+    if len(_TEMPLATES) > 4096:
+        _TEMPLATES.clear()
+    _TEMPLATES[cache_key] = template
+    return template
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared and hashed by identity
+class _Fragment:
+    """One hex's stops, paths and reuse keys with their ids in a whole graph (given where the
+    hex's ids start), ready to be appended."""
+
+    template: _TileTemplate
+    stops: tuple[Stop, ...]
+    paths: tuple[TrackPath, ...]
+    key_names: tuple[tuple[str, str], ...]
+    by_signature: dict[str, int]
+    stop_paths: tuple[tuple[int, ...], ...]
+    junction_paths: dict[int, tuple[int, ...]]
+    hex_stops: tuple[int, ...]
+    hex_cities: tuple[int, ...]
+    hex_paths: tuple[int, ...]
+
+
+#: (hex, tile, rotation, stop, path, key and junction id offsets) -> fragment.  The same hex
+#: with the same ids recurs in every graph built until a lay before it changes its offsets.
+_FRAGMENTS: dict[tuple[str, Tile, int, int, int, int, int], _Fragment] = {}
+
+
+def _fragment(
+    hex_id: str, t: _TileTemplate, stop_off: int, path_off: int, key_off: int, j_off: int
+) -> _Fragment:
+    hexmap.xy(hex_id)  # validates the coordinate
+    stops = tuple(
+        Stop(
+            id=stop_off + local,
+            hex=hex_id,
+            index=index,
+            kind=kind,
+            revenue=revenue,
+            groups=groups,
+            visit_cost=visit_cost,
+            slots=slots,
+            city_number=number,
+        )
+        for local, (index, kind, revenue, groups, visit_cost, slots, number) in enumerate(t.stops)
+    )
+    stop_paths: list[list[int]] = [[] for _ in stops]
+    junction_paths: dict[int, list[int]] = {j_off + j: [] for j in range(t.junctions)}
+    paths = []
+    for local, (exits, lanes, ends, junction, track, terminal, ignore, keys) in enumerate(t.paths):
+        pid = path_off + local
+        paths.append(
+            TrackPath(
+                id=pid,
+                hex=hex_id,
+                exits=exits,
+                lanes=lanes,
+                stops=tuple(stop_off + s for s in ends),
+                junction=junction + j_off if junction >= 0 else -1,
+                track=track,
+                terminal=terminal,
+                ignore=ignore,
+                keys=tuple(key_off + k for k in keys),
+            )
+        )
+        for s in ends:
+            stop_paths[s].append(pid)
+        if junction >= 0:
+            junction_paths[junction + j_off].append(pid)
+    return _Fragment(
+        template=t,
+        stops=stops,
+        paths=tuple(paths),
+        key_names=tuple(
+            (hex_id, what if isinstance(what, str) else f"p{path_off + what}")
+            for what in t.key_whats
+        ),
+        by_signature={s.signature: s.id for s in stops},
+        stop_paths=tuple(tuple(ps) for ps in stop_paths),
+        junction_paths={j: tuple(ps) for j, ps in junction_paths.items()},
+        hex_stops=tuple(s.id for s in stops),
+        hex_cities=tuple(s.id for s in stops if s.kind == "city"),
+        hex_paths=tuple(p.id for p in paths),
+    )
+
+
+#: (fragment, its crossable sides' (edge, fragment across)) -> its paths' links
+_LINKS: dict[
+    tuple[_Fragment, tuple[tuple[int, _Fragment], ...]],
+    tuple[tuple[tuple[int, int], tuple[int, ...]], ...],
+] = {}
+
+
+def _hex_links(
+    frag: _Fragment, sides: Mapping[int, str], fragments: Mapping[str, _Fragment]
+) -> tuple[tuple[tuple[int, int], tuple[int, ...]], ...]:
+    """((path id, exit edge), paths across that side it joins) for one hex's paths."""
+    out = []
+    for p in frag.paths:
+        for edge, lane in zip(p.exits, p.lanes, strict=True):
+            across = sides.get(edge)
+            if across is None:
+                continue
+            back = (edge + 3) % 6
+            joined = []
+            for q in fragments[across].paths:
+                for qe, ql in zip(q.exits, q.lanes, strict=True):
+                    if qe == back and _lane_match(lane, ql) and _tracks_match(p.track, q.track):
+                        joined.append(q.id)
+                        break
+            if joined:
+                out.append(((p.id, edge), tuple(joined)))
+    return tuple(out)
+
+
 def build_graph(
     hex_tiles: Mapping[str, tuple[Tile, int]],
     *,
@@ -174,7 +420,10 @@ def build_graph(
     """The track graph of the map ``hex_tiles`` (coordinate -> (tile, rotation)).
 
     ``colors`` gives each hex's printed colour; red, gray and blue hexes only join hexes their
-    track points at (missing entries count as white).
+    track points at (missing entries count as white).  Ids are given in the order of
+    ``hex_tiles`` (stops, paths and reuse keys of one hex are consecutive).  What a tile adds
+    is worked out once per (tile, rotation) and reused: a game rebuilds its graph after every
+    lay, and most of the map is the same tiles again.
 
     >>> from engine.notation import parse
     >>> g = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0),
@@ -184,153 +433,79 @@ def build_graph(
     """
     colors = colors or {}
     g = TrackGraph(layout=layout)
-    key_ids: dict[tuple[str, str], int] = {}
-
-    def key(h: str, what: str) -> int:
-        k = (h, what)
-        if k not in key_ids:
-            key_ids[k] = len(key_ids)
-            g.key_names.append(k)
-        return key_ids[k]
-
-    junction_count = 0
-    junction_members: dict[int, list[int]] = {}
+    g_stops = g.stops
+    g_paths = g.paths
+    key_names = g.key_names
+    by_signature = g.by_signature
+    junction_members: dict[int, tuple[int, ...]] = {}
     ambiguous: set[str] = set()
-    stop_paths: dict[int, list[int]] = {}
-    exits_of_hex: dict[str, set[int]] = {}
-    borders: dict[str, set[int]] = {}
+    stop_paths: list[tuple[int, ...]] = []
+    exits_of_hex: dict[str, frozenset[int]] = {}
+    borders: dict[str, frozenset[int]] = {}
+    junction_count = 0
+    fragments: dict[str, _Fragment] = {}
 
     for hex_id, (tile, rotation) in hex_tiles.items():
-        hexmap.xy(hex_id)  # validates the coordinate
-        indices = ruby_part_indices(tile)
-        part_pos = {id(p): i for i, p in enumerate(tile.parts)}
-        # stops and junction of this tile
-        node_ids: dict[int, int] = {}  # id(node part) -> stop id
-        junction_ids: dict[int, int] = {}
-        stops_here: list[int] = []
-        cities_here: list[int] = []
-        for node in tile.nodes:
-            if isinstance(node, Junction):
-                junction_ids[id(node)] = junction_count
-                junction_members[junction_count] = []
-                junction_count += 1
-                continue
-            if isinstance(node, City):
-                kind, slots, number = "city", node.slots, len(cities_here)
-            elif isinstance(node, Town):
-                kind, slots, number = "town", 0, None
-            elif isinstance(node, Offboard):
-                kind, slots, number = "offboard", 0, None
-            else:  # pragma: no cover - every node kind is listed above
-                continue
-            sid = len(g.stops)
-            g.stops.append(
-                Stop(
-                    id=sid,
-                    hex=hex_id,
-                    index=indices[part_pos[id(node)]],
-                    kind=kind,
-                    revenue=node.revenue,
-                    groups=node.groups,
-                    visit_cost=node.visit_cost,
-                    slots=slots,
-                    city_number=number,
-                )
-            )
-            g.by_signature[g.stops[sid].signature] = sid
-            node_ids[id(node)] = sid
-            stops_here.append(sid)
-            stop_paths[sid] = []
-            if kind == "city":
-                cities_here.append(sid)
-        g.hex_stops[hex_id] = tuple(stops_here)
-        g.hex_cities[hex_id] = tuple(cities_here)
-        borders[hex_id] = {
-            (b.edge + rotation) % 6
-            for b in tile.borders
-            if b.type is not None and b.type.value == "impassable"
-        }
-
-        here: list[int] = []
-        stop_to_stop = 0
-        for path in tile.paths:
-            for a_lane, b_lane in _lane_specs(path):
-                exits: list[int] = []
-                lanes: list[tuple[int, int]] = []
-                stops: list[int] = []
-                junction = -1
-                for end, lane in ((path.a, a_lane), (path.b, b_lane)):
-                    if isinstance(end, Edge):
-                        exits.append((end.num + rotation) % 6)
-                        lanes.append(lane)
-                    elif isinstance(end, NodeRef):
-                        part = tile.node(end)
-                        if isinstance(part, Junction):
-                            junction = junction_ids[id(part)]
-                        else:
-                            stops.append(node_ids[id(part)])
-                pid = len(g.paths)
-                keys = [key(hex_id, f"{e}.{lane[1]}") for e, lane in zip(exits, lanes, strict=True)]
-                if len(stops) > 1:
-                    stop_to_stop += 1
-                    keys.append(key(hex_id, f"p{pid}"))
-                g.paths.append(
-                    TrackPath(
-                        id=pid,
-                        hex=hex_id,
-                        exits=tuple(exits),
-                        lanes=tuple(lanes),
-                        stops=tuple(stops),
-                        junction=junction,
-                        track=path.track.value,
-                        terminal=path.terminal is not None,
-                        ignore=path.ignore,
-                        keys=tuple(keys),
-                    )
-                )
-                here.append(pid)
-                for s in stops:
-                    stop_paths[s].append(pid)
-                if junction >= 0:
-                    junction_members[junction].append(pid)
-                exits_of_hex.setdefault(hex_id, set()).update(exits)
-        if stop_to_stop > 1:
+        stop_off = len(g_stops)
+        path_off = len(g_paths)
+        key_off = len(key_names)
+        frag_key = (hex_id, tile, rotation, stop_off, path_off, key_off, junction_count)
+        frag = _FRAGMENTS.get(frag_key)
+        if frag is None:
+            frag = _fragment(hex_id, _tile_template(tile, rotation), *frag_key[3:])
+            if len(_FRAGMENTS) > 16384:
+                _FRAGMENTS.clear()
+            _FRAGMENTS[frag_key] = frag
+        fragments[hex_id] = frag
+        g_stops.extend(frag.stops)
+        g_paths.extend(frag.paths)
+        key_names.extend(frag.key_names)
+        by_signature.update(frag.by_signature)
+        stop_paths.extend(frag.stop_paths)
+        junction_members.update(frag.junction_paths)
+        junction_count += len(frag.junction_paths)
+        g.hex_stops[hex_id] = frag.hex_stops
+        g.hex_cities[hex_id] = frag.hex_cities
+        g.hex_paths[hex_id] = frag.hex_paths
+        borders[hex_id] = frag.template.borders
+        if frag.paths:
+            exits_of_hex[hex_id] = frag.template.exits
+        if frag.template.ambiguous:
             ambiguous.add(hex_id)
-        g.hex_paths[hex_id] = tuple(here)
 
-    g.stop_paths = [tuple(stop_paths[s.id]) for s in g.stops]
-    g.junction_paths = {j: tuple(m) for j, m in junction_members.items()}
+    g.stop_paths = stop_paths
+    g.junction_paths = junction_members
     g.ambiguous = frozenset(ambiguous)
 
     # which sides may be crossed
+    no_exits: frozenset[int] = frozenset()
     for hex_id in hex_tiles:
         sides: dict[int, str] = {}
-        for edge, other in hexmap.neighbours(hex_id, layout).items():
-            if other not in hex_tiles or edge in borders[hex_id]:
+        own_borders = borders[hex_id]
+        for edge, other in hexmap.neighbour_table(hex_id, layout):
+            if other not in hex_tiles or edge in own_borders:
                 continue
-            if colors.get(other, "white") in CLOSED_COLOURS and hexmap.invert(
-                edge
-            ) not in exits_of_hex.get(other, set()):
+            if colors.get(other, "white") in CLOSED_COLOURS and (
+                edge + 3
+            ) % 6 not in exits_of_hex.get(other, no_exits):
                 continue
             sides[edge] = other
         g.neighbours[hex_id] = sides
 
-    # how paths join across sides
-    for p in g.paths:
-        for edge, lane in zip(p.exits, p.lanes, strict=True):
-            across = g.neighbours[p.hex].get(edge)
-            if across is None:
-                continue
-            back = hexmap.invert(edge)
-            joined = []
-            for qid in g.hex_paths[across]:
-                q = g.paths[qid]
-                for qe, ql in zip(q.exits, q.lanes, strict=True):
-                    if qe == back and _lane_match(lane, ql) and _tracks_match(p.track, q.track):
-                        joined.append(qid)
-                        break
-            if joined:
-                g.links[(p.id, edge)] = tuple(joined)
+    # how paths join across sides: per hex, from its fragment and those across its sides
+    links = g.links
+    for hex_id, frag in fragments.items():
+        if not frag.paths:
+            continue
+        sides = g.neighbours[hex_id]
+        link_key = (frag, tuple((e, fragments[o]) for e, o in sides.items()))
+        hex_links = _LINKS.get(link_key)
+        if hex_links is None:
+            hex_links = _hex_links(frag, sides, fragments)
+            if len(_LINKS) > 16384:
+                _LINKS.clear()
+            _LINKS[link_key] = hex_links
+        links.update(hex_links)
     return g
 
 

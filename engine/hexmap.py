@@ -79,14 +79,25 @@ def neighbour(hex_id: str, edge: int, layout: str = "flat") -> str | None:
     return coord(nx, ny)
 
 
-def neighbours(hex_id: str, layout: str = "flat") -> dict[int, str]:
-    """Edge -> neighbouring coordinate, for the six edges (off-alphabet ones left out)."""
-    out: dict[int, str] = {}
+@lru_cache(maxsize=8192)
+def neighbour_table(hex_id: str, layout: str = "flat") -> tuple[tuple[int, str], ...]:
+    """(edge, neighbouring coordinate) for the six edges, off-alphabet ones left out (cached:
+    graph building asks for every hex of the map after every lay).
+
+    >>> neighbour_table("A1")
+    ((0, 'A3'), (5, 'B2'))
+    """
+    out = []
     for edge in range(6):
         n = neighbour(hex_id, edge, layout)
         if n is not None:
-            out[edge] = n
-    return out
+            out.append((edge, n))
+    return tuple(out)
+
+
+def neighbours(hex_id: str, layout: str = "flat") -> dict[int, str]:
+    """Edge -> neighbouring coordinate, for the six edges (off-alphabet ones left out)."""
+    return dict(neighbour_table(hex_id, layout))
 
 
 def edge_towards(a: str, b: str, layout: str = "flat") -> int | None:
