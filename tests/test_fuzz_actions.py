@@ -27,23 +27,30 @@ from engine.rules.state import GameState
 from tests.conftest import shared_path
 
 FIXTURE = ("fixtures", "18xx.games", "1858", "219682.json")
-STOP = 420  # points up to here: auctions, stock and operating rounds, phases 2-4
 
 
 @lru_cache(maxsize=1)
 def points() -> tuple[Game, tuple[tuple[bytes, dict[str, Any]], ...]]:
-    """The game and, for each recorded action up to STOP, (snapshot before it, the action)."""
+    """The game and, for each recorded action but passes and messages (the whole game:
+    auctions, stock and operating rounds, phases 2-7, the private closure round, the bank
+    breaking), (snapshot before it, the action)."""
     data = load_export(shared_path(*FIXTURE))
     res = replay(data, until=0, check=True)
     game, state = res.game, res.state
     out = []
     for raw in filter_actions(data["actions"]):
-        if raw.get("id", 0) > STOP:
-            break
-        if raw["type"] not in ("message",) and not raw["type"].startswith("program_"):
+        if raw["type"] not in ("message", "pass") and not raw["type"].startswith("program_"):
             out.append((state.snapshot(), raw))
         game.apply(state, action_from_json(raw))
     return game, tuple(out)
+
+
+@lru_cache(maxsize=1)
+def by_kind() -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for i, (_, raw) in enumerate(points()[1]):
+        out.setdefault(raw["type"], []).append(i)
+    return out
 
 
 JSON_SCALARS = st.one_of(
@@ -71,7 +78,8 @@ def nudge(draw: st.DrawFn, value: Any) -> Any:
     if isinstance(value, bool):
         return not value
     if isinstance(value, int):
-        return value + draw(st.sampled_from([-100, -10, -1, 1, 5, 10, 1000]))
+        step = draw(st.sampled_from([-100, -10, -1, 1, 5, 10, 1000, 0]))
+        return value + step if step else -value - 1  # 0: the sign flipped
     if isinstance(value, str) and value:
         i = draw(st.integers(0, len(value) - 1))
         return value[:i] + draw(st.sampled_from(list("0179XZ_-"))) + value[i + 1 :]
@@ -82,11 +90,14 @@ def nudge(draw: st.DrawFn, value: Any) -> Any:
 
 @st.composite
 def mutated(draw: st.DrawFn) -> tuple[int, dict[str, Any]]:
-    _game, pts = points()
-    index = draw(st.integers(0, len(pts) - 1))
-    action = json.loads(json.dumps(pts[index][1]))
+    # every kind of action equally often (a buy_train is as likely as a lay_tile), mostly
+    # changing the fields it has
+    kind = draw(st.sampled_from(sorted(by_kind())))
+    index = draw(st.sampled_from(by_kind()[kind]))
+    action = json.loads(json.dumps(points()[1][index][1]))
+    own = sorted(k for k in action if k not in ("id", "created_at", "user"))
     for _ in range(draw(st.integers(1, 2))):
-        key = draw(st.sampled_from(sorted(action) + FIELDS))
+        key = draw(st.sampled_from(own if draw(st.integers(0, 4)) else FIELDS))
         how = draw(st.sampled_from(["nudge", "nudge", "other", "drop"]))
         if how == "drop":
             action.pop(key, None)
@@ -103,7 +114,7 @@ def mutated(draw: st.DrawFn) -> tuple[int, dict[str, Any]]:
 
 
 @settings(
-    max_examples=250,
+    max_examples=500,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
