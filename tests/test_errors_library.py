@@ -186,3 +186,28 @@ def test_an_action_after_the_end_is_refused_and_changes_nothing(export: dict[str
     assert (info.value.index, info.value.rule) == (994, "game end")
     assert str(info.value) == "action 994 pass: the game is over [game end]"
     assert dump(res.state) == before
+
+
+QUICK_START = ("fixtures", "18xx.games", "1858", "1858-quick-start-a.json")
+
+
+def test_quick_start_game_refuses_the_same_way() -> None:
+    """A second game, set up by the quick-start option (privates dealt, companies started):
+    its first lay, station, train purchase and run, each with a broken field."""
+    data = load_export(shared_path(*QUICK_START))
+    cases = {
+        1: ({"hex": "Z99"}, IllegalAction, "map"),
+        103: ({"entity": "nobody"}, UnknownEntity, "entity"),
+        153: ({"train": "9Z-0"}, IllegalAction, "9.8 trains"),
+        176: (_more_revenue, IllegalAction, "9.5 route value"),
+    }
+    res = replay(data, until=0, check=True)
+    game, state = res.game, res.state
+    for raw in filter_actions(data["actions"]):
+        if raw.get("id") in cases:
+            change, cls, rule = cases.pop(raw["id"])
+            check_refused(game, state, raw, change(raw) if callable(change) else change, cls, rule)
+        if not cases:
+            break
+        game.apply(state, action_from_json(raw))
+    assert not cases
