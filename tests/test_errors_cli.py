@@ -563,7 +563,7 @@ def test_view_says_on_stderr_where_the_rules_stopped(
     action(data, 2)["price"] = 5
     page = tmp_path / "v.html"
     code, _, err = run(["view", str(write(tmp_path, data)), "-o", str(page)], capsys)
-    assert code == 0 and page.is_file()  # the page still shows the board up to the end
+    assert code == 1 and page.is_file()  # the page still shows the board up to the end
     assert "ferrovia: warning: " in err
     assert "action 2 bid: minimum bid is 70 [8.1 minimum bid]" in err
 

@@ -62,6 +62,8 @@ CASES: list[tuple[int, str, Any, type[GameError] | tuple[type[GameError], ...], 
     (170, "unknown share", {"shares": ["MZA_99"]}, UnknownEntity, "shares"),
     (170, "percent -10", {"percent": -10}, IllegalAction, "bundle"),
     (234, "issue unknown share", {"shares": ["MZA_99"]}, IllegalAction, "9.9 issue"),
+    (234, "issue percent -10", {"percent": -10}, IllegalAction, "bundle"),
+    (234, "issue percent 999", {"percent": 999}, IllegalAction, "bundle"),
 ]
 # every point also gets: an entity that does not exist, another player, a type the step refuses
 POINTS = sorted({c[0] for c in CASES} | {134, 149, 311, 407, 532, 634, 696})

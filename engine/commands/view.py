@@ -71,7 +71,10 @@ def run(args: argparse.Namespace) -> int:
     game_dir = game_dir_for(file, args.game_dir)
     board = load_board(game_dir)
     timeline = build_timeline(board, file, game_dir=game_dir, use_rules=not args.board_only)
-    if timeline.note and not args.board_only:  # the page says so too; say it where it is run
+    # the rules engine stopped (illegal action) or could not set the game up: the page still
+    # shows the board to the end and says why, and the run says so too, exiting 1 (bad input)
+    stopped = bool(timeline.note) and not args.board_only
+    if stopped:
         print(f"ferrovia: warning: {timeline.note}", file=sys.stderr)
     html = render_viewer(board, timeline)
     out = Path(args.output)
@@ -81,4 +84,4 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise FerroviaError(f"cannot write {out}: {exc.strerror}") from None
     print(f"{out}: {len(timeline.frames) - 1} actions, {len(html) // 1024} KiB", file=sys.stderr)
-    return 0
+    return 1 if stopped else 0

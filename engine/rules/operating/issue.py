@@ -67,6 +67,11 @@ class IssueSharesStep(Step):
             raise self.illegal(
                 action, "9.9 issue", f"{action.entity} may not issue {', '.join(action.shares)}"
             )
+        total = sum(s.percent for s in corp.shares if s.id in set(action.shares))
+        if action.percent and action.percent != total:  # a recorded percent must match
+            raise self.illegal(
+                action, "bundle", f"a bundle of {total}% cannot be issued as {action.percent}%"
+            )
         issue_shares(self.game, self.state, action.entity, list(action.shares))
         self.pass_()
 
