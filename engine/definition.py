@@ -315,10 +315,18 @@ def load_game(path: Path | str) -> GameDefinition:
     """Load and fully check the game in directory ``path``.
 
     Raises :class:`~engine.errors.DataErrors` with every error found (all files, all checks).
+    A definition that validated is kept on disk while its files are unchanged
+    (:mod:`engine.defcache`); ``ferrovia validate`` always checks afresh.
     """
+    from engine.defcache import cached_definition
+
+    return cached_definition(Path(path), _load_checked)
+
+
+def _load_checked(path: Path) -> GameDefinition:
     from engine.validate import validate_game  # late: validate builds definitions
 
-    result = validate_game(Path(path))
+    result = validate_game(path)
     if result.errors or result.definition is None:
         raise DataErrors(result.errors)
     return result.definition

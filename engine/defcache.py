@@ -1,0 +1,127 @@
+"""On-disk cache of validated game definitions, so a command does not re-parse and re-check
+unchanged YAML (the round-trip parse with positions is most of a load).
+
+An entry is a pickle under ``$FERROVIA_CACHE_DIR``, else ``$XDG_CACHE_HOME/ferrovia``, else
+``~/.cache/ferrovia``, named by a hash of the game directory, the Python version and the engine's
+own source files (path, size, modification time).  It records the directories the definition was
+read from (the game, the bases it extends, the tile-set directories) with the name and SHA-256 of
+every ``*.yaml`` file in them; it is used only while all of them are unchanged, so editing,
+adding or removing a data file, or changing the engine, means a full load and check again.  Only
+definitions that validated without error are stored.  Any problem with the cache (unwritable
+directory, corrupt or foreign entry) is silent: the game is then loaded the ordinary way.
+``FERROVIA_NO_CACHE=1`` turns it off.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+import types
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.definition import GameDefinition
+
+_FORMAT = 1
+
+
+def _mappingproxy(d: dict[Any, Any]) -> types.MappingProxyType[Any, Any]:
+    return types.MappingProxyType(d)
+
+
+# read-only views inside the definition pickle as the dict they show
+copyreg.pickle(types.MappingProxyType, lambda m: (_mappingproxy, (dict(m),)))
+
+
+def cache_dir() -> Path | None:
+    """Where entries go; None when caching is off."""
+    if os.environ.get("FERROVIA_NO_CACHE"):
+        return None
+    explicit = os.environ.get("FERROVIA_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "ferrovia"
+
+
+_ENGINE: str | None = None
+
+
+def engine_fingerprint() -> str:
+    """Hash of the engine and schema sources (path, size, mtime) and the Python version."""
+    global _ENGINE
+    if _ENGINE is None:
+        h = hashlib.sha256(f"{_FORMAT} {sys.version}".encode())
+        root = Path(__file__).resolve().parent.parent
+        for pkg in ("engine", "schemas"):
+            for f in sorted((root / pkg).rglob("*.py")):
+                st = f.stat()
+                h.update(f"{f.relative_to(root)} {st.st_size} {st.st_mtime_ns}\n".encode())
+        _ENGINE = h.hexdigest()
+    return _ENGINE
+
+
+def _dir_state(directory: Path) -> tuple[tuple[str, str], ...]:
+    """(name, SHA-256) of every ``*.yaml`` file in ``directory`` (empty if it is absent)."""
+    if not directory.is_dir():
+        return ()
+    return tuple(
+        (f.name, hashlib.sha256(f.read_bytes()).hexdigest())
+        for f in sorted(directory.glob("*.yaml"))
+    )
+
+
+def _source_dirs(game_dir: Path) -> list[Path]:
+    from engine.overlay import game_chain
+    from engine.paths import gamedata_root
+
+    dirs = [d.resolve() for d, _ in game_chain(game_dir)]
+    dirs += [d.parent / "tilesets" for d in list(dirs)]
+    dirs.append((gamedata_root() / "tilesets").resolve())
+    return list(dict.fromkeys(dirs))
+
+
+def _entry_path(root: Path, game_dir: Path, shown: str) -> Path:
+    key = hashlib.sha256(f"{game_dir.resolve()}\0{shown}\0{engine_fingerprint()}".encode())
+    return root / f"definition-{key.hexdigest()[:32]}.pickle"
+
+
+def cached_definition(path: Path, load: Callable[[Path], GameDefinition]) -> GameDefinition:
+    """``load(path)``, or the stored result of it while nothing it was read from changed."""
+    root = cache_dir()
+    if root is None:
+        return load(path)
+    try:
+        entry_file = _entry_path(root, path, str(path))
+        with entry_file.open("rb") as fh:
+            entry = pickle.load(fh)
+        if all(_dir_state(Path(d)) == tuple(state) for d, state in entry["dirs"]):
+            definition: GameDefinition = entry["definition"]
+            return definition
+    except Exception:  # no entry, unreadable or stale format: load normally
+        pass
+    definition = load(path)  # raises DataErrors for bad data: never stored
+    try:
+        dirs = [(str(d), _dir_state(d)) for d in _source_dirs(path)]
+        blob = pickle.dumps(
+            {"dirs": dirs, "definition": definition}, protocol=pickle.HIGHEST_PROTOCOL
+        )
+        root.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=root, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(blob)
+            os.replace(tmp, entry_file)  # atomic: a concurrent reader sees old or new, whole
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+    except Exception:  # unwritable cache, unpicklable definition: the result is still good
+        pass
+    return definition

@@ -1,0 +1,85 @@
+"""The on-disk definition cache (engine/defcache.py): a hit is the same definition, any change
+to a data file is seen, and a cache that cannot be written or read never gets in the way."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from engine import defcache
+from engine.definition import load_game
+from engine.errors import DataErrors
+from engine.paths import gamedata_root
+
+
+@pytest.fixture
+def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("FERROVIA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("FERROVIA_NO_CACHE", raising=False)
+    dst = tmp_path / "games" / "1858"
+    shutil.copytree(gamedata_root() / "1858", dst)
+    return dst
+
+
+def _set_title(game: Path, title: str) -> None:
+    path = game / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(
+        text.replace("title: '1858: The Railways of Iberia'", f"title: '{title}'"), "utf-8"
+    )
+
+
+def test_second_load_is_served_from_the_cache_and_equal(game: Path, tmp_path: Path) -> None:
+    first = load_game(game)
+    assert len(list((tmp_path / "cache").glob("definition-*.pickle"))) == 1
+    calls: list[Path] = []
+    second = defcache.cached_definition(game, lambda p: calls.append(p) or load_game(p))
+    assert calls == []  # not loaded again
+    assert second == first
+    assert second.game.title == "1858: The Railways of Iberia"
+
+
+def test_an_edited_file_is_loaded_afresh(game: Path) -> None:
+    load_game(game)
+    _set_title(game, "Iberia edited")
+    assert load_game(game).game.title == "Iberia edited"
+
+
+def test_a_new_file_in_the_game_directory_is_seen(game: Path) -> None:
+    load_game(game)
+    (game / "notes.yaml").write_text("a: 1\n", "utf-8")
+    calls: list[Path] = []
+    defcache.cached_definition(game, lambda p: calls.append(p) or load_game(p))
+    assert calls == [game]
+
+
+def test_bad_data_is_never_cached(game: Path) -> None:
+    load_game(game)
+    (game / "market.yaml").write_text("nonsense: [\n", "utf-8")
+    with pytest.raises(DataErrors) as err:
+        load_game(game)
+    assert "market.yaml" in str(err.value)
+    with pytest.raises(DataErrors):  # and again: the error is not remembered as a result
+        load_game(game)
+
+
+def test_unwritable_or_corrupt_cache_falls_back(
+    game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("x", "utf-8")
+    monkeypatch.setenv("FERROVIA_CACHE_DIR", str(blocker / "cache"))
+    assert load_game(game).game.name == "1858"
+    monkeypatch.setenv("FERROVIA_CACHE_DIR", str(tmp_path / "cache2"))
+    load_game(game)
+    for entry in (tmp_path / "cache2").glob("definition-*.pickle"):
+        entry.write_bytes(b"not a pickle")
+    assert load_game(game).game.name == "1858"
+
+
+def test_no_cache_switch(game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FERROVIA_NO_CACHE", "1")
+    load_game(game)
+    assert not (tmp_path / "cache").exists()
