@@ -491,16 +491,16 @@ def test_view_players_of_the_wrong_shape(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--players", "1"], "1858 is for 2 to 6 players, not 1"),
-        (["--players", "9"], "1858 is for 2 to 6 players, not 9"),
-        (["--option", "turbo"], "unknown optional rule 'turbo'"),
+        (["--players", "1"], "--players 1: 1858 is for 2 to 6 players"),
+        (["--players", "9"], "--players 9: 1858 is for 2 to 6 players"),
+        (["--option", "turbo"], "--option turbo: 1858 has quick_start_a, quick_start_b"),
     ],
 )
-def test_play_setup_errors(
+def test_play_setup_errors_are_usage_errors(
     capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
     code, out, err = run(["play", *args, "--max-actions", "3"], capsys)
-    assert code == 1 and out == "" and message in err
+    assert code == 2 and out == "" and err == f"ferrovia play: {message}\n"
 
 
 def test_play_unwritable_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +29,30 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+def usage_error(args: argparse.Namespace) -> str | None:
+    """What is wrong with --players / --option for the chosen game (a usage error), if any."""
+    from engine.definition import load_game
+    from engine.play import export_header
+    from engine.replay import game_dir_for
+
+    defn = load_game(game_dir_for(export_header(args.players, args.seed, (), args.game)["title"]))
+    low, high = defn.players.min, defn.players.max
+    if not low <= args.players <= high:
+        return f"--players {args.players}: {defn.name} is for {low} to {high} players"
+    known = sorted(o.id for o in defn.options)
+    for option in args.option:
+        if option not in known:
+            return f"--option {option}: {defn.name} has {', '.join(known) or 'no options'}"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from engine.play import play
 
+    wrong = usage_error(args)
+    if wrong is not None:
+        print(f"ferrovia play: {wrong}", file=sys.stderr)
+        return 2
     res = play(args.players, args.seed, tuple(args.option), args.max_actions, args.game)
     if args.log is not None:
         try:
