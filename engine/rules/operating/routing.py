@@ -73,26 +73,25 @@ def route_revenues(game: Game, state: GameState, corp: str, routes: Any) -> list
     return [by_train[r.train] for r in routes]
 
 
-_REACH: dict[Any, list[Any]] = {}
+_REACH: dict[Any, tuple[TrackGraph, list[Any]]] = {}
 
 
 def _reaches(game: Game, state: GameState, operator: str) -> list[Any]:
     """The operator's broad and metre reach (cached per map, stations and operator)."""
+    graph = track_graph(game, state)  # one object per map: its id stands for the tiles
     key = (
         id(game.definition),
         operator,
-        tuple(
-            (c, h.tile, h.rotation, tuple(tuple(s) for s in h.tokens))
-            for c, h in sorted(state.hexes.items())
-        ),
+        id(graph),
+        tuple((c, tuple(map(tuple, h.tokens))) for c, h in state.hexes.items() if h.tokens),
     )
     hit = _REACH.get(key)
-    if hit is None:
-        hit = _compute_reaches(game, state, operator)
+    if hit is None or hit[0] is not graph:  # the graph kept in the entry: no reused id
+        hit = (graph, _compute_reaches(game, state, operator))
         if len(_REACH) > 256:
             _REACH.clear()
         _REACH[key] = hit
-    return hit
+    return hit[1]
 
 
 def reached_hexes(game: Game, state: GameState, operator: str) -> set[str]:
