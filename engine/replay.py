@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import FerroviaError, GameError, UnknownEntity
-from engine.rules.actions import action_from_json
+from engine.rules.actions import RunRoutes, action_from_json
 from engine.rules.game import Game
 from engine.rules.state import GameState
 
@@ -89,9 +89,10 @@ class ReplayResult:
     error: GameError | None = None
     failed_action: dict[str, Any] | None = None
     revenue_mismatches: list[str] = field(default_factory=list)
+    route_check: RouteCheck | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "finished": self.state.finished,
             "result": self.game.result(self.state),
             "actions": self.actions,
@@ -101,6 +102,94 @@ class ReplayResult:
                 "replay": round(self.replay_seconds, 4),
             },
         }
+        if self.route_check is not None:
+            out["route_check"] = self.route_check.to_json()
+        return out
+
+
+@dataclass(frozen=True)
+class RouteCase:
+    """One ``run_routes`` whose recorded revenue differs from the optimum."""
+
+    action: int | None
+    company: str
+    recorded: int
+    optimum: int
+    exact: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "action": self.action,
+            "company": self.company,
+            "recorded": self.recorded,
+            "optimum": self.optimum,
+        }
+        if not self.exact:
+            out["exact"] = False  # a lower bound only: the candidate limit stopped the proof
+        return out
+
+
+@dataclass
+class RouteCheck:
+    """``--check-routes``: each ``run_routes`` against the best run the company had just
+    before it (exact :func:`engine.routes.best_routes` on the replay's own state)."""
+
+    checked: int = 0
+    above: list[RouteCase] = field(default_factory=list)  # a better run existed
+    below: list[RouteCase] = field(default_factory=list)  # a bug: a legal run beats "best"
+    inexact: list[RouteCase] = field(default_factory=list)  # every case not proven optimal
+    seconds: float = 0.0
+
+    def add(self, case: RouteCase) -> None:
+        self.checked += 1
+        if not case.exact:
+            self.inexact.append(case)
+        if case.optimum > case.recorded:
+            self.above.append(case)
+        elif case.optimum < case.recorded and case.exact:
+            self.below.append(case)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "checked": self.checked,
+            "optimum_above_recorded": len(self.above),
+            "optimum_below_recorded": len(self.below),
+            "cases": [c.to_json() for c in sorted(self.above + self.below, key=_case_order)],
+        }
+        if self.inexact:
+            out["inexact"] = [c.to_json() for c in self.inexact]
+        return out
+
+
+def _case_order(c: RouteCase) -> tuple[int, str]:
+    return (c.action if c.action is not None else -1, c.company)
+
+
+def optimum_before(
+    game: Game, state: GameState, action: Any, *, limit: int | None = None
+) -> RouteCase:
+    """The best run the acting company could make with the trains it has not yet run, on the
+    state just before ``action`` (a ``run_routes``), next to what it recorded.  Graph, train
+    specs, tokens and phase come from the operating round's own routing bridge."""
+    from engine.routes import best_routes
+    from engine.rules.operating import common, routing
+
+    corp = action.entity
+    train_ids = [t for t in common.trains_of(state, corp) if not state.trains[t].operated]
+    graph = routing.track_graph(game, state)
+    tokens = {c: h.tokens for c, h in state.hexes.items()}
+    phase = list(common.current_phase(game, state).tiles)
+    trains = [(t, routing.train_spec(game, state, t)) for t in train_ids]
+    best = best_routes(graph, trains, phase=phase, company=corp, tokens=tokens, limit=limit)
+    optimum = sum(
+        r.revenue
+        + game.rules.route_bonus(
+            game, state, corp, r.train, [graph.stops[s].hex for s in r.route.stops]
+        )
+        for r in best.routes
+    )
+    recorded = sum(int(r.revenue) for r in action.routes)
+    return RouteCase(action.id, corp, recorded, optimum, best.exact)
 
 
 def load_export(path: Path) -> dict[str, Any]:
@@ -168,16 +257,30 @@ def game_for(data: dict[str, Any]) -> tuple[Game, GameState]:
     return game, state
 
 
-def replay(data: dict[str, Any], *, until: int | None = None, check: bool = False) -> ReplayResult:
+def replay(
+    data: dict[str, Any],
+    *,
+    until: int | None = None,
+    check: bool = False,
+    check_routes: bool = False,
+    route_limit: int | None = None,
+) -> ReplayResult:
     """Apply the export's actions.  Every action is checked against the rules either way;
-    ``check=True`` also snapshots before each one.  Without it a failing action may leave the
-    state half-changed, so on failure the game is replayed again up to the action before it
-    (same result, deterministic) and the report shows the state exactly as it was."""
-    res = _replay(data, until=until, check=check)
+    ``check=True`` also snapshots before each one.  ``check_routes``: before each
+    ``run_routes``, the company's optimum is computed (:func:`optimum_before`) and compared
+    with the recorded revenue in ``route_check`` (``route_limit``: a candidate limit per
+    turn; a turn it stops is listed as inexact, never silently).  Without ``check`` a failing
+    action may leave the state half-changed, so on failure the game is replayed again up to
+    the action before it (same result, deterministic) and the report shows the state exactly
+    as it was."""
+    res = _replay(
+        data, until=until, check=check, check_routes=check_routes, route_limit=route_limit
+    )
     if res.error is not None and not check and res.failed_action is not None:
         before = _replay(data, until=None, check=True, stop_before=res.failed_action)
         before.error, before.failed_action = res.error, res.failed_action
         before.load_seconds, before.replay_seconds = res.load_seconds, res.replay_seconds
+        before.route_check = res.route_check
         return before
     return res
 
@@ -188,6 +291,8 @@ def _replay(
     until: int | None,
     check: bool,
     stop_before: dict[str, Any] | None = None,
+    check_routes: bool = False,
+    route_limit: int | None = None,
 ) -> ReplayResult:
     t0 = time.perf_counter()
     game, state = game_for(data)
@@ -198,11 +303,16 @@ def _replay(
     n = 0
     err: GameError | None = None
     failed: dict[str, Any] | None = None
+    rc = RouteCheck() if check_routes else None
     for raw, action in zip(actions, parsed, strict=True):
         if until is not None and action.id is not None and action.id > until:
             break
         if stop_before is not None and raw is stop_before:
             break
+        if rc is not None and isinstance(action, RunRoutes):
+            tc = time.perf_counter()
+            rc.add(optimum_before(game, state, action, limit=route_limit))
+            rc.seconds += time.perf_counter() - tc
         try:
             game.apply(state, action)
         except GameError as exc:
@@ -210,7 +320,7 @@ def _replay(
             break
         n += 1
     t2 = time.perf_counter()
-    return ReplayResult(game, state, n, t1 - t0, t2 - t1, err, failed)
+    return ReplayResult(game, state, n, t1 - t0, t2 - t1, err, failed, route_check=rc)
 
 
 def describe_failure(res: ReplayResult) -> str:

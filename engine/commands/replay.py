@@ -20,7 +20,52 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--until", type=int, default=None, help="stop after this action id (0: the start)"
     )
+    p.add_argument(
+        "--check-routes",
+        action="store_true",
+        help="compare every run_routes with the company's optimal run just before it",
+    )
+    p.add_argument(
+        "--route-limit",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --check-routes: at most N candidate routes per turn; a turn it stops is"
+        " reported as inexact (default: no limit, every optimum exact)",
+    )
     p.set_defaults(func=run)
+
+
+def _print_route_check(res: Any, *, to_stderr_only: bool) -> None:
+    """Above-optimum cases to stdout (unless JSON is printed), below-optimum ones (a bug in
+    the search or the rules: a legal run beats the "optimum") always, loudly, to stderr."""
+    rc = res.route_check
+    if rc is None:
+        return
+    for c in rc.below:
+        print(
+            f"ROUTE CHECK BUG: action {c.action} {c.company}: optimum {c.optimum} is below the"
+            f" recorded legal run {c.recorded}",
+            file=sys.stderr,
+        )
+    for c in rc.inexact:
+        print(
+            f"route check: action {c.action} {c.company}: optimum not proven (candidate limit);"
+            f" best found {c.optimum}, recorded {c.recorded}",
+            file=sys.stderr,
+        )
+    if to_stderr_only:
+        return
+    for c in rc.above:
+        print(
+            f"  action {c.action} {c.company}: recorded {c.recorded}, optimum {c.optimum}"
+            + ("" if c.exact else " (not proven optimal)")
+        )
+    print(
+        f"route check: {rc.checked} runs checked, optimum above recorded: {len(rc.above)},"
+        f" optimum below recorded: {len(rc.below)} (must be 0), not proven: {len(rc.inexact)}"
+        f" ({rc.seconds:.1f} s)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,14 +87,21 @@ def run(args: argparse.Namespace) -> int:
             )
             return 2
     try:
-        res = replay(data, until=args.until)
+        res = replay(
+            data,
+            until=args.until,
+            check_routes=args.check_routes,
+            route_limit=args.route_limit,
+        )
     except FerroviaError as exc:
         print(f"ferrovia: {exc}", file=sys.stderr)
         return 1
     if res.error is not None:
+        _print_route_check(res, to_stderr_only=False)
         print(describe_failure(res), file=sys.stderr)
         return 1
     if args.json:
+        _print_route_check(res, to_stderr_only=True)
         print(json.dumps(res.to_json()))
         return 0
     names = {p.id: p.name for p in res.state.players}
@@ -61,4 +113,5 @@ def run(args: argparse.Namespace) -> int:
     )
     for pid, value in sorted(result.items(), key=lambda kv: -kv[1]):
         print(f"  {names[pid]:<20} {value:>7}")
+    _print_route_check(res, to_stderr_only=False)
     return 0
