@@ -59,6 +59,7 @@ __all__ = [
     "KEYED_LISTS",
     "MergedDoc",
     "base_dir",
+    "extends_error",
     "game_chain",
     "load_part",
     "merge_docs",
@@ -506,6 +507,70 @@ def _raw_extends(game_dir: Path, shown: str) -> tuple[YamlDoc | None, str | None
     return doc, value, errors
 
 
+def _has_extends(doc: YamlDoc | None) -> bool:
+    return doc is not None and isinstance(doc.data, dict) and doc.data.get(EXTENDS) is not None
+
+
+def extends_error(game_dir: Path, shown: str | None = None) -> DataError | None:
+    """What is wrong with the chain of bases a game extends (None if nothing): an ``extends``
+    that is not a name, a base without ``game.yaml``, a game that extends itself, or a cycle
+    (reported at the game's own ``extends:``, naming the chain).  A game.yaml that cannot be
+    read is left to the loader.
+    """
+    label = shown if shown is not None else _show(game_dir)
+    seen: list[tuple[Path, str]] = []
+    top: tuple[str, int, int] | None = None
+    current = game_dir
+    while True:
+        doc, ext, _ = _raw_extends(current, label)
+        if not _has_extends(doc):
+            return None
+        assert doc is not None
+        line, col = _value_pos(doc)
+        if ext is None:
+            value = doc.data[EXTENDS] if isinstance(doc.data, dict) else None
+            got = (
+                "a list"
+                if isinstance(value, list)
+                else "a mapping"
+                if isinstance(value, dict)
+                else repr(value)
+            )
+            return DataError(
+                doc.file, line, col, f"'extends' must name a base game directory, got {got}"
+            )
+        top = top or (doc.file, line, col)
+        seen.append((current.resolve(), label))
+        base = base_dir(current, ext)
+        if not (base / "game.yaml").is_file():
+            return DataError(
+                doc.file, line, col, f"extends: no game {ext!r} ({_show(base)}/game.yaml)"
+            )
+        dirs = [d for d, _ in seen]
+        if base.resolve() in dirs:
+            if len(seen) == 1:
+                return DataError(doc.file, line, col, "extends: the game extends itself")
+            # Named from the game asked about, so the loop reads in the order it was written.
+            chain = [lab for _, lab in seen] + [seen[dirs.index(base.resolve())][1]]
+            return DataError(*top, f"extends: a cycle of bases: {' -> '.join(chain)}")
+        current, label = base, _show(base)
+
+
+def _value_pos(doc: YamlDoc) -> tuple[int, int]:
+    """Where the ``extends:`` value is written (also when it is a list or a mapping)."""
+    lc: Any = getattr(doc.data, "lc", None)
+    try:
+        line, col = lc.value(EXTENDS)
+    except (AttributeError, KeyError, TypeError):
+        return doc.position((EXTENDS,))
+    return line + 1, col + 1
+
+
+def _present(path: Path) -> bool:
+    """A file to read, or a link that cannot be followed (reading it then says why)."""
+    return path.exists() or path.is_symlink()
+
+
 def game_chain(game_dir: Path, shown: str | None = None) -> list[tuple[Path, str]]:
     """The game and the bases it extends, variant first: [(directory, shown), ...]."""
     chain: list[tuple[Path, str]] = []
@@ -533,7 +598,7 @@ def _merged(
     file = os.path.normpath(os.path.join(shown, name))
     game_doc, ext, errors = _raw_extends(game_dir, shown)
     if ext is None:
-        if not path.exists():
+        if not _present(path):
             return None, [DataError(file, 1, 1, "file not found")]
         doc, more = load_yaml(path, file)
         return doc, errors + more if kind == "game" else more
@@ -558,14 +623,17 @@ def _merged(
     base_doc, base_errors = _merged(base, base_shown, base_name, kind, depth + 1)
     errors += [e for e in base_errors if kind != "game" or e not in errors]
     if base_doc is None:
-        if kind == "options" and not path.exists():
+        if kind == "options" and not _present(path):
             return None, []
-        if not path.exists():
-            return None, [DataError(file, 1, 1, "file not found (neither here nor in the base)")]
+        if not _present(path):
+            # The base's own reason (a file it cannot read) says more than "not found".
+            return None, errors or [
+                DataError(file, 1, 1, "file not found (neither here nor in the base)")
+            ]
         doc, more = load_yaml(path, file)
         return doc, errors + more
     over = None
-    if path.exists():
+    if _present(path):
         over, more = load_yaml(path, file)
         errors += more
         if over is None:
@@ -589,7 +657,12 @@ def load_part(
     """
     path = game_dir / name
     file = os.path.normpath(os.path.join(shown, name))
-    _, ext, _ = _raw_extends(game_dir, shown)
+    game_doc, ext, _ = _raw_extends(game_dir, shown)
+    if _has_extends(game_doc):
+        problem = extends_error(game_dir, shown)
+        if problem is not None:
+            # Nothing can be merged: one error at the extends:, not each file's noise.
+            return None, None, [problem] if kind == "game" else []
     if ext is None:
         return load_model(path, file, model)
     doc, errors = _merged(game_dir, shown, name, kind)
@@ -605,6 +678,9 @@ def resolved_files(game_dir: Path, shown: str | None = None) -> dict[str, YamlDo
     """Kind -> merged document of every file of the game (``game`` first), for resolve/diff."""
     label = shown if shown is not None else _show(game_dir)
     out: dict[str, YamlDoc] = {}
+    problem = extends_error(game_dir, label)
+    if problem is not None:
+        raise _errors([problem])
     game, errors = _merged(game_dir, label, "game.yaml", "game")
     if game is None:
         raise _errors(errors)
