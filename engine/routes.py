@@ -81,11 +81,27 @@ total revenue no legal combination beats.  The algorithm:
 Caching: per call, chains once per gauge family, one enumerator per distinct train spec (its
 distance tables are computed lazily, once per stop).
 
-Cost (``tools/bench/bench_routes.py``, 299 turns of the four 18xx.games fixture games): median
-5 ms, 93% under 200 ms; a few late-game turns where two long E trains compete for the track of
-one station take seconds to minutes (worst 416 s), nearly all in steps 5-6: the greedy run is
-far below the trains' best single routes, so the lists are long and most pairs conflict.
-``limit`` bounds that for callers that only need a good legal run.
+Cost (``tools/bench/bench_routes.py``, 299 turns of the four 18xx.games fixture games, 2
+cores): exact, median 5 ms, 93% under 200 ms; cost grows with the stops the company reaches
+(median 0.3 ms under 10 stops, 5-7 ms at 40-59) and with two trains rather than one, and a few
+late-game turns where two long E trains compete for the track of one station take seconds to
+minutes (worst 416 s, 1858_game_end_bank #979), nearly all in steps 5-6: the greedy run is far
+below the trains' best single routes, so the lists are long (150k-300k routes) and most pairs
+conflict.  ``limit`` bounds that for callers that only need a good legal run (``limit=20000``:
+median 1.7 ms, worst 0.85 s, 7 turns inexact).
+
+Measured and not kept (10:30, #979): iterative deepening on the target (list only the routes
+that could reach ``sum of singles - gap``, doubling the gap) -- the optimum there is close to
+the greedy run, so every level was searched in vain (the three games without #979: total 6.7 s
+against 3.9 s); and bounding the trains still to choose by their single best route avoiding
+the taken route's 12 busiest track keys (memoised per key pattern) -- it cut nothing at #979,
+so the conflict is not on a few hot keys.  Next to try: for identical trains, only pairs with
+rev(r1) >= rev(r2), the partner found by a bounded single-train search avoiding r1's whole mask
+(44k r1 candidates there, so that search must be made much cheaper first).
+
+``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
+the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
+reported as inexact.
 """
 
 from __future__ import annotations
