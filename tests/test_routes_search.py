@@ -125,3 +125,34 @@ def test_best_routes_matches_brute_force(scenario) -> None:  # type: ignore[no-u
             g, r.route, specs[r.train], phase=("yellow",), company="X", tokens=tokens
         )
         assert value == r.revenue
+
+
+@st.composite
+def one_station_scenarios(
+    draw: st.DrawFn,
+) -> tuple[TrackGraph, dict[str, list[list[str | None]]], list]:  # type: ignore[type-arg]
+    """Modelled on the slowest real turn (1858_game_end_bank #979): the company has one
+    station and two long trains, so both routes must share that station's track."""
+    hexes = {h: (parse(draw(st.sampled_from(TILES))), draw(st.integers(0, 5))) for h in HEXES}
+    g = build_graph(hexes)
+    cities = [s for s in g.stops if s.kind == "city"]
+    tokens: dict[str, list[list[str | None]]] = {}
+    home = draw(st.integers(0, max(0, len(cities) - 1)))
+    for i, s in enumerate(cities):
+        slots: list[str | None] = [None] * s.slots
+        if i == home:
+            slots[0] = "X"
+        elif draw(st.booleans()):
+            slots[0] = "Y"
+        tokens.setdefault(s.hex, [])
+        tokens[s.hex].append(slots)
+    long_trains = [TrainSpec.stops("3E", large=(3, 3), small=(99, 0)), TrainSpec.hexes("4H", 4)]
+    a = draw(st.sampled_from(long_trains))
+    b = draw(st.sampled_from([a, *long_trains]))
+    return g, tokens, [("T-0", a), ("T-1", b)]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(one_station_scenarios())
+def test_two_long_trains_sharing_one_station(scenario) -> None:  # type: ignore[no-untyped-def]
+    test_best_routes_matches_brute_force.hypothesis.inner_test(scenario)
