@@ -78,26 +78,31 @@ total revenue no legal combination beats.  The algorithm:
    Candidates are grouped by the busiest track keys, so a whole group that conflicts with the
    track taken is skipped at once.
 
+7. *Two trains* (:func:`_pair_search`, used instead of 5-6): for each route r1 of the first
+   train, best first, the second train's best route on the track r1 leaves is found by the
+   single-train search itself (threshold: beat the best run so far, r1's track avoided), so no
+   partner list and no pairwise conflict scan.  Identical trains only try r1 >= r2, so r1 needs
+   half the best total; the loop stops once rev(r1) + the partner's cap cannot beat it.
+
 Caching: per call, chains once per gauge family, one enumerator per distinct train spec (its
 distance tables are computed lazily, once per stop).
 
 Cost (``tools/bench/bench_routes.py``, 299 turns of the four 18xx.games fixture games, 2
-cores): exact, median 5 ms, 93% under 200 ms; cost grows with the stops the company reaches
-(median 0.3 ms under 10 stops, 5-7 ms at 40-59) and with two trains rather than one, and a few
-late-game turns where two long E trains compete for the track of one station take seconds to
-minutes (worst 416 s, 1858_game_end_bank #979), nearly all in steps 5-6: the greedy run is far
-below the trains' best single routes, so the lists are long (150k-300k routes) and most pairs
-conflict.  ``limit`` bounds that for callers that only need a good legal run (``limit=20000``:
-median 1.7 ms, worst 0.85 s, 7 turns inexact).
+cores, exact): the pair search (7) took the worst turn (1858_game_end_bank #979, A, two 7E,
+optimum 710) from 416 s to 33 s, #940/#987 to 13 s, #868 to 3 s; median about 2-5 ms. Cost
+grows with the stops the company reaches (median 0.3 ms under 10 stops, 5-14 ms at 40-49) and
+with two trains rather than one.  What remains slow: r1 lists of 150k routes, ~44k of them
+tried as r1 at 0.4-0.7 ms per partner search.  ``limit`` bounds the candidate lists for
+callers that only need a good legal run (``exact=False`` then).
 
 Measured and not kept (10:30, #979): iterative deepening on the target (list only the routes
 that could reach ``sum of singles - gap``, doubling the gap) -- the optimum there is close to
 the greedy run, so every level was searched in vain (the three games without #979: total 6.7 s
 against 3.9 s); and bounding the trains still to choose by their single best route avoiding
 the taken route's 12 busiest track keys (memoised per key pattern) -- it cut nothing at #979,
-so the conflict is not on a few hot keys.  Next to try: for identical trains, only pairs with
-rev(r1) >= rev(r2), the partner found by a bounded single-train search avoiding r1's whole mask
-(44k r1 candidates there, so that search must be made much cheaper first).
+so the conflict is not on a few hot keys.  Next to try: a cheaper partner search (memoise by
+the part of r1's mask the partner's best route touches: if r1 avoids it, the partner is
+known), and a lazily listed r1 (enumerate only down to half the best found).
 
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
@@ -1214,7 +1219,13 @@ def best_routes(
     by_spec: dict[TrainSpec, list[_Candidate]] = {}
     chosen: dict[str, _Candidate] = dict(greedy)
     exact = True
-    if lower < sum_single:
+    considered = 0
+    if lower < sum_single and len(trains) == 2:
+        try:
+            chosen, considered = _pair_search(trains, enumerators, single, lower, greedy, limit)
+        except _Budget:
+            exact = False
+    elif lower < sum_single:
         try:
             for spec, en in enumerators.items():
                 # no route below this can be part of a run worth `lower`: the other trains
@@ -1236,12 +1247,42 @@ def best_routes(
         route = Route(c.stops, tuple(chain_sets[family].chains[i] for i in c.chains))
         paying = paying_stops(graph, c.stops, spec, phase, company, tokens)
         results.append(RouteResult(tid, c.revenue, route, paying))
-    return BestRoutes(
-        tuple(results),
-        sum(r.revenue for r in results),
-        sum(len(v) for v in by_spec.values()),
-        exact,
-    )
+    if not considered:
+        considered = sum(len(v) for v in by_spec.values())
+    return BestRoutes(tuple(results), sum(r.revenue for r in results), considered, exact)
+
+
+def _pair_search(
+    trains: Sequence[tuple[str, TrainSpec]],
+    enumerators: Mapping[TrainSpec, _Enumerator],
+    single: Mapping[TrainSpec, int],
+    lower: int,
+    greedy: dict[str, _Candidate],
+    limit: int | None,
+) -> tuple[dict[str, _Candidate], int]:
+    """The best run of two trains: for each route r1 of the first (best first), the second
+    train's best route on the track r1 leaves (a single-train search with threshold "beats
+    the best run found").  Identical trains: only pairs with rev(r1) >= rev(r2), so r1 needs
+    at least half the best total.  Stops once rev(r1) + the second train's single best (or
+    2 rev(r1) for identical trains) cannot beat the best run found."""
+    (t1, s1), (t2, s2) = trains
+    if s1 != s2 and single[s2] > single[s1]:
+        (t1, s1), (t2, s2) = (t2, s2), (t1, s1)
+    same = s1 == s2
+    en1, en2 = enumerators[s1], enumerators[s2]
+    best, chosen = lower, dict(greedy)
+    floor = (lower + 2) // 2 if same else max(1, lower + 1 - single[s2])
+    cands = en1.run(floor, limit=limit)
+    cands.sort(key=lambda c: -c.revenue)
+    for c in cands:
+        cap = min(c.revenue, single[s2]) if same else single[s2]
+        if c.revenue + cap <= best:
+            break
+        found = en2.run(best - c.revenue + 1, best_only=True, avoid=c.mask)
+        if found and c.revenue + found[0].revenue > best:
+            best = c.revenue + found[0].revenue
+            chosen = {t1: c, t2: found[0]}
+    return chosen, len(cands)
 
 
 class _Index:
