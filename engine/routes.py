@@ -1220,24 +1220,32 @@ def best_routes(
     chosen: dict[str, _Candidate] = dict(greedy)
     exact = True
     considered = 0
-    if lower < sum_single and len(trains) == 2:
-        try:
-            chosen, considered = _pair_search(trains, enumerators, single, lower, greedy, limit)
-        except _Budget:
-            exact = False
-    elif lower < sum_single:
+    # two trains: the list-and-combine search (5-6) while the lists stay short (usually
+    # fastest), else the pair search (7); both exact
+    pair = len(trains) == 2
+    cap = limit if not pair else min(limit, _PAIR_AFTER) if limit is not None else _PAIR_AFTER
+    if lower < sum_single:
         try:
             for spec, en in enumerators.items():
                 # no route below this can be part of a run worth `lower`: the other trains
                 # add at most their best single routes
                 threshold = max(1, lower - (sum_single - single[spec]))
-                left = None if limit is None else limit - sum(len(v) for v in by_spec.values())
+                left = None if cap is None else cap - sum(len(v) for v in by_spec.values())
                 cands = en.run(threshold, limit=left)
                 cands.sort(key=lambda c: -c.revenue)
                 by_spec[spec] = cands
             chosen = _combine([(tid, by_spec[spec]) for tid, spec in trains], lower, greedy)
         except _Budget:
+            by_spec = {}
             exact = False
+            if pair and (limit is None or limit > _PAIR_AFTER):
+                try:
+                    chosen, considered = _pair_search(
+                        trains, enumerators, single, lower, greedy, limit
+                    )
+                    exact = True
+                except _Budget:
+                    pass
     results = []
     for tid, spec in trains:
         c = chosen.get(tid)
@@ -1250,6 +1258,9 @@ def best_routes(
     if not considered:
         considered = sum(len(v) for v in by_spec.values())
     return BestRoutes(tuple(results), sum(r.revenue for r in results), considered, exact)
+
+
+_PAIR_AFTER = 20000  # two trains: candidates listed before switching to the pair search
 
 
 def _pair_search(

@@ -2,9 +2,7 @@
 
 At every ``run_routes`` the exact optimum (computed on the replay's own state just before it)
 is never below the recorded, legal run, and the runs that left money on the table are exactly
-these.  1858_game_end_bank has four turns whose proof still needs more than the per-turn
-candidate limit (#979 takes ~7 minutes exactly): they are listed as *inexact* and asserted as
-such, so none is skipped silently; making them fast is issue #6.
+these (every turn exact, no limit; the slowest, 1858_game_end_bank #979, takes ~33 s).
 """
 
 from __future__ import annotations
@@ -67,18 +65,20 @@ ABOVE = {
         (978, "N", 800, 810),
         (982, "TBF", 350, 410),
     },
-    # exact cases only (868 and 979 are also above, but not proven optimal: see INEXACT)
     "1858_game_end_bank.json": {
         (813, "A", 330, 450),
         (819, "ZPB", 610, 650),
         (841, "W", 470, 580),
         (854, "N", 230, 240),
+        (868, "ZPB", 650, 700),
         (878, "RP", 570, 720),
         (891, "W", 570, 580),
+        (940, "ZPB", 690, 700),
         (949, "RP", 670, 720),
         (959, "W", 620, 630),
         (963, "TBF", 790, 860),
         (974, "N", 270, 280),
+        (979, "A", 590, 710),
         (996, "RP", 760, 810),
         (1004, "TBF", 790, 860),
     },
@@ -89,33 +89,19 @@ CHECKED = {
     "219682.json": 82,
     "1858_game_end_bank.json": 76,
 }
-# turns whose exact proof exceeds LIMIT candidates: (action, company, recorded)
-LIMIT = 20000
-INEXACT = {
-    "1858_game_end_bank.json": {
-        (868, "ZPB", 650),
-        (940, "ZPB", 690),
-        (979, "A", 590),
-        (987, "ZPB", 760),
-    },
-}
 
 
 @pytest.mark.parametrize("name", sorted(ABOVE))
 def test_optimum_never_below_a_recorded_run(name: str) -> None:
     path = shared_path("fixtures", "18xx.games", "1858", name)
-    limit = LIMIT if name in INEXACT else None
-    res = replay(load_export(path), check_routes=True, route_limit=limit)
+    res = replay(load_export(path), check_routes=True)
     assert res.error is None
     rc = res.route_check
     assert rc is not None
     assert rc.checked == CHECKED[name]
     assert rc.below == []
-    assert {(c.action, c.company, c.recorded) for c in rc.inexact} == INEXACT.get(name, set())
-    above = {(c.action, c.company, c.recorded, c.optimum) for c in rc.above if c.exact}
-    assert above == ABOVE[name]
-    # an inexact turn still reports a legal run found (never more than the optimum)
-    assert all(c.optimum > 0 for c in rc.inexact)
+    assert rc.inexact == []  # no limit: every optimum is proven
+    assert {(c.action, c.company, c.recorded, c.optimum) for c in rc.above} == ABOVE[name]
 
 
 def test_check_routes_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
