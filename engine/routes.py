@@ -78,7 +78,7 @@ total revenue no legal combination beats.  The algorithm:
    Candidates are grouped by the busiest track keys, so a whole group that conflicts with the
    track taken is skipped at once.
 
-7. *Two trains* (:func:`_pair_search`, used instead of 5-6): for each route r1 of the first
+7. *Two trains* (:func:`_pair_search`, when 5 lists over 20000): for each route r1 of the first
    train, best first, the second train's best route on the track r1 leaves is found by the
    single-train search itself (threshold: beat the best run so far, r1's track avoided), so no
    partner list and no pairwise conflict scan.  Identical trains only try r1 >= r2, so r1 needs
