@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Property and fuzz tests draw the same examples on every run unless asked to explore, so a
+# landing never fails on an example nobody has seen; `HYPOTHESIS_PROFILE=explore` searches
+# afresh each run (and hypothesis prints the seed of anything it finds).
+settings.register_profile("default", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"

@@ -130,3 +130,17 @@ def test_a_variant_of_a_base_with_an_unreadable_map_names_the_base_file(
     code, out, err = run(["resolve", str(variant)], capsys)
     assert code == 1 and out == ""
     assert err.startswith(f"{base}/map.yaml:1:1: error: cannot read file: [Errno 40] ")
+
+
+def test_a_bundle_naming_one_certificate_twice_is_a_format_error() -> None:
+    # Found by the action fuzz test: ['TBF_5', 'TBF_5'] reached the share transfer and
+    # failed there with an IndexError (rule 'engine').
+    from engine.errors import IllegalAction
+    from engine.rules.actions import action_from_json
+
+    wire = {"type": "buy_shares", "entity": 7, "id": 898, "shares": ["TBF_5", "TBF_5"]}
+    with pytest.raises(IllegalAction) as info:
+        action_from_json(wire)
+    assert info.value.rule == "action format"
+    assert info.value.index == 898
+    assert "names a certificate twice" in str(info.value)

@@ -362,6 +362,10 @@ def action_from_json(data: dict[str, Any]) -> Action:
             value = tuple(_route(data, i, r) for i, r in enumerate(value))
         elif f.type == "tuple[str, ...]":
             value = _texts(data, key, value)
+            if key == "shares" and len(set(value)) != len(value):
+                # A certificate is one card: a bundle naming it twice is malformed, and
+                # letting it through would count its percent twice.
+                raise _format_error(data, f"shares names a certificate twice: {_show(value)}")
         else:
             expected = _FIELD_TYPES.get((kind, key)) or _WIRE_TYPES.get(str(f.type))
             if expected is not None:
