@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,16 @@ def shared_path(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"needs ../shared/{'/'.join(parts)} (the project's shared data), absent here")
     return path
+
+
+@pytest.fixture
+def gamedata_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of gamedata/1858 and the tile sets in tmp_path, which becomes the working
+    directory, so reported paths are relative (``gamedata/1858/map.yaml:...``)."""
+    shutil.copytree(GAMEDATA / "1858", tmp_path / "gamedata" / "1858")
+    shutil.copytree(GAMEDATA / "tilesets", tmp_path / "gamedata" / "tilesets")
+    monkeypatch.chdir(tmp_path)
+    return Path("gamedata/1858")
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ the edited text (so the tests follow the data as it grows) and are 1-based.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -17,19 +16,11 @@ from engine.validate import ValidationResult, coord_xy, validate_game
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "gamedata" / "1858"
-FILES = ("game", "map", "tiles", "privates", "companies", "trains", "phases", "market", "options")
 
 
 @pytest.fixture
-def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A copy of gamedata/ in tmp_path; the working directory is tmp_path (relative paths)."""
-    missing = [f for f in FILES if not (GAME / f"{f}.yaml").exists()]
-    if missing:
-        pytest.skip(f"gamedata/1858 not complete yet: {', '.join(missing)}")
-    shutil.copytree(GAME, tmp_path / "gamedata" / "1858")
-    shutil.copytree(ROOT / "gamedata" / "tilesets", tmp_path / "gamedata" / "tilesets")
-    monkeypatch.chdir(tmp_path)
-    return Path("gamedata/1858")
+def game(gamedata_copy: Path) -> Path:
+    return gamedata_copy
 
 
 def edit(path: Path, old: str, new: str) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -17,14 +16,8 @@ SUMMARY = "127 hexes, 108 tiles, 22 privates, 8 corporations, 7 trains, 6 phases
 
 
 @pytest.fixture
-def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    missing = [f for f in FILES if not (GAME / f"{f}.yaml").exists()]
-    if missing:
-        pytest.skip(f"gamedata/1858 not complete yet: {', '.join(missing)}")
-    shutil.copytree(GAME, tmp_path / "gamedata" / "1858")
-    shutil.copytree(ROOT / "gamedata" / "tilesets", tmp_path / "gamedata" / "tilesets")
-    monkeypatch.chdir(tmp_path)
-    return Path("gamedata/1858")
+def game(gamedata_copy: Path) -> Path:
+    return gamedata_copy
 
 
 def break_two_things(game: Path) -> None:
