@@ -714,12 +714,31 @@ class _Budget(Exception):
     """More candidate routes than the caller's ``limit``."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Option:
+    """One way to run a *link* (non-free stop to non-free stop through free stops only)."""
+
+    track: int  # track mask
+    stops: int  # the free stops passed, one bit per stop id (a route visits a stop once)
+    chains: tuple[int, ...]  # chain indices, walked from the link's first stop
+    inner: tuple[int, ...]  # the free stops passed, in that order
+
+
 @dataclass
 class _Candidate:
+    """A route of one train.  Plain: one route in place (``stops``, ``chains``, ``mask``).  A
+    *sequence* (``links`` set; see :class:`_LinkEnumerator`): ``stops`` are the non-free stops
+    only, ``links[i]`` the ways to run from ``stops[i]`` to ``stops[i + 1]``, ``mask`` and
+    ``chains`` one realisation, ``witness`` its options, ``core`` the track every realisation
+    uses."""
+
     stops: tuple[int, ...]
     chains: tuple[int, ...]
     mask: int
     revenue: int
+    links: tuple[tuple[_Option, ...], ...] | None = None
+    witness: tuple[_Option, ...] = ()
+    core: int = 0
 
 
 @dataclass
@@ -1149,6 +1168,423 @@ class _Enumerator:
         return list(out.values())
 
 
+def _solve(
+    groups: Sequence[tuple[int, tuple[_Option, ...]]], used: int = 0
+) -> list[_Option] | None:
+    """One option per link, all track-disjoint (and from ``used``), no free stop twice within
+    one route (``groups``: (route slot, options) per link); None when there is no such choice.
+
+    Backtracking, always on the link with the fewest options left (forward checking), so a
+    link with none left fails the branch at once.  Most questions are settled in a few
+    hundred steps; the rest first have each link's options cut down to those that differ
+    where it matters: only track some *other* link could use (and free stops of other links
+    of the same route) can tell two options apart, so an option whose such part contains
+    another's is never needed, and a link left with one option touching nothing of the others
+    is settled."""
+    n = len(groups)
+    doms: list[list[_Option]] = []
+    for _, opts in groups:
+        dom = [o for o in opts if not o.track & used] if used else list(opts)
+        if not dom:
+            return None
+        doms.append(dom)
+    slots = [slot for slot, _ in groups]
+    choice: list[_Option | None] = [None] * n
+    slot_stops: dict[int, int] = {}
+    steps = [0]
+
+    class _OutOfSteps(Exception):
+        pass
+
+    def search(left: list[int], track: int, budget: int) -> bool:
+        if not left:
+            return True
+        steps[0] += 1
+        if steps[0] > budget:
+            raise _OutOfSteps
+        pick = -1
+        pick_dom: list[_Option] = []
+        for i in left:
+            ss = slot_stops.get(slots[i], 0)
+            dom = [o for o in doms[i] if not (o.track & track or o.stops & ss)]
+            if not dom:
+                return False
+            if pick < 0 or len(dom) < len(pick_dom):
+                pick, pick_dom = i, dom
+                if len(dom) == 1:
+                    break
+        rest = [i for i in left if i != pick]
+        slot = slots[pick]
+        before = slot_stops.get(slot, 0)
+        for o in pick_dom:
+            choice[pick] = o
+            slot_stops[slot] = before | o.stops
+            if search(rest, track | o.track, budget):
+                return True
+        slot_stops[slot] = before
+        return False
+
+    try:
+        if search(list(range(n)), used, 300):
+            return [o for o in choice if o is not None]
+        return None
+    except _OutOfSteps:
+        slot_stops.clear()
+    live = list(range(n))
+    for _ in range(3):
+        tracks = []
+        stops = []
+        for dom in doms:
+            t = st = 0
+            for o in dom:
+                t |= o.track
+                st |= o.stops
+            tracks.append(t)
+            stops.append(st)
+        changed = False
+        still = []
+        for i in live:
+            other_t = used
+            other_s = 0
+            for j in live:
+                if j != i:
+                    other_t |= tracks[j]
+                    if slots[j] == slots[i]:
+                        other_s |= stops[j]
+            distinct: dict[tuple[int, int], _Option] = {}
+            for o in doms[i]:
+                distinct.setdefault((o.track & other_t, o.stops & other_s), o)
+            kept: list[tuple[int, int, _Option]] = []
+            for (et, es), o in sorted(
+                distinct.items(), key=lambda kv: kv[0][0].bit_count() + kv[0][1].bit_count()
+            ):
+                if any(not (kt & ~et or ks & ~es) for kt, ks, _ in kept):
+                    continue
+                kept.append((et, es, o))
+            if len(kept) < len(doms[i]):
+                changed = True
+                doms[i] = [o for _, _, o in kept]
+            if len(kept) == 1 and not (kept[0][0] or kept[0][1]):
+                choice[i] = kept[0][2]  # touches nothing any other link could use
+                changed = True
+            else:
+                still.append(i)
+        live = still
+        if not changed:
+            break
+    steps[0] = 0
+    if not search(live, used, 1 << 62):
+        return None
+    return [o for o in choice if o is not None]
+
+
+def _realise(c: _Candidate, options: Sequence[_Option]) -> _Candidate:
+    """The plain route of sequence ``c`` run by ``options`` (one per link)."""
+    stops = [c.stops[0]]
+    chains: list[int] = []
+    mask = 0
+    for o, nxt in zip(options, c.stops[1:] or c.stops[:0], strict=False):
+        stops.extend(o.inner)
+        stops.append(nxt)
+        chains.extend(o.chains)
+        mask |= o.track
+    if len(c.stops) == 1:  # a stub: one stop and the free stop at the end of its one chain
+        o = options[0]
+        stops.extend(o.inner)
+        chains.extend(o.chains)
+        mask |= o.track
+    return _Candidate(tuple(stops), tuple(chains), mask, c.revenue)
+
+
+class _LinkEnumerator(_Enumerator):
+    """Routes of a train that passes some stops for free -- towns for an E or D train: no
+    revenue, no distance, no station -- enumerated as *sequences* of the other stops.
+
+    Between two stops a town mesh offers dozens of ways (1858_game_end_bank #979: 2,996 for 53
+    pairs of stops), and every combination is a different route of the same revenue: the plain
+    walk listed 71,906 routes there for 221 sequences.  Here a step goes from stop to stop by a
+    *link*, the set of its ways (:class:`_Option`), and a sequence is kept while some choice of
+    one way per link is legal (:func:`_solve`: track-disjoint, no town twice); the sequence
+    carries all its ways, so the combination of trains can pick ways that fit together.
+
+    Every cut of the plain walk applies unchanged (free stops cost no distance, pay nothing and
+    hold no station); a route ending at a free stop is only ever needed with two stops (see
+    :class:`_Enumerator`), a *stub*: one sequence per stop, its ways the chains to free stops.
+    """
+
+    @staticmethod
+    def free_stops(en: _Enumerator) -> list[bool] | None:
+        """Which stops ``en``'s train passes for free, or None if it cannot use this search."""
+        if en.exact or en.hex_sides or en.values is None or en.has_special:
+            return None
+        stops = en.graph.stops
+        free = [False] * len(stops)
+        cost: dict[int, int] = {}
+        for s in en.cs.adjacency:
+            st = stops[s]
+            row = en.row_of[s]
+            if (
+                en.values[s] == 0
+                and not en.token[s]
+                and not en.blocked[s]
+                and not st.groups
+                and row >= 0
+                and row != en.prune_row
+            ):
+                free[s] = True
+                cost[row] = cost.get(row, 0) + st.visit_cost
+        # a row of free stops must never bind (an E train's 99 towns)
+        if not any(free) or any(en.row_limit[r] < c for r, c in cost.items()):
+            return None
+        return free
+
+    def __init__(self, base: _Enumerator, free: list[bool]) -> None:
+        # share everything the plain walk computed (tables, bounds, token distances)
+        for name in base.__dict__:
+            setattr(self, name, getattr(base, name))
+        self.free = free
+        cs = self.cs
+        vals = self.vals
+        links: dict[tuple[int, int], list[_Option]] = {}
+        stubs: dict[int, list[_Option]] = {}
+        count = [0]
+
+        def walk(
+            x: int, at: int, track: int, passed: int, chain_path: list[int], inner: list[int]
+        ) -> None:
+            for ci, o in cs.adjacency.get(at, ()):
+                m = cs.masks[ci]
+                if m & track or o == x or o == at:
+                    continue
+                if free[o]:
+                    bit = 1 << o
+                    if passed & bit:
+                        continue
+                    if at == x:
+                        stubs.setdefault(x, []).append(_Option(m, bit, (ci,), (o,)))
+                    walk(x, o, track | m, passed | bit, [*chain_path, ci], [*inner, o])
+                else:
+                    links.setdefault((x, o), []).append(
+                        _Option(track | m, passed, (*chain_path, ci), tuple(inner))
+                    )
+                    count[0] += 1
+                    if count[0] > _MAX_WAYS:
+                        raise _Budget
+
+        for x in cs.adjacency:
+            if not free[x]:
+                walk(x, x, 0, 0, [], [])
+        # fewest keys first: a short way leaves the most for the other links and trains
+        self.links = {
+            k: tuple(sorted(v, key=lambda o: o.track.bit_count())) for k, v in links.items()
+        }
+        self.stubs = {k: tuple(v) for k, v in stubs.items()}
+        adj: dict[int, list[int]] = {}
+        for x, y in self.links:
+            adj.setdefault(x, []).append(y)
+        self.link_adj = {x: sorted(ys, key=lambda y: -vals[y]) for x, ys in adj.items()}
+        self.size = sum(len(v) for v in self.links.values())
+
+    def run(
+        self,
+        threshold: int,
+        *,
+        best_only: bool = False,
+        avoid: int = 0,
+        limit: int | None = None,
+    ) -> list[_Candidate]:
+        """As :meth:`_Enumerator.run`, but listing sequences (``links`` set); ``best_only``
+        returns the best one realised as a plain route."""
+        stops = self.graph.stops
+        blocked, token, to_token, inf = self.blocked, self.token, self.to_token, self.inf
+        vals = self.vals
+        row_of, row_limit, kind_ok = self.row_of, self.row_limit, self.kind_ok
+        prune_row = self.prune_row
+        groups = [s.groups for s in stops]
+        dull = [vals[i] == 0 and not token[i] for i in range(len(stops))]
+        divisor = self.divisor
+        cost = [st.visit_cost for st in stops]
+        unit = [self.unit(i) for i in range(len(stops))]
+        near = self.near
+        prune_limit = row_limit[prune_row] if prune_row >= 0 else 0
+        all_links = self.links
+        ways: dict[tuple[int, int], tuple[_Option, ...]] = {}
+
+        def options(x: int, y: int) -> tuple[_Option, ...]:
+            found = ways.get((x, y))
+            if found is None:
+                found = all_links[(x, y)]
+                if avoid:
+                    found = tuple(o for o in found if not o.track & avoid)
+                ways[(x, y)] = found
+            return found
+
+        out: list[_Candidate] = []
+        best: list[_Candidate] = []
+        route: list[int] = []
+        link_opts: list[tuple[_Option, ...]] = []
+        witness: list[_Option] = []
+        on_route = bytearray(len(stops))
+        group_used: set[str] = set()
+        counts = [0] * max(1, len(row_limit))
+        need = max(threshold, 1) * divisor
+
+        def record(raw: int) -> None:
+            nonlocal need
+            value = raw // divisor
+            if value <= 0 or raw < need:
+                return
+            mask = 0
+            chains: list[int] = []
+            core = 0
+            for o in witness:
+                mask |= o.track
+                chains.extend(o.chains)
+            for opts in link_opts:
+                common = -1
+                for o in opts:
+                    common &= o.track
+                core |= common
+            c = _Candidate(
+                tuple(route), tuple(chains), mask, value, tuple(link_opts), tuple(witness), core
+            )
+            if best_only:
+                best[:] = [_realise(c, witness)]
+                need = (value + 1) * divisor
+                return
+            out.append(c)
+            if limit is not None and len(out) > limit:
+                raise _Budget
+
+        def extend(raw: int, has_token: bool, track: int, passed: int) -> None:
+            nonlocal witness
+            tail = route[-1]
+            n = len(route)
+            if (
+                n > 1
+                and has_token
+                and route[0] < tail
+                and (n == 2 or not (dull[tail] or dull[route[0]]))
+            ):
+                record(raw)
+            if n > 1 and (blocked[tail] or dull[route[0]]):
+                return
+            counted, free_vals = near(tail)
+            if prune_row >= 0:
+                k = room = prune_limit - counts[prune_row]
+            else:
+                k = room = inf
+            top = raw
+            if room > 0:
+                taken = 0
+                for v, d, st in counted:
+                    if d <= k and not on_route[st]:
+                        top += v
+                        taken += 1
+                        if taken >= room:
+                            break
+            for v, d, st in free_vals:
+                if d <= k and not on_route[st]:
+                    top += v
+            if top < need:
+                return
+            for other in self.link_adj.get(tail, ()):
+                if on_route[other]:
+                    continue
+                row = row_of[other]
+                if row_limit:
+                    if not kind_ok[other]:
+                        continue
+                    if row >= 0 and counts[row] + cost[other] > row_limit[row]:
+                        continue
+                g = groups[other]
+                if g and not group_used.isdisjoint(g):
+                    continue
+                tok = has_token or token[other]
+                if not tok:
+                    tt = to_token[other]
+                    if tt >= inf:
+                        continue
+                    if prune_row >= 0 and prune_limit - counts[prune_row] - unit[other] < tt:
+                        continue
+                opts = options(tail, other)
+                if not opts:
+                    continue
+                # extend the current realisation if one way fits; else re-solve the whole
+                # sequence (earlier links may have to run another way)
+                way = next((o for o in opts if not (o.track & track or o.stops & passed)), None)
+                saved = None
+                if way is None:
+                    solved = _solve([(0, x) for x in [*link_opts, opts]])
+                    if solved is None:
+                        continue
+                    saved = witness
+                    witness = solved[:-1]
+                    way = solved[-1]
+                    new_track = new_passed = 0
+                    for o in witness:
+                        new_track |= o.track
+                        new_passed |= o.stops
+                else:
+                    new_track, new_passed = track, passed
+                route.append(other)
+                link_opts.append(opts)
+                witness.append(way)
+                on_route[other] = 1
+                if g:
+                    group_used.update(g)
+                if row >= 0:
+                    counts[row] += cost[other]
+                extend(raw + vals[other], tok, new_track | way.track, new_passed | way.stops)
+                if row >= 0:
+                    counts[row] -= cost[other]
+                if g:
+                    group_used.difference_update(g)
+                on_route[other] = 0
+                witness.pop()
+                link_opts.pop()
+                route.pop()
+                if saved is not None:
+                    witness = saved
+                    # the earlier links keep their old ways, which fit the shorter sequence
+
+        for start in sorted(self.link_adj, key=lambda s: -vals[s]):
+            row = row_of[start]
+            if row_limit:
+                if not kind_ok[start]:
+                    continue
+                if row >= 0 and cost[start] > row_limit[row]:
+                    continue
+            if to_token[start] >= inf:
+                continue
+            route.append(start)
+            on_route[start] = 1
+            group_used.update(groups[start])
+            if row >= 0:
+                counts[row] += cost[start]
+            extend(vals[start], token[start], 0, 0)
+            if row >= 0:
+                counts[row] -= cost[start]
+            group_used.difference_update(groups[start])
+            on_route[start] = 0
+            route.pop()
+        # stubs: a stop with the company's station and one chain to a free stop
+        for x, stub in self.stubs.items():
+            if not token[x] or vals[x] < need:
+                continue
+            opts = tuple(o for o in stub if not o.track & avoid) if avoid else stub
+            if not opts:
+                continue
+            route[:] = [x]
+            link_opts[:] = [opts]
+            witness[:] = [opts[0]]
+            record(vals[x])
+            route.clear()
+            link_opts.clear()
+            witness.clear()
+        return best if best_only else out
+
+
 def best_routes(
     graph: TrackGraph,
     trains: Sequence[tuple[str, TrainSpec]],
@@ -1175,7 +1611,7 @@ def best_routes(
         family = "metre" if spec.gauge in ("metre", "narrow") else "broad"
         if family not in chain_sets:
             chain_sets[family] = _chain_set(graph, company, tokens, family, bits)
-        enumerators[spec] = _Enumerator(
+        en = _Enumerator(
             graph,
             chain_sets[family],
             spec,
@@ -1184,6 +1620,13 @@ def best_routes(
             tokens=tokens,
             rules=rules,
         )
+        free = _LinkEnumerator.free_stops(en)
+        if free is not None:
+            try:
+                en = _LinkEnumerator(en, free)
+            except _Budget:
+                pass  # a mesh too big to list its ways: the plain walk
+        enumerators[spec] = en
     # 1. each train's best single route
     single: dict[TrainSpec, int] = {}
     single_route: dict[TrainSpec, list[_Candidate]] = {}
@@ -1222,7 +1665,9 @@ def best_routes(
     considered = 0
     # two trains: the list-and-combine search (5-6) while the lists stay short (usually
     # fastest), else the pair search (7); both exact
-    pair = len(trains) == 2
+    pair = len(trains) == 2 and not any(
+        isinstance(en, _LinkEnumerator) for en in enumerators.values()
+    )
     cap = limit if not pair else min(limit, _PAIR_AFTER) if limit is not None else _PAIR_AFTER
     if lower < sum_single:
         try:
@@ -1234,7 +1679,8 @@ def best_routes(
                 cands = en.run(threshold, limit=left)
                 cands.sort(key=lambda c: -c.revenue)
                 by_spec[spec] = cands
-            chosen = _combine([(tid, by_spec[spec]) for tid, spec in trains], lower, greedy)
+            meet = _Meet(_exits(graph, chain_sets.values()))
+            chosen = _combine([(tid, by_spec[spec]) for tid, spec in trains], lower, greedy, meet)
         except _Budget:
             by_spec = {}
             exact = False
@@ -1261,6 +1707,7 @@ def best_routes(
 
 
 _PAIR_AFTER = 20000  # two trains: candidates listed before switching to the pair search
+_MAX_WAYS = 50000  # ways between stops beyond which the plain walk is used instead
 
 
 def _pair_search(
@@ -1302,8 +1749,8 @@ class _Index:
 
     def __init__(self, cands: list[_Candidate]) -> None:
         freq: dict[int, int] = {}
-        for c in cands[:: max(1, len(cands) // 256)]:
-            m = c.mask
+        cores = [c.core if c.links is not None else c.mask for c in cands]
+        for m in cores[:: max(1, len(cands) // 256)]:
             while m:
                 low = m & -m
                 freq[low] = freq.get(low, 0) + 1
@@ -1312,19 +1759,71 @@ class _Index:
         for b, _ in sorted(freq.items(), key=lambda kv: -kv[1])[:10]:
             hot |= b
         groups: dict[int, list[int]] = {}
-        for i, c in enumerate(cands):
-            groups.setdefault(c.mask & hot, []).append(i)
+        for i, m in enumerate(cores):
+            groups.setdefault(m & hot, []).append(i)
         # groups best first (lists keep the candidates' best-first order)
         self.groups = sorted(groups.items(), key=lambda kv: kv[1][0])
 
 
+def _exits(graph: TrackGraph, chain_sets: Iterable[_ChainSet]) -> dict[int, int]:
+    """Per stop, at most how many track-disjoint chains can meet there: chains that leave it
+    by the same path share that path's track."""
+    firsts: dict[int, set[int]] = {}
+    for cs in chain_sets:
+        for c in cs.chains:
+            for stop, path in ((c.a, c.paths[0]), (c.b, c.paths[-1])):
+                # a path without track keys cannot make two chains conflict: count it apart
+                firsts.setdefault(stop, set()).add(
+                    path if graph.paths[path].keys else -1 - len(firsts.get(stop, ()))
+                )
+    return {s: len(v) for s, v in firsts.items()}
+
+
+class _Meet:
+    """Where routes meet at stops with few exits (a pigeonhole test, one AND per pair).
+
+    A route through a stop uses two of its chains there, a route ending there one, and the
+    company's routes never share track, so routes fit only while the chains they use at a
+    stop do not outnumber its :func:`_exits`.  Two routes, by a stop's number of exits: 1 --
+    they cannot both touch it; 2 -- not one passing through while the other touches it; 3 --
+    not both passing through.  ``hit`` has the stops where this route conflicts with any
+    other touching it; the test of two routes is ``hit1 & touch2 or touch1 & hit2 or
+    through1 & through2 & three``."""
+
+    def __init__(self, exits: Mapping[int, int]) -> None:
+        self.one = self.two = self.three = 0
+        for s, n in exits.items():
+            if n == 1:
+                self.one |= 1 << s
+            elif n == 2:
+                self.two |= 1 << s
+            elif n == 3:
+                self.three |= 1 << s
+
+    def masks(self, stops: Sequence[int]) -> tuple[int, int, int]:
+        """(touch, through, hit) of a route with these stops (in order)."""
+        touch = through = 0
+        for s in stops:
+            touch |= 1 << s
+        for s in stops[1:-1]:
+            through |= 1 << s
+        return touch, through, (touch & self.one) | (through & self.two)
+
+
 def _combine(
-    lists: list[tuple[str, list[_Candidate]]], lower: int, incumbent: dict[str, _Candidate]
+    lists: list[tuple[str, list[_Candidate]]],
+    lower: int,
+    incumbent: dict[str, _Candidate],
+    meet: _Meet | None = None,
 ) -> dict[str, _Candidate]:
     """Branch and bound: one candidate (or none) per train, track-disjoint, best total.
 
     ``lists``: each train's candidates, best first (identical trains share one list object);
-    ``incumbent``: a known run worth ``lower``.
+    ``incumbent``: a known run worth ``lower``.  A sequence candidate (``links`` set) fits the
+    run when some way of running it does: the run keeps one realisation of everything taken,
+    tries the new sequence against it, and only when that fails solves all the taken
+    sequences' links together (:func:`_solve`), so earlier routes may switch ways.  What is
+    returned is plain routes.
     """
 
     def top(lst: list[_Candidate]) -> int:
@@ -1340,14 +1839,68 @@ def _combine(
         if id(lst) not in indexes:
             indexes[id(lst)] = _Index(lst)
     best_total = lower
-    best_pick: list[int] | None = None
-    pick = [-1] * n
+    best_run: list[_Candidate | None] | None = None
+    taken: list[_Candidate | None] = [None] * n  # as listed
+    real: list[_Candidate | None] = [None] * n  # as run now (plain)
+    joint: dict[tuple[int, ...], list[_Option] | None] = {}
 
-    def search(i: int, used: int, total: int, floor: int) -> None:
-        nonlocal best_total, best_pick
+    def fit(i: int, c: _Candidate, track: int) -> list[_Candidate | None] | None:
+        """The run's routes (plain) with ``c`` as train i's, or None if ``c`` cannot fit."""
+        if c.links is None:
+            if not c.mask & track:
+                return [*real[:i], c, *real[i + 1 :]]
+        else:
+            way = _solve([(0, opts) for opts in c.links], track)
+            if way is not None:
+                return [*real[:i], _realise(c, way), *real[i + 1 :]]
+        seqs = [j for j in range(i) if taken[j] is not None and taken[j].links is not None]  # type: ignore[union-attr]
+        if not seqs:
+            return None  # everything taken runs one way only: no other realisation to try
+        fixed = 0
+        for j in range(i):
+            t = taken[j]
+            if t is not None and t.links is None:
+                fixed |= t.mask
+        if c.links is None:
+            fixed |= c.mask
+        key = (*(id(taken[j]) for j in seqs), id(c))
+        if key not in joint:
+            groups: list[tuple[int, tuple[_Option, ...]]] = []
+            for slot, j in enumerate([*seqs, i]):
+                t = c if j == i else taken[j]
+                assert t is not None
+                if t.links is not None:
+                    groups.extend((slot, opts) for opts in t.links)
+            joint[key] = _solve(groups, fixed)
+        way = joint[key]
+        if way is None:
+            return None
+        out = list(real)
+        out[i] = c
+        pos = 0
+        for j in [*seqs, i]:
+            t = c if j == i else taken[j]
+            assert t is not None
+            if t.links is not None:
+                k = len(t.links)
+                out[j] = _realise(t, way[pos : pos + k])
+                pos += k
+        return out
+
+    meets: dict[int, tuple[int, int, int]] = {}
+    three = meet.three if meet is not None else 0
+    for _, lst in lists:
+        for c in lst:
+            if id(c) not in meets:
+                meets[id(c)] = meet.masks(c.stops) if meet is not None else (0, 0, 0)
+
+    def search(
+        i: int, track: int, core: int, total: int, floor: int, touch: int, through: int, hit: int
+    ) -> None:
+        nonlocal best_total, best_run, real
         if total > best_total:
             best_total = total
-            best_pick = pick[:i] + [-1] * (n - i)
+            best_run = list(real)
         if i == n or total + suffix[i] <= best_total:
             return
         cands = lists[i][1]
@@ -1355,7 +1908,7 @@ def _combine(
         low = floor if i > 0 and cands is lists[i - 1][1] else 0
         rest = suffix[i + 1]
         for key, members in indexes[id(cands)].groups:
-            if key & used:
+            if key & core:
                 continue
             for k in members:
                 if k < low:
@@ -1363,14 +1916,37 @@ def _combine(
                 c = cands[k]
                 if total + c.revenue + rest <= best_total:
                     break
-                if c.mask & used:
+                c_core = c.core if c.links is not None else c.mask
+                if c_core & core:
                     continue
-                pick[i] = k
-                search(i + 1, used | c.mask, total + c.revenue, k + 1)
-                pick[i] = -1
-        search(i + 1, used, total, len(cands))  # this train stays home
+                c_touch, c_through, c_hit = meets[id(c)]
+                if c_hit & touch or c_touch & hit or c_through & through & three:
+                    continue
+                run = fit(i, c, track)
+                if run is None:
+                    continue
+                saved = real
+                real = run
+                taken[i] = c
+                new_track = 0
+                for r in run:
+                    if r is not None:
+                        new_track |= r.mask
+                search(
+                    i + 1,
+                    new_track,
+                    core | c_core,
+                    total + c.revenue,
+                    k + 1,
+                    touch | c_touch,
+                    through | c_through,
+                    hit | c_hit,
+                )
+                taken[i] = None
+                real = saved
+        search(i + 1, track, core, total, len(cands), touch, through, hit)  # train stays home
 
-    search(0, 0, 0, 0)
-    if best_pick is None:
+    search(0, 0, 0, 0, 0, 0, 0, 0)
+    if best_run is None:
         return incumbent
-    return {lists[i][0]: lists[i][1][k] for i, k in enumerate(best_pick) if k >= 0}
+    return {lists[i][0]: r for i, r in enumerate(best_run) if r is not None}
