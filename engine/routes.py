@@ -1180,35 +1180,47 @@ def _propagate(
     slots = [slot for slot, _ in groups]
     doms = [[o for o in opts if not o.track & used] if used else list(opts) for _, opts in groups]
     n = len(doms)
+    core_t = [0] * n
+    core_s = [0] * n
+    seen: list[tuple[int, int] | None] = [None] * n  # what each domain was last cut by
+    dirty = list(range(n))
     while True:
-        core_t = []
-        core_s = []
-        for d in doms:
+        for i in dirty:
+            d = doms[i]
             if not d:
                 return None
             t = st = -1
             for o in d:
                 t &= o.track
                 st &= o.stops
-            core_t.append(t)
-            core_s.append(st)
-        changed = False
+            core_t[i] = t
+            core_s[i] = st
+        # the OR of the other links' cores, by prefix and suffix
+        suffix = [0] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            suffix[i] = suffix[i + 1] | core_t[i]
+        prefix = 0
+        changed = []
         for i in range(n):
-            other_t = other_s = 0
+            other_t = prefix | suffix[i + 1]
+            prefix |= core_t[i]
+            other_s = 0
             for j in range(n):
-                if j != i:
-                    other_t |= core_t[j]
-                    if slots[j] == slots[i]:
-                        other_s |= core_s[j]
+                if j != i and slots[j] == slots[i]:
+                    other_s |= core_s[j]
+            if seen[i] == (other_t, other_s):
+                continue
+            seen[i] = (other_t, other_s)
             d = doms[i]
             kept = [o for o in d if not (o.track & other_t or o.stops & other_s)]
             if len(kept) < len(d):
                 if not kept:
                     return None
-                changed = True
+                changed.append(i)
                 doms[i] = kept
         if not changed:
             return doms
+        dirty = changed
 
 
 def _solve(
@@ -1393,6 +1405,11 @@ class _LinkEnumerator(_Enumerator):
             adj.setdefault(x, []).append(y)
         self.link_adj = {x: sorted(ys, key=lambda y: -vals[y]) for x, ys in adj.items()}
         self.size = sum(len(v) for v in self.links.values())
+        #: avoided track -> (ways per link, link cores, links that fit together, solved
+        #: sequences), shared by the runs of one search
+        self.memo: dict[
+            int, tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any], dict[Any, Any]]
+        ] = {}
 
     def run(
         self,
@@ -1417,7 +1434,8 @@ class _LinkEnumerator(_Enumerator):
         near = self.near
         prune_limit = row_limit[prune_row] if prune_row >= 0 else 0
         all_links = self.links
-        ways: dict[tuple[int, int], tuple[_Option, ...]] = {}
+        # per avoided track, kept between runs (the greedy and list runs walk the same tree)
+        ways, cores, pairs, solutions = self.memo.setdefault(avoid, ({}, {}, {}, {}))
 
         def options(x: int, y: int) -> tuple[_Option, ...]:
             found = ways.get((x, y))
@@ -1465,9 +1483,6 @@ class _LinkEnumerator(_Enumerator):
             if limit is not None and len(out) > limit:
                 raise _Budget
 
-        cores: dict[int, tuple[int, int]] = {}
-        pairs: dict[tuple[int, int], bool] = {}
-
         def link_core(opts: tuple[_Option, ...]) -> tuple[int, int]:
             """The track and towns every way of a link uses."""
             found = cores.get(id(opts))
@@ -1484,7 +1499,7 @@ class _LinkEnumerator(_Enumerator):
             key = (id(a), id(b))
             found = pairs.get(key)
             if found is None:
-                found = pairs[key] = any(
+                found = pairs[key] = _propagate([(0, a), (0, b)], 0) is not None and any(
                     not (x.track & y.track or x.stops & y.stops) for x in a for y in b
                 )
             return found
@@ -1556,7 +1571,11 @@ class _LinkEnumerator(_Enumerator):
                         continue
                     if any(not compatible(x, opts) for x in link_opts):
                         continue
-                    solved = _solve([(0, x) for x in [*link_opts, opts]])
+                    skey = (*map(id, link_opts), id(opts))
+                    if skey in solutions:
+                        solved = solutions[skey]
+                    else:
+                        solved = solutions[skey] = _solve([(0, x) for x in [*link_opts, opts]])
                     if solved is None:
                         continue
                     saved = witness
@@ -1849,13 +1868,21 @@ class _Meet:
             elif n == 3:
                 self.three |= 1 << s
 
-    def masks(self, stops: Sequence[int]) -> tuple[int, int, int]:
-        """(touch, through, hit) of a route with these stops (in order)."""
+    def masks(self, c: _Candidate) -> tuple[int, int, int]:
+        """(touch, through, hit) of route ``c``: for a sequence, its stops and the towns every
+        way of one of its links passes."""
+        stops = c.stops
         touch = through = 0
         for s in stops:
             touch |= 1 << s
         for s in stops[1:-1]:
             through |= 1 << s
+        for opts in c.links or ():
+            towns = -1
+            for o in opts:
+                towns &= o.stops
+            through |= towns
+            touch |= towns
         return touch, through, (touch & self.one) | (through & self.two)
 
 
@@ -1892,7 +1919,6 @@ def _combine(
     taken: list[_Candidate | None] = [None] * n  # as listed
     real: list[_Candidate | None] = [None] * n  # as run now (plain)
     joint: dict[tuple[int, ...], list[_Option] | None] = {}
-    beside: dict[tuple[int, int], bool] = {}  # two links (of different routes) can both run
 
     def fit(i: int, c: _Candidate, track: int) -> list[_Candidate | None] | None:
         """The run's routes (plain) with ``c`` as train i's, or None if ``c`` cannot fit."""
@@ -1908,59 +1934,50 @@ def _combine(
         seqs = [j for j in range(i) if taken[j] is not None and taken[j].links is not None]  # type: ignore[union-attr]
         if not seqs:
             return None  # everything taken runs one way only: no other realisation to try
-        # cheap proof first: a link of c that cannot run beside a link of a taken sequence
-        for j in seqs:
-            t = taken[j]
-            assert t is not None and t.links is not None
-            for a in t.links:
-                if c.links is None:
-                    if all(o.track & c.mask for o in a):
-                        return None
-                    continue
-                for b in c.links:
-                    pk = (id(a), id(b))
-                    ok = beside.get(pk)
-                    if ok is None:
-                        ok = beside[pk] = any(not x.track & y.track for x in a for y in b)
-                    if not ok:
-                        return None
-        fixed = 0
-        for j in range(i):
-            t = taken[j]
-            if t is not None and t.links is None:
-                fixed |= t.mask
-        if c.links is None:
-            fixed |= c.mask
-        key = (*(id(taken[j]) for j in seqs), id(c))
-        if key not in joint:
-            groups: list[tuple[int, tuple[_Option, ...]]] = []
-            for slot, j in enumerate([*seqs, i]):
-                t = c if j == i else taken[j]
+        others = [j for j in range(i) if taken[j] is not None]
+        # every pair must fit on its own (remembered: the same pairs come back all the time)
+        if len(others) > 1 or c.links is None:
+            for j in others:
+                t = taken[j]
                 assert t is not None
-                if t.links is not None:
-                    groups.extend((slot, opts) for opts in t.links)
-            joint[key] = _solve(groups, fixed)
-        way = joint[key]
+                if (t.links is not None or c.links is not None) and together([t, c]) is None:
+                    return None
+        members = [t for j in others if (t := taken[j]) is not None]
+        way = together([*members, c])
         if way is None:
             return None
         out = list(real)
-        out[i] = c
         pos = 0
-        for j in [*seqs, i]:
-            t = c if j == i else taken[j]
-            assert t is not None
+        for j, t in [*zip(others, members, strict=True), (i, c)]:
             if t.links is not None:
                 k = len(t.links)
                 out[j] = _realise(t, way[pos : pos + k])
                 pos += k
+            else:
+                out[j] = t
         return out
+
+    def together(group: list[_Candidate]) -> list[_Option] | None:
+        """Ways for every link of the sequences in ``group`` so that all of it fits together
+        (the plain routes as fixed track), or None."""
+        key = tuple(map(id, group))
+        if key not in joint:
+            fixed = 0
+            links: list[tuple[int, tuple[_Option, ...]]] = []
+            for slot, t in enumerate(group):
+                if t.links is None:
+                    fixed |= t.mask
+                else:
+                    links.extend((slot, opts) for opts in t.links)
+            joint[key] = _solve(links, fixed)
+        return joint[key]
 
     meets: dict[int, tuple[int, int, int]] = {}
     three = meet.three if meet is not None else 0
     for _, lst in lists:
         for c in lst:
             if id(c) not in meets:
-                meets[id(c)] = meet.masks(c.stops) if meet is not None else (0, 0, 0)
+                meets[id(c)] = meet.masks(c) if meet is not None else (0, 0, 0)
 
     def search(
         i: int, track: int, core: int, total: int, floor: int, touch: int, through: int, hit: int
