@@ -720,8 +720,9 @@ class _Option:
 
     track: int  # track mask
     stops: int  # the free stops passed, one bit per stop id (a route visits a stop once)
-    chains: tuple[int, ...]  # chain indices, walked from the link's first stop
+    chains: tuple[int, ...]  # chain indices, walked from ``start``
     inner: tuple[int, ...]  # the free stops passed, in that order
+    start: int = -1  # the stop the way is listed from (the lower stop id of its link)
 
 
 @dataclass
@@ -894,6 +895,13 @@ class _Enumerator:
             st: sorted(adj, key=lambda e: -vals[e[1]]) for st, adj in cs.adjacency.items()
         }
         self.has_special = any(cs.special)
+        # stops a route can only end at: blocking ones, and those with one way out (a route
+        # has two ends, so the bound counts at most one of them beyond its first stop)
+        firsts: dict[int, set[int]] = {}
+        for c in cs.chains:
+            firsts.setdefault(c.a, set()).add(c.paths[0])
+            firsts.setdefault(c.b, set()).add(c.paths[-1])
+        self.end_only = [self.blocked[s] or len(firsts.get(s, ())) <= 1 for s in range(n)]
 
     def distances(self, source: int) -> dict[int, int]:
         """Fewest distance units from ``source`` to each stop (through non-blocking stops)."""
@@ -944,33 +952,6 @@ class _Enumerator:
         if self.hex_sides or self.prune_row < 0 or self.row_of[stop] != self.prune_row:
             return 0
         return self.graph.stops[stop].visit_cost
-
-    def optimistic(self, tail: int, counts: list[int], sides: int, on_route: bytearray) -> int:
-        """The most value the rest of a route ending at ``tail`` could still add: the best
-        unvisited stops within the distance left (at most that many of the counted kind)."""
-        counted, free = self.near(tail)
-        if self.hex_sides:
-            k = self.limit_sides - sides
-            room = k + self.zero_side_chains
-        elif self.prune_row >= 0:
-            k = self.row_limit[self.prune_row] - counts[self.prune_row]
-            room = k
-        else:
-            k = room = self.inf
-        total = 0
-        taken = 0
-        if room > 0:
-            for v, d, st in counted:
-                if d <= k and not on_route[st]:
-                    total += v
-                    taken += 1
-                    if taken >= room:
-                        break
-
-        for v, d, st in free:
-            if d <= k and not on_route[st]:
-                total += v
-        return total
 
     def run(
         self,
@@ -1058,6 +1039,7 @@ class _Enumerator:
             for tail, adj in adjacency.items()
         }
         near = self.near
+        end_only = self.end_only
         hex_counted = hex_sides
         room_extra = self.zero_side_chains if hex_sides else 0
         prune_limit = row_limit[prune_row] if prune_row >= 0 else 0
@@ -1090,8 +1072,13 @@ class _Enumerator:
                 top = raw
                 if room > 0:
                     taken = 0
+                    last_end = False
                     for v, d, st in counted:
                         if d <= k and not on_route[st]:
+                            if end_only[st]:
+                                if last_end:
+                                    continue
+                                last_end = True
                             top += v
                             taken += 1
                             if taken >= room:
@@ -1169,7 +1156,7 @@ class _Enumerator:
 
 
 def _propagate(
-    groups: Sequence[tuple[int, tuple[_Option, ...]]], used: int
+    groups: Sequence[tuple[int, Sequence[_Option]]], used: int
 ) -> list[list[_Option]] | None:
     """Each link's options that can still be taken, or None when a link has none.
 
@@ -1235,11 +1222,30 @@ def _solve(
     still matter to its links -- which links are left, and the taken track and stops they
     could touch -- so a choice earlier on that differs only elsewhere (another way through a
     town mesh the rest never reaches) is not tried again."""
-    n = len(groups)
-    slots = [slot for slot, _ in groups]
     doms = _propagate(groups, used)
     if doms is None:
         return None
+    return _choose([slot for slot, _ in groups], doms, used)
+
+
+def _choose(slots: Sequence[int], doms: Sequence[list[_Option]], used: int) -> list[_Option] | None:
+    """The backtracking of :func:`_solve` on domains already propagated."""
+    n = len(doms)
+    # most questions that pass propagation have an answer a greedy pass finds (fewest
+    # options first, each link its first option that fits)
+    picked: list[_Option | None] = [None] * n
+    track = used
+    taken_s: dict[int, int] = {}
+    for i in sorted(range(n), key=lambda x: len(doms[x])):
+        ss = taken_s.get(slots[i], 0)
+        o = next((x for x in doms[i] if not (x.track & track or x.stops & ss)), None)
+        if o is None:
+            break
+        picked[i] = o
+        track |= o.track
+        taken_s[slots[i]] = ss | o.stops
+    else:
+        return [o for o in picked if o is not None]
     live: list[tuple[int, list[_Option]]] = []
     union_t = [0] * n
     union_s = [0] * n
@@ -1304,10 +1310,12 @@ def _realise(c: _Candidate, options: Sequence[_Option]) -> _Candidate:
     stops = [c.stops[0]]
     chains: list[int] = []
     mask = 0
-    for o, nxt in zip(options, c.stops[1:] or c.stops[:0], strict=False):
-        stops.extend(o.inner)
+    for o, here, nxt in zip(options, c.stops, c.stops[1:], strict=False):
+        # a link's ways are listed once, from its lower stop: walk them backwards if need be
+        forward = o.start == here
+        stops.extend(o.inner if forward else reversed(o.inner))
         stops.append(nxt)
-        chains.extend(o.chains)
+        chains.extend(o.chains if forward else reversed(o.chains))
         mask |= o.track
     if len(c.stops) == 1:  # a stub: one stop and the free stop at the end of its one chain
         o = options[0]
@@ -1384,9 +1392,9 @@ class _LinkEnumerator(_Enumerator):
                     if at == x:
                         stubs.setdefault(x, []).append(_Option(m, bit, (ci,), (o,)))
                     walk(x, o, track | m, passed | bit, [*chain_path, ci], [*inner, o])
-                else:
+                elif x < o:  # each link once; the other direction is the same ways
                     links.setdefault((x, o), []).append(
-                        _Option(track | m, passed, (*chain_path, ci), tuple(inner))
+                        _Option(track | m, passed, (*chain_path, ci), tuple(inner), x)
                     )
                     count[0] += 1
                     if count[0] > _MAX_WAYS:
@@ -1403,6 +1411,7 @@ class _LinkEnumerator(_Enumerator):
         adj: dict[int, list[int]] = {}
         for x, y in self.links:
             adj.setdefault(x, []).append(y)
+            adj.setdefault(y, []).append(x)
         self.link_adj = {x: sorted(ys, key=lambda y: -vals[y]) for x, ys in adj.items()}
         self.size = sum(len(v) for v in self.links.values())
         #: avoided track -> (ways per link, link cores, links that fit together, solved
@@ -1432,12 +1441,15 @@ class _LinkEnumerator(_Enumerator):
         cost = [st.visit_cost for st in stops]
         unit = [self.unit(i) for i in range(len(stops))]
         near = self.near
+        end_only = self.end_only
         prune_limit = row_limit[prune_row] if prune_row >= 0 else 0
         all_links = self.links
         # per avoided track, kept between runs (the greedy and list runs walk the same tree)
         ways, cores, pairs, solutions = self.memo.setdefault(avoid, ({}, {}, {}, {}))
 
         def options(x: int, y: int) -> tuple[_Option, ...]:
+            if x > y:
+                x, y = y, x
             found = ways.get((x, y))
             if found is None:
                 found = all_links[(x, y)]
@@ -1496,13 +1508,16 @@ class _LinkEnumerator(_Enumerator):
 
         def compatible(a: tuple[_Option, ...], b: tuple[_Option, ...]) -> bool:
             """Some way of link a and some way of link b fit in one route."""
-            key = (id(a), id(b))
+            key = (id(a), id(b)) if id(a) < id(b) else (id(b), id(a))
             found = pairs.get(key)
             if found is None:
                 found = pairs[key] = _propagate([(0, a), (0, b)], 0) is not None and any(
                     not (x.track & y.track or x.stops & y.stops) for x in a for y in b
                 )
             return found
+
+        # per depth, the links so far with their ways propagated (None: not needed yet)
+        prefix: list[list[list[_Option]] | None] = [[]]
 
         def extend(
             raw: int, has_token: bool, track: int, passed: int, core_t: int, core_s: int
@@ -1527,8 +1542,13 @@ class _LinkEnumerator(_Enumerator):
             top = raw
             if room > 0:
                 taken = 0
+                last_end = False
                 for v, d, st in counted:
                     if d <= k and not on_route[st]:
+                        if end_only[st]:
+                            if last_end:
+                                continue
+                            last_end = True
                         top += v
                         taken += 1
                         if taken >= room:
@@ -1564,6 +1584,7 @@ class _LinkEnumerator(_Enumerator):
                 # sequence (earlier links may have to run another way)
                 way = next((o for o in opts if not (o.track & track or o.stops & passed)), None)
                 saved = None
+                narrowed: list[list[_Option]] | None = None
                 if way is None:
                     # cheap proofs first: every way hits track (or a town) the sequence must
                     # use, or the link cannot run beside one of the links already taken
@@ -1571,11 +1592,35 @@ class _LinkEnumerator(_Enumerator):
                         continue
                     if any(not compatible(x, opts) for x in link_opts):
                         continue
-                    skey = (*map(id, link_opts), id(opts))
+                    # a sequence's ways fit or not whatever order its links come in
+                    skey = frozenset((*map(id, link_opts), id(opts)))
                     if skey in solutions:
-                        solved = solutions[skey]
+                        # remembered by link (the same links may have come in another order)
+                        by_link, narrowed_by = solutions[skey]
+                        order = [*link_opts, opts]
+                        solved = None if by_link is None else [by_link[id(x)] for x in order]
+                        narrowed = (
+                            None if narrowed_by is None else [narrowed_by[id(x)] for x in order]
+                        )
                     else:
-                        solved = solutions[skey] = _solve([(0, x) for x in [*link_opts, opts]])
+                        # the links so far, propagated once per prefix (siblings share it)
+                        if prefix[-1] is None:
+                            prefix[-1] = _propagate([(0, x) for x in link_opts], 0)
+                        done = prefix[-1]
+                        assert done is not None  # the prefix has a realisation
+                        narrowed = _propagate([*((0, x) for x in done), (0, opts)], 0)
+                        solved = (
+                            None if narrowed is None else _choose([0] * len(narrowed), narrowed, 0)
+                        )
+                        order = [*link_opts, opts]
+                        solutions[skey] = (
+                            None
+                            if solved is None
+                            else {id(x): w for x, w in zip(order, solved, strict=True)},
+                            None
+                            if narrowed is None
+                            else {id(x): d for x, d in zip(order, narrowed, strict=True)},
+                        )
                     if solved is None:
                         continue
                     saved = witness
@@ -1587,6 +1632,7 @@ class _LinkEnumerator(_Enumerator):
                         new_passed |= o.stops
                 else:
                     new_track, new_passed = track, passed
+                prefix.append(narrowed)
                 route.append(other)
                 link_opts.append(opts)
                 witness.append(way)
@@ -1604,6 +1650,7 @@ class _LinkEnumerator(_Enumerator):
                     core_t | lt,
                     core_s | ls,
                 )
+                prefix.pop()
                 if row >= 0:
                     counts[row] -= cost[other]
                 if g:
