@@ -112,7 +112,7 @@ reported as inexact.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1210,9 +1210,7 @@ def _propagate(
         dirty = changed
 
 
-def _solve(
-    groups: Sequence[tuple[int, tuple[_Option, ...]]], used: int = 0
-) -> list[_Option] | None:
+def _solve(groups: Sequence[tuple[int, Sequence[_Option]]], used: int = 0) -> list[_Option] | None:
     """One option per link, all track-disjoint (and from ``used``), no free stop twice within
     one route (``groups``: (route slot, options) per link); None when there is no such choice.
 
@@ -1479,14 +1477,19 @@ class _LinkEnumerator(_Enumerator):
             for o in witness:
                 mask |= o.track
                 chains.extend(o.chains)
-            for opts in link_opts:
+            # the ways as propagated when this sequence was solved: the rest can never be run
+            # with the others, and dropping them makes every later question smaller
+            narrowed = prefix[-1] if prefix and not best_only else None
+            if narrowed is not None and len(narrowed) == len(link_opts):
+                links = tuple(tuple(d) for d in narrowed)
+            else:
+                links = tuple(link_opts)
+            for opts in links:
                 common = -1
                 for o in opts:
                     common &= o.track
                 core |= common
-            c = _Candidate(
-                tuple(route), tuple(chains), mask, value, tuple(link_opts), tuple(witness), core
-            )
+            c = _Candidate(tuple(route), tuple(chains), mask, value, links, tuple(witness), core)
             if best_only:
                 best[:] = [_realise(c, witness)]
                 need = (value + 1) * divisor
@@ -1742,71 +1745,8 @@ def best_routes(
             except _Budget:
                 pass  # a mesh too big to list its ways: the plain walk
         enumerators[spec] = en
-    # 1. each train's best single route
-    single: dict[TrainSpec, int] = {}
-    single_route: dict[TrainSpec, list[_Candidate]] = {}
-    for spec, en in enumerators.items():
-        found = en.run(1, best_only=True)
-        single[spec] = found[0].revenue if found else 0
-        single_route[spec] = found
-    # 2. a lower bound: greedily, each train its best route on track the others left; every
-    # order of the distinct train kinds is tried (at most 3 kinds run in 1858)
-    kinds = list(dict.fromkeys(spec for _, spec in trains))
-    orders = itertools.permutations(kinds) if len(kinds) <= 3 else [tuple(kinds)]
-    lower = 0
-    greedy: dict[str, _Candidate] = {}
-    for kind_order in orders:
-        rank = {spec: i for i, spec in enumerate(kind_order)}
-        order = sorted(trains, key=lambda t: rank[t[1]])
-        used = 0
-        total = 0
-        picks: dict[str, _Candidate] = {}
-        for tid, spec in order:
-            found = (
-                enumerators[spec].run(1, best_only=True, avoid=used) if used else single_route[spec]
-            )
-            if found:
-                total += found[0].revenue
-                used |= found[0].mask
-                picks[tid] = found[0]
-        if total > lower or not greedy:
-            lower, greedy = total, picks
-    sum_single = sum(single[spec] for _, spec in trains)
-    # 3. every route that can be part of a run worth at least `lower` (none needed when the
-    # greedy run already earns every train's best: nothing can beat it)
-    by_spec: dict[TrainSpec, list[_Candidate]] = {}
-    chosen: dict[str, _Candidate] = dict(greedy)
-    exact = True
-    considered = 0
-    # two trains: the list-and-combine search (5-6) while the lists stay short (usually
-    # fastest), else the pair search (7); both exact
-    pair = len(trains) == 2 and not any(
-        isinstance(en, _LinkEnumerator) for en in enumerators.values()
-    )
-    cap = limit if not pair else min(limit, _PAIR_AFTER) if limit is not None else _PAIR_AFTER
-    if lower < sum_single:
-        try:
-            for spec, en in enumerators.items():
-                # no route below this can be part of a run worth `lower`: the other trains
-                # add at most their best single routes
-                threshold = max(1, lower - (sum_single - single[spec]))
-                left = None if cap is None else cap - sum(len(v) for v in by_spec.values())
-                cands = en.run(threshold, limit=left)
-                cands.sort(key=lambda c: -c.revenue)
-                by_spec[spec] = cands
-            meet = _Meet(_exits(graph, chain_sets.values()))
-            chosen = _combine([(tid, by_spec[spec]) for tid, spec in trains], lower, greedy, meet)
-        except _Budget:
-            by_spec = {}
-            exact = False
-            if pair and (limit is None or limit > _PAIR_AFTER):
-                try:
-                    chosen, considered = _pair_search(
-                        trains, enumerators, single, lower, greedy, limit
-                    )
-                    exact = True
-                except _Budget:
-                    pass
+    search = _RunSearch(graph, chain_sets, enumerators, limit)
+    chosen, exact, considered = search.best(trains)
     results = []
     for tid, spec in trains:
         c = chosen.get(tid)
@@ -1816,9 +1756,177 @@ def best_routes(
         route = Route(c.stops, tuple(chain_sets[family].chains[i] for i in c.chains))
         paying = paying_stops(graph, c.stops, spec, phase, company, tokens)
         results.append(RouteResult(tid, c.revenue, route, paying))
-    if not considered:
-        considered = sum(len(v) for v in by_spec.values())
     return BestRoutes(tuple(results), sum(r.revenue for r in results), considered, exact)
+
+
+class _RunSearch:
+    """The best run of any subset of one company's trains (the steps in the module
+    docstring), sharing every train's enumerator and best routes between subsets: with three
+    or more trains, the optimum of the others bounds what one train's route must earn."""
+
+    def __init__(
+        self,
+        graph: TrackGraph,
+        chain_sets: Mapping[str, _ChainSet],
+        enumerators: Mapping[TrainSpec, _Enumerator],
+        limit: int | None,
+    ) -> None:
+        self.graph, self.chain_sets, self.enumerators, self.limit = (
+            graph,
+            chain_sets,
+            enumerators,
+            limit,
+        )
+        self.kind = {spec: i for i, spec in enumerate(enumerators)}
+        self.tops: dict[TrainSpec, list[_Candidate]] = {}
+        #: kinds -> (best run as routes in kind order, exact)
+        self.solved: dict[tuple[int, ...], tuple[list[tuple[TrainSpec, _Candidate]], bool]] = {}
+
+    def top(self, spec: TrainSpec) -> list[_Candidate]:
+        """The train's best route (a list of one; empty if it has none)."""
+        if spec not in self.tops:
+            self.tops[spec] = self.enumerators[spec].run(1, best_only=True)
+        return self.tops[spec]
+
+    def optimum(
+        self, trains: Sequence[tuple[str, TrainSpec]]
+    ) -> tuple[list[tuple[TrainSpec, _Candidate]], bool]:
+        """(the routes of the best run, exact) of a subset of the trains, remembered by their
+        kinds."""
+        key = tuple(sorted(self.kind[spec] for _, spec in trains))
+        if key not in self.solved:
+            chosen, exact, _ = self.best(trains)
+            spec_of = dict(trains)
+            self.solved[key] = ([(spec_of[tid], c) for tid, c in chosen.items()], exact)
+        return self.solved[key]
+
+    @staticmethod
+    def _assign(
+        trains: Sequence[tuple[str, TrainSpec]], routes: Sequence[tuple[TrainSpec, _Candidate]]
+    ) -> dict[str, _Candidate]:
+        """A remembered run (routes of trains of these kinds) given to these trains."""
+        free = list(trains)
+        out: dict[str, _Candidate] = {}
+        for spec, c in routes:
+            i = next(i for i, (_, s) in enumerate(free) if s == spec)
+            out[free.pop(i)[0]] = c
+        return out
+
+    def _greedy(
+        self, trains: Sequence[tuple[str, TrainSpec]], kinds: list[TrainSpec]
+    ) -> tuple[int, dict[str, _Candidate]]:
+        """The best greedy run: each train its best route on track the others left, every
+        order of the train kinds (at most 3 kinds run in 1858).  (Starting the first train
+        from each of its 4-12 best routes lifted #979's 650 to 690 of 710, but cost more than
+        it saved.)"""
+        orders = itertools.permutations(kinds) if len(kinds) <= 3 else [tuple(kinds)]
+        lower = 0
+        greedy: dict[str, _Candidate] = {}
+        for kind_order in orders:
+            rank = {spec: i for i, spec in enumerate(kind_order)}
+            order = sorted(trains, key=lambda t: rank[t[1]])
+            first_tid, first_spec = order[0]
+            firsts: list[_Candidate | None] = list(self.top(first_spec)) or [None]
+            for start in firsts:
+                used = 0
+                total = 0
+                picks: dict[str, _Candidate] = {}
+                if start is not None:
+                    total, used, picks = start.revenue, start.mask, {first_tid: start}
+                for tid, spec in order[1:]:
+                    found = (
+                        self.enumerators[spec].run(1, best_only=True, avoid=used)
+                        if used
+                        else self.top(spec)
+                    )
+                    if found:
+                        total += found[0].revenue
+                        used |= found[0].mask
+                        picks[tid] = found[0]
+                if total > lower or not greedy:
+                    lower, greedy = total, picks
+        return lower, greedy
+
+    def best(
+        self, trains: Sequence[tuple[str, TrainSpec]]
+    ) -> tuple[dict[str, _Candidate], bool, int]:
+        """(train id -> its route, exact, candidates considered)."""
+        enumerators, limit = self.enumerators, self.limit
+        single = {spec: (self.top(spec)[0].revenue if self.top(spec) else 0) for _, spec in trains}
+        # 2. a lower bound: greedily, each train its best route on track the others left,
+        # from each of the first train's best routes; every order of the distinct train
+        # kinds is tried (at most 3 kinds run in 1858).  The best route plus the best beside
+        # it is often well below the optimum (#979: 650 of 710), and the lists grow as it
+        # falls.
+        kinds = list(dict.fromkeys(spec for _, spec in trains))
+        sum_single = sum(single[spec] for _, spec in trains)
+        lower = 0
+        greedy: dict[str, _Candidate] = {}
+        lower, greedy = self._greedy(trains, kinds)
+        if lower >= sum_single:
+            return greedy, True, 0  # every train earns its best: nothing can beat it
+        # what the other trains can add at most, with one train of each kind left out: the
+        # exact optimum of the others when there are two or more of them, else their best
+        rest: dict[TrainSpec, int] = {}
+        for spec in kinds:
+            others = list(trains)
+            left_out = others.pop(next(i for i, t in enumerate(others) if t[1] == spec))
+            most = sum(single[s] for _, s in others)
+            if len(others) > 1:
+                routes, exact_others = self.optimum(others)
+                total = sum(c.revenue for _, c in routes)
+                if exact_others:
+                    most = min(most, total)
+                # and the others' best run plus this train's best route beside it is a run
+                used = 0
+                for _, c in routes:
+                    used |= c.mask
+                found = enumerators[spec].run(1, best_only=True, avoid=used)
+                if found and total + found[0].revenue > lower:
+                    lower = total + found[0].revenue
+                    greedy = self._assign(others, routes)
+                    greedy[left_out[0]] = found[0]
+            rest[spec] = most
+        # 3. every route that can be part of a run worth at least `lower`
+        by_spec: dict[TrainSpec, list[_Candidate]] = {}
+        # two trains: the list-and-combine search (5-6) while the lists stay short (usually
+        # fastest), else the pair search (7); both exact
+        pair = len(trains) == 2 and not any(
+            isinstance(enumerators[spec], _LinkEnumerator) for spec in kinds
+        )
+        cap = limit if not pair else min(limit, _PAIR_AFTER) if limit is not None else _PAIR_AFTER
+        try:
+            for spec in kinds:
+                # no route below this can be part of a run worth `lower`
+                threshold = max(1, lower - rest[spec])
+                left = None if cap is None else cap - sum(len(v) for v in by_spec.values())
+                cands = enumerators[spec].run(threshold, limit=left)
+                cands.sort(key=lambda c: -c.revenue)
+                by_spec[spec] = cands
+            meet = _Meet(_exits(self.graph, self.chain_sets.values()))
+
+            def bound(tids: Sequence[str]) -> int | None:
+                """The exact optimum of these trains, when there are several (else None)."""
+                if len(tids) < 2:
+                    return None
+                sub = [t for t in trains if t[0] in tids]
+                routes, exact_sub = self.optimum(sub)
+                return sum(c.revenue for _, c in routes) if exact_sub else None
+
+            chosen = _combine(
+                [(tid, by_spec[spec]) for tid, spec in trains], lower, greedy, meet, bound
+            )
+            return chosen, True, sum(len(v) for v in by_spec.values())
+        except _Budget:
+            if pair and (limit is None or limit > _PAIR_AFTER):
+                try:
+                    chosen, considered = _pair_search(
+                        trains, enumerators, single, lower, greedy, limit
+                    )
+                    return chosen, True, considered
+                except _Budget:
+                    pass
+            return greedy, False, 0
 
 
 _PAIR_AFTER = 20000  # two trains: candidates listed before switching to the pair search
@@ -1938,6 +2046,7 @@ def _combine(
     lower: int,
     incumbent: dict[str, _Candidate],
     meet: _Meet | None = None,
+    bound: Callable[[Sequence[str]], int | None] | None = None,
 ) -> dict[str, _Candidate]:
     """Branch and bound: one candidate (or none) per train, track-disjoint, best total.
 
@@ -1957,6 +2066,13 @@ def _combine(
     suffix = [0] * (n + 1)
     for i in range(n - 1, -1, -1):
         suffix[i] = suffix[i + 1] + top(lists[i][1])
+    if bound is not None:
+        # what the trains still to choose can earn together (when known exactly) is a
+        # tighter bound than the sum of their best routes
+        for i in range(n - 2, 0, -1):
+            exact_rest = bound([tid for tid, _ in lists[i:]])
+            if exact_rest is not None:
+                suffix[i] = min(suffix[i], exact_rest)
     indexes: dict[int, _Index] = {}
     for _, lst in lists:
         if id(lst) not in indexes:
@@ -1966,21 +2082,21 @@ def _combine(
     taken: list[_Candidate | None] = [None] * n  # as listed
     real: list[_Candidate | None] = [None] * n  # as run now (plain)
     joint: dict[tuple[int, ...], list[_Option] | None] = {}
+    own: dict[int, list[list[_Option]]] = {}  # a sequence's ways, propagated on their own
 
     def fit(i: int, c: _Candidate, track: int) -> list[_Candidate | None] | None:
         """The run's routes (plain) with ``c`` as train i's, or None if ``c`` cannot fit."""
         if c.links is None:
             if not c.mask & track:
                 return [*real[:i], c, *real[i + 1 :]]
-        else:
-            if not c.mask & track:
-                return [*real[:i], _realise(c, c.witness), *real[i + 1 :]]
-            way = _solve([(0, opts) for opts in c.links], track)
-            if way is not None:
-                return [*real[:i], _realise(c, way), *real[i + 1 :]]
+        elif not c.mask & track:
+            return [*real[:i], _realise(c, c.witness), *real[i + 1 :]]
         seqs = [j for j in range(i) if taken[j] is not None and taken[j].links is not None]  # type: ignore[union-attr]
         if not seqs:
-            return None  # everything taken runs one way only: no other realisation to try
+            if c.links is None:
+                return None  # everything runs one way only: no other realisation to try
+            way = _solve([(0, opts) for opts in c.links], track)
+            return None if way is None else [*real[:i], _realise(c, way), *real[i + 1 :]]
         others = [j for j in range(i) if taken[j] is not None]
         # every pair must fit on its own (remembered: the same pairs come back all the time)
         if len(others) > 1 or c.links is None:
@@ -2010,21 +2126,23 @@ def _combine(
         key = tuple(map(id, group))
         if key not in joint:
             fixed = 0
-            links: list[tuple[int, tuple[_Option, ...]]] = []
+            links: list[tuple[int, Sequence[_Option]]] = []
             for slot, t in enumerate(group):
                 if t.links is None:
                     fixed |= t.mask
                 else:
-                    links.extend((slot, opts) for opts in t.links)
+                    # each sequence's ways propagated on their own first (once per sequence)
+                    mine = own.get(id(t))
+                    if mine is None:
+                        mine = own[id(t)] = _propagate([(0, x) for x in t.links], 0) or [
+                            list(x) for x in t.links
+                        ]
+                    links.extend((slot, opts) for opts in mine)
             joint[key] = _solve(links, fixed)
         return joint[key]
 
     meets: dict[int, tuple[int, int, int]] = {}
     three = meet.three if meet is not None else 0
-    for _, lst in lists:
-        for c in lst:
-            if id(c) not in meets:
-                meets[id(c)] = meet.masks(c) if meet is not None else (0, 0, 0)
 
     def search(
         i: int, track: int, core: int, total: int, floor: int, touch: int, through: int, hit: int
@@ -2051,7 +2169,10 @@ def _combine(
                 c_core = c.core if c.links is not None else c.mask
                 if c_core & core:
                     continue
-                c_touch, c_through, c_hit = meets[id(c)]
+                found = meets.get(id(c))
+                if found is None:
+                    found = meets[id(c)] = meet.masks(c) if meet is not None else (0, 0, 0)
+                c_touch, c_through, c_hit = found
                 if c_hit & touch or c_touch & hit or c_through & through & three:
                     continue
                 run = fit(i, c, track)
