@@ -723,6 +723,7 @@ class _Option:
     chains: tuple[int, ...]  # chain indices, walked from ``start``
     inner: tuple[int, ...]  # the free stops passed, in that order
     start: int = -1  # the stop the way is listed from (the lower stop id of its link)
+    both: int = 0  # track and stops in one mask (stops shifted above every track bit)
 
 
 @dataclass
@@ -1156,7 +1157,9 @@ class _Enumerator:
 
 
 def _propagate(
-    groups: Sequence[tuple[int, Sequence[_Option]]], used: int
+    groups: Sequence[tuple[int, Sequence[_Option]]],
+    used: int,
+    cores: Sequence[tuple[int, int]] | None = None,
 ) -> list[list[_Option]] | None:
     """Each link's options that can still be taken, or None when a link has none.
 
@@ -1171,6 +1174,12 @@ def _propagate(
     core_s = [0] * n
     seen: list[tuple[int, int] | None] = [None] * n  # what each domain was last cut by
     dirty = list(range(n))
+    if cores is not None and not used:
+        # the cores of the domains as given are known: start from them
+        for i, (t, st) in enumerate(cores):
+            core_t[i] = t
+            core_s[i] = st
+        dirty = []
     while True:
         for i in dirty:
             d = doms[i]
@@ -1279,11 +1288,12 @@ def _choose(slots: Sequence[int], doms: Sequence[list[_Option]], used: int) -> l
         before = slot_taken.get(slot, 0)
         for o in dom:
             nxt = []
+            ob, ot = o.both, o.track
             for j, dj in rest:
                 if slots[j] == slot:
-                    f = [x for x in dj if not (x.track & o.track or x.stops & o.stops)]
+                    f = [x for x in dj if not x.both & ob]
                 else:
-                    f = [x for x in dj if not x.track & o.track]
+                    f = [x for x in dj if not x.track & ot]
                 if not f:
                     break
                 nxt.append((j, f))
@@ -1375,6 +1385,8 @@ class _LinkEnumerator(_Enumerator):
         links: dict[tuple[int, int], list[_Option]] = {}
         stubs: dict[int, list[_Option]] = {}
         count = [0]
+        # the ways of one route are only ever compared with each other by ``both``
+        shift = max((m.bit_length() for m in cs.masks), default=0)
 
         def walk(
             x: int, at: int, track: int, passed: int, chain_path: list[int], inner: list[int]
@@ -1388,11 +1400,20 @@ class _LinkEnumerator(_Enumerator):
                     if passed & bit:
                         continue
                     if at == x:
-                        stubs.setdefault(x, []).append(_Option(m, bit, (ci,), (o,)))
+                        stubs.setdefault(x, []).append(
+                            _Option(m, bit, (ci,), (o,), -1, m | bit << shift)
+                        )
                     walk(x, o, track | m, passed | bit, [*chain_path, ci], [*inner, o])
                 elif x < o:  # each link once; the other direction is the same ways
                     links.setdefault((x, o), []).append(
-                        _Option(track | m, passed, (*chain_path, ci), tuple(inner), x)
+                        _Option(
+                            track | m,
+                            passed,
+                            (*chain_path, ci),
+                            tuple(inner),
+                            x,
+                            track | m | passed << shift,
+                        )
                     )
                     count[0] += 1
                     if count[0] > _MAX_WAYS:
@@ -1412,6 +1433,7 @@ class _LinkEnumerator(_Enumerator):
             adj.setdefault(y, []).append(x)
         self.link_adj = {x: sorted(ys, key=lambda y: -vals[y]) for x, ys in adj.items()}
         self.size = sum(len(v) for v in self.links.values())
+        self.shift = shift
         #: avoided track -> (ways per link, link cores, links that fit together, solved
         #: sequences), shared by the runs of one search
         self.memo: dict[
@@ -1440,6 +1462,7 @@ class _LinkEnumerator(_Enumerator):
         unit = [self.unit(i) for i in range(len(stops))]
         near = self.near
         end_only = self.end_only
+        shift = self.shift
         prune_limit = row_limit[prune_row] if prune_row >= 0 else 0
         all_links = self.links
         # per avoided track, kept between runs (the greedy and list runs walk the same tree)
@@ -1561,6 +1584,8 @@ class _LinkEnumerator(_Enumerator):
                     top += v
             if top < need:
                 return
+            taken_both = track | passed << shift
+            core_both = core_t | core_s << shift
             for other in self.link_adj.get(tail, ()):
                 if on_route[other]:
                     continue
@@ -1585,13 +1610,13 @@ class _LinkEnumerator(_Enumerator):
                     continue
                 # extend the current realisation if one way fits; else re-solve the whole
                 # sequence (earlier links may have to run another way)
-                way = next((o for o in opts if not (o.track & track or o.stops & passed)), None)
+                way = next((o for o in opts if not o.both & taken_both), None)
                 saved = None
                 narrowed: list[list[_Option]] | None = None
                 if way is None:
                     # cheap proofs first: every way hits track (or a town) the sequence must
                     # use, or the link cannot run beside one of the links already taken
-                    if all(o.track & core_t or o.stops & core_s for o in opts):
+                    if all(o.both & core_both for o in opts):
                         continue
                     if any(not compatible(x, opts) for x in link_opts):
                         continue
@@ -1608,7 +1633,9 @@ class _LinkEnumerator(_Enumerator):
                     else:
                         # the links so far, propagated once per prefix (siblings share it)
                         if prefix[-1] is None:
-                            prefix[-1] = _propagate([(0, x) for x in link_opts], 0)
+                            prefix[-1] = _propagate(
+                                [(0, x) for x in link_opts], 0, [link_core(x) for x in link_opts]
+                            )
                         done = prefix[-1]
                         assert done is not None  # the prefix has a realisation
                         narrowed = _propagate([*((0, x) for x in done), (0, opts)], 0)
