@@ -2224,7 +2224,8 @@ def _combine(
         if i == n or total + suffix[i] <= best_total:
             return
         cands = lists[i][1]
-        # identical trains take routes in list order, so each run is tried once
+        # identical trains take routes in list order, so each run is tried once (a sequence
+        # may be taken by two of them: two routes with the same stops by different ways)
         low = floor if i > 0 and cands is lists[i - 1][1] else 0
         rest = suffix[i + 1]
         for key, members in indexes[id(cands)].groups:
@@ -2260,7 +2261,8 @@ def _combine(
                     new_track,
                     core | c_core,
                     total + c.revenue,
-                    k + 1,
+                    # the next identical train may run this sequence again by other ways
+                    k if c.links is not None else k + 1,
                     touch | c_touch,
                     through | c_through,
                     hit | c_hit,

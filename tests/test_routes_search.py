@@ -69,7 +69,10 @@ def scenarios(draw: st.DrawFn) -> tuple[TrackGraph, dict[str, list[list[str | No
 
 
 def brute_force_routes(
-    g: TrackGraph, train: TrainSpec, tokens: dict[str, list[list[str | None]]]
+    g: TrackGraph,
+    train: TrainSpec,
+    tokens: dict[str, list[list[str | None]]],
+    max_chains: int = 7,
 ) -> list[tuple[int, frozenset[int]]]:
     out: dict[tuple[frozenset[int], frozenset[int]], int] = {}
     skip = train.skip_track
@@ -86,7 +89,7 @@ def brute_force_routes(
                 value = 0
             if value > 0:
                 out[(frozenset(stops), frozenset(p for c in used for p in c.paths))] = value
-        if len(used) >= 7:
+        if len(used) >= max_chains:
             return
         for c in chains[stops[-1]]:
             if c.b in stops or any(c.keys & u.keys for u in used):

@@ -1,0 +1,162 @@
+"""The link search of E and D trains (towns passed for free) is exact.
+
+Its two parts are checked apart and together: choosing one way per link so that everything
+fits (:func:`engine.routes._solve`, with its propagation) against trying every choice, and the
+best run of trains that pass town meshes against the brute force of
+``tests/test_routes_search.py``.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import strategies as st
+
+from engine.graph import TrackGraph, build_graph
+from engine.notation import parse
+from engine.routes import (
+    RULES_1858,
+    TrainSpec,
+    _Candidate,
+    _chain_set,
+    _combine,
+    _Enumerator,
+    _LinkEnumerator,
+    _Option,
+    _propagate,
+    _solve,
+    best_routes,
+)
+from tests.test_routes_search import HEXES, brute_force_routes
+
+Groups = list[tuple[int, tuple[_Option, ...]]]
+
+
+def option(track: int, stops: int) -> _Option:
+    return _Option(track, stops, (), (), -1, track | stops << 16)
+
+
+@st.composite
+def questions(draw: st.DrawFn) -> tuple[Groups, int]:
+    """Links of up to three routes, each a few ways over 10 track keys and 5 towns."""
+    groups: Groups = []
+    for _ in range(draw(st.integers(1, 6))):
+        slot = draw(st.integers(0, 2))
+        ways = draw(
+            st.lists(
+                st.tuples(st.integers(1, (1 << 10) - 1), st.integers(0, (1 << 5) - 1)),
+                min_size=1,
+                max_size=5,
+            )
+        )
+        groups.append((slot, tuple(option(t, s) for t, s in ways)))
+    return groups, draw(st.integers(0, (1 << 10) - 1)) & draw(st.integers(0, (1 << 10) - 1))
+
+
+def fits(groups: Groups, choice: tuple[_Option, ...], used: int) -> bool:
+    """No track twice (nor over ``used``), no town twice within one route."""
+    for _, a in zip(groups, choice, strict=True):
+        if a.track & used:
+            return False
+    for (i, (slot_a, _)), (j, (slot_b, _)) in itertools.combinations(enumerate(groups), 2):
+        a, b = choice[i], choice[j]
+        if a.track & b.track or (slot_a == slot_b and a.stops & b.stops):
+            return False
+    return True
+
+
+@settings(max_examples=400, deadline=None)
+@given(questions())
+def test_ways_are_chosen_exactly_and_propagation_keeps_every_answer(question) -> None:  # type: ignore[no-untyped-def]
+    groups, used = question
+    answers = [c for c in itertools.product(*(opts for _, opts in groups)) if fits(groups, c, used)]
+    found = _solve(groups, used)
+    assert (found is not None) == bool(answers)
+    if found is not None:
+        assert len(found) == len(groups)
+        assert all(o in opts for o, (_, opts) in zip(found, groups, strict=True))
+        assert fits(groups, tuple(found), used)
+    kept = _propagate(groups, used)
+    if answers:
+        assert kept is not None
+        for answer in answers:  # propagation only drops ways no answer uses
+            assert all(o in d for o, d in zip(answer, kept, strict=True))
+
+
+# town meshes: towns with three and four exits, double towns, and a few cities
+MESH_TILES = [
+    "town=revenue:10;path=a:0,b:_0;path=a:_0,b:3;path=a:1,b:_0;path=a:4,b:_0",
+    "town=revenue:20;path=a:0,b:_0;path=a:2,b:_0;path=a:4,b:_0",
+    "town=revenue:10;town=revenue:10;path=a:0,b:_0;path=a:_0,b:2;path=a:3,b:_1;path=a:_1,b:5",
+    "path=a:0,b:3;path=a:1,b:4;path=a:2,b:5",
+    "city=revenue:30,slots:2;path=a:0,b:_0;path=a:1,b:_0;path=a:2,b:_0;path=a:3,b:_0;"
+    "path=a:4,b:_0;path=a:5,b:_0",
+    "city=revenue:50;path=a:0,b:_0;path=a:2,b:_0;path=a:4,b:_0",
+    "offboard=revenue:yellow_40|green_60,groups:France;path=a:0,b:_0;path=a:3,b:_0",
+]
+MESH_TRAINS = [
+    TrainSpec.stops("2E", large=(2, 2), small=(99, 0)),
+    TrainSpec.stops("3E", large=(3, 3), small=(99, 0)),
+    TrainSpec.stops("2D", large=(2, 2), small=(99, 0), multiplier=2),
+]
+
+
+@st.composite
+def meshes(draw: st.DrawFn) -> tuple[TrackGraph, dict[str, list[list[str | None]]], list]:  # type: ignore[type-arg]
+    weights = [3, 3, 2, 1, 2, 1, 1]
+    pool = [t for t, w in zip(MESH_TILES, weights, strict=True) for _ in range(w)]
+    hexes = {h: (parse(draw(st.sampled_from(pool))), draw(st.integers(0, 5))) for h in HEXES}
+    g = build_graph(hexes)
+    tokens: dict[str, list[list[str | None]]] = {}
+    for s in g.stops:
+        if s.kind == "city":
+            slots: list[str | None] = [None] * s.slots
+            slots[0] = draw(st.sampled_from(["X", "X", "Y", None]))
+            tokens.setdefault(s.hex, []).append(slots)
+    # mostly two trains: their routes compete for the ways through the mesh
+    n = draw(st.sampled_from([1, 2, 2, 2]))
+    picks = draw(st.lists(st.sampled_from(MESH_TRAINS), min_size=n, max_size=n))
+    return g, tokens, [(f"T-{i}", spec) for i, spec in enumerate(picks)]
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(meshes())
+def test_trains_through_town_meshes_match_brute_force(scenario) -> None:  # type: ignore[no-untyped-def]
+    g, tokens, trains = scenario
+    # only maps where the link search really runs: the company reaches a town for free
+    cs = _chain_set(g, "X", tokens, "broad", {})
+    en = _Enumerator(
+        g, cs, trains[0][1], phase=("yellow",), company="X", tokens=tokens, rules=RULES_1858
+    )
+    assume(_LinkEnumerator.free_stops(en) is not None)
+    per_train = [brute_force_routes(g, spec, tokens, max_chains=12) for _, spec in trains]
+    best = 0
+    for combo in itertools.product(*[[None, *routes] for routes in per_train]):
+        chosen = [c for c in combo if c is not None]
+        if any(a[1] & b[1] for a, b in itertools.combinations(chosen, 2)):
+            continue
+        best = max(best, sum(v for v, _ in chosen))
+    found = best_routes(g, trains, phase=("yellow",), company="X", tokens=tokens)
+    assert found.total == best
+    keys = [r.route.keys for r in found.routes]
+    assert not any(a & b for a, b in itertools.combinations(keys, 2))
+    towns = sum(g.stops[s].kind == "town" for r in found.routes for s in r.route.stops)
+    event(f"{len(found.routes)} routes, {'passing towns' if towns else 'no towns'}")
+
+
+def test_identical_trains_may_run_one_sequence_by_two_ways() -> None:
+    """Two routes with the same stops are two routes when their ways differ: identical
+    trains may both take one sequence, and the combination gives each its own ways."""
+    a = _Option(0b001, 0, (0,), (), 0, 0b001)
+    b = _Option(0b010, 0, (1,), (), 0, 0b010)
+    both = _Option(0b011, 0, (2,), (), 0, 0b011)  # the first way found, in the way of both
+    seq = _Candidate((0, 1), (2,), both.track, 50, links=((both, a, b),), witness=(both,))
+    runs = [seq]
+    chosen = _combine([("T-0", runs), ("T-1", runs)], 0, {})
+    assert sorted(c.chains for c in chosen.values()) == [(0,), (1,)]
+    assert sum(c.revenue for c in chosen.values()) == 100
