@@ -2153,8 +2153,9 @@ def _combine(
     real: list[_Candidate | None] = [None] * n  # as run now (plain)
     joint: dict[tuple[int, ...], list[_Option] | None] = {}
     own: dict[int, list[list[_Option]]] = {}  # a sequence's ways, propagated on their own
+    blocked: dict[int, dict[int, bool]] = {}  # taken core -> link -> all its ways run over it
 
-    def fit(i: int, c: _Candidate, track: int) -> list[_Candidate | None] | None:
+    def fit(i: int, c: _Candidate, track: int, core: int) -> list[_Candidate | None] | None:
         """The run's routes (plain) with ``c`` as train i's, or None if ``c`` cannot fit."""
         if c.links is None:
             if not c.mask & track:
@@ -2168,6 +2169,16 @@ def _combine(
             way = _solve([(0, opts) for opts in c.links], track)
             return None if way is None else [*real[:i], _realise(c, way), *real[i + 1 :]]
         others = [j for j in range(i) if taken[j] is not None]
+        # cheap proof first: a link of c whose every way runs over the core of what is taken
+        # (links recur in many sequences: remembered per taken core)
+        if c.links is not None and core:
+            memo = blocked.setdefault(core, {})
+            for opts in c.links:
+                hit = memo.get(id(opts))
+                if hit is None:
+                    hit = memo[id(opts)] = all(o.track & core for o in opts)
+                if hit:
+                    return None
         # every pair must fit on its own (remembered: the same pairs come back all the time)
         if len(others) > 1 or c.links is None:
             for j in others:
@@ -2246,7 +2257,7 @@ def _combine(
                 c_touch, c_through, c_hit = found
                 if c_hit & touch or c_touch & hit or c_through & through & three:
                     continue
-                run = fit(i, c, track)
+                run = fit(i, c, track, core)
                 if run is None:
                     continue
                 saved = real
