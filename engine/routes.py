@@ -56,53 +56,80 @@ total revenue no legal combination beats.  The algorithm:
    the distance limit (hex sides, or visits of the one row with a real limit); France once; a
    partial route without the company's token that cannot reach one within the distance left
    (precomputed fewest-units distances); the *bound* -- value so far plus the best values of
-   unvisited paying stops still reachable within the distance left -- below the threshold;
-   and an end stop that scores nothing for this train (a town for an E train) unless the route
-   has two stops: dropping that end gives a legal route with the same revenue on less track,
-   which is at least as good in every combination.
-3. *Revenue*: with per-stop values (H, M, E, D trains: every visited stop of a paying kind
+   unvisited paying stops still reachable within the distance left, at most one of them a stop
+   a route can only end at (blocking, or one way out) -- below the threshold; and an end stop
+   that scores nothing for this train (a town for an E train) unless the route has two stops:
+   dropping that end gives a legal route with the same revenue on less track, which is at
+   least as good in every combination.
+3. *Sequences* (:class:`_LinkEnumerator`, E and D trains: towns pay nothing, count nothing and
+   hold no station, so they are passed *for free*).  A town mesh gives dozens of ways between
+   two cities, and every combination of ways was its own route: 71,906 routes for 221 stop
+   sequences at 1858_game_end_bank #979.  Instead the walk goes from paying stop to paying stop
+   by *links*, each the set of its ways (:class:`_Option`: track, towns passed), and keeps a
+   sequence while one way per link can be chosen with no track and no town twice
+   (:func:`_solve`).  It carries one such choice, extends it when the next link has a way that
+   fits, and otherwise first tries cheap proofs (every way of the new link runs over the
+   sequence's core -- the track all ways of a link use; a link that cannot run beside one of
+   the earlier ones, remembered) and then the CSP.  The CSP (:func:`_solve`): *propagation*
+   removes from each link the ways that run over the other links' cores, until nothing
+   changes (:func:`_propagate`; it alone refutes 701 of the 715 joint questions at #979, in
+   ~60 us each); a greedy pass; then backtracking with forward checking on the link with the
+   fewest ways, failed branches remembered by what their links can still touch.  Answers are
+   remembered by the *set* of links, so a sequence and its reverse (both walked) ask once, and
+   between the runs of one search (best route, greedy, candidate list).
+4. *Revenue*: with per-stop values (H, M, E, D trains: every visited stop of a paying kind
    scores) it is summed as the route grows, halved for a wounded train; any other train, or a
-   route over a terminal path, is valued by :func:`route_revenue` itself.  The property test
-   compares the search with a brute force that values every route by :func:`route_revenue`.
-4. *Bounds for the run*: each train's best single route ``single`` (the enumeration with a
-   threshold that rises to each better route found), and a greedy run (each train in turn its
-   best route on the track left; every order of the train kinds) worth ``lower``.  If
-   ``lower`` is the sum of the ``single`` values the greedy run is optimal and we stop.
-5. *Candidates*: a route of train i can only be in a run worth at least ``lower`` if its revenue
-   is at least ``lower - sum(single of the other trains)``; exactly those routes are listed
-   (best first; identical trains share one list).
-6. *Combination* (:func:`_combine`): branch and bound over the trains (best first), each taking
-   one candidate disjoint from those taken, or none; a branch is cut when its total plus the
-   remaining trains' best candidates cannot beat the best run found (which starts as the
-   greedy run).  Identical trains take candidates in list order, so each run is tried once.
-   Candidates are grouped by the busiest track keys, so a whole group that conflicts with the
-   track taken is skipped at once.
-
-7. *Two trains* (:func:`_pair_search`, when 5 lists over 20000): for each route r1 of the first
-   train, best first, the second train's best route on the track r1 leaves is found by the
-   single-train search itself (threshold: beat the best run so far, r1's track avoided), so no
-   partner list and no pairwise conflict scan.  Identical trains only try r1 >= r2, so r1 needs
-   half the best total; the loop stops once rev(r1) + the partner's cap cannot beat it.
+   route over a terminal path, is valued by :func:`route_revenue` itself.  The property tests
+   compare the search with a brute force that values every route by :func:`route_revenue`
+   (``tests/test_routes_search.py``, and town meshes in ``tests/test_routes_links.py``, which
+   also checks the CSP against trying every choice).
+5. *Bounds for the run* (:class:`_RunSearch`): each train's best single route ``single``, and a
+   greedy run (each train in turn its best route on the track left; every order of the train
+   kinds) worth ``lower``; with three or more trains also, for each kind, the exact optimum of
+   the other trains (the same search on the subset) plus this train's best route beside it.
+   If ``lower`` is the sum of the ``single`` values the greedy run is optimal and we stop.
+6. *Candidates*: a route of train i can only be in a run worth at least ``lower`` if its revenue
+   is at least ``lower`` minus what the other trains can earn (their exact optimum with two or
+   more of them, else their best route); exactly those routes (or sequences) are listed, best
+   first; identical trains share one list.
+7. *Combination* (:func:`_combine`): branch and bound over the trains (best first), each taking
+   one candidate that fits with those taken, or none; a branch is cut when its total plus what
+   the remaining trains can earn (the sum of their best candidates, or their exact optimum)
+   cannot beat the best run found (which starts as the greedy run).  Identical trains take
+   candidates in list order, so each run is tried once (a sequence may be taken twice: two
+   routes with the same stops by different ways).  Before any CSP, a candidate is refuted by
+   one AND when its core meets the taken cores, by the *pigeonhole at stops* (:class:`_Meet`:
+   the chains routes use at a stop cannot outnumber its exits; for two routes at stops of 1-3
+   exits this is three ANDs of stop masks -- at #979 it settles 33,274 of 71,994 pairs above
+   the optimum, the cores 38,207, leaving 513 for the CSP), or by a link of it whose every way
+   runs over the taken core.  A sequence fits when the run's current realisation leaves it a
+   way; otherwise all taken sequences and it are solved together (each pair first, then all;
+   remembered), so earlier routes may switch ways.  What is returned is plain routes.
+8. *Two plain trains* (:func:`_pair_search`, when the lists of step 6 pass 20000 and no train
+   runs by sequences): for each route r1 of the first train, best first, the second train's
+   best route on the track r1 leaves is found by the single-train search itself.
 
 Caching: per call, chains once per gauge family, one enumerator per distinct train spec (its
-distance tables are computed lazily, once per stop).
+distance tables computed lazily, once per stop; its ways, cores and solved sequences per
+avoided track), each train's best route and each subset's optimum.  Nothing is kept between
+company turns: a lay or a token changes the chains, and one search costs a few ms.
 
-Cost (``tools/bench/bench_routes.py``, 299 turns of the four 18xx.games fixture games, 2
-cores, exact): the pair search (7) took the worst turn (1858_game_end_bank #979, A, two 7E,
-optimum 710) from 416 s to 33 s, #940/#987 to 13 s, #868 to 3 s; median about 2-5 ms. Cost
-grows with the stops the company reaches (median 0.3 ms under 10 stops, 5-14 ms at 40-49) and
-with two trains rather than one.  What remains slow: r1 lists of 150k routes, ~44k of them
-tried as r1 at 0.4-0.7 ms per partner search.  ``limit`` bounds the candidate lists for
-callers that only need a good legal run (``exact=False`` then).
+Cost (``tools/bench/bench_routes.py``, 299 company turns of the four 18xx.games games, 2
+cores, every turn exact): total 1.8-2.0 s, median 1.8 ms, worst 180 ms (#979: A, two 7E,
+optimum 710; it took 416 s with plain routes and a pair search, 33 s with the pair search
+tuned), no turn over 200 ms.  Cost grows with the stops the company reaches (median 0.3 ms
+under 10 stops, 1 ms at 20-29, 4-5 ms at 40-59) and with two long trains rather than one
+(median 1.2 ms one train, 2.3 ms two).  On the 8 random reference games (1,167 turns): median
+1.3 ms, worst 0.9 s (three E trains: the combination's joint questions dominate), 6 turns over
+200 ms.  ``limit`` bounds the candidate lists for callers that only need a good legal run
+(``exact=False`` then).
 
-Measured and not kept (10:30, #979): iterative deepening on the target (list only the routes
-that could reach ``sum of singles - gap``, doubling the gap) -- the optimum there is close to
-the greedy run, so every level was searched in vain (the three games without #979: total 6.7 s
-against 3.9 s); and bounding the trains still to choose by their single best route avoiding
-the taken route's 12 busiest track keys (memoised per key pattern) -- it cut nothing at #979,
-so the conflict is not on a few hot keys.  Next to try: a cheaper partner search (memoise by
-the part of r1's mask the partner's best route touches: if r1 avoids it, the partner is
-known), and a lazily listed r1 (enumerate only down to half the best found).
+Measured and not kept: iterative deepening on the target (the optimum is close to the greedy
+run, so every level was searched in vain); bounding the trains still to choose by their best
+route avoiding the taken route's busiest keys (cut nothing at #979); arc consistency and
+propagation at every backtracking step (dearer than the branches they cut); starting the
+greedy run from each of the first train's 4-12 best routes (#979: lower 650 -> 690 of 710,
+but dearer than the shorter lists saved).
 
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are

@@ -2,7 +2,8 @@
 
 At every ``run_routes`` the exact optimum (computed on the replay's own state just before it)
 is never below the recorded, legal run, and the runs that left money on the table are exactly
-these (every turn exact, no limit; the slowest, 1858_game_end_bank #979, takes ~33 s).
+these (every turn exact, no limit; the whole file takes ~10 s, the slowest turn,
+1858_game_end_bank #979, under 0.2 s).
 """
 
 from __future__ import annotations

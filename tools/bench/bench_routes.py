@@ -11,13 +11,13 @@ It also prints how the time grows with the network (stops of the track graph, in
 with the number of trains.  ``--limit N`` passes a candidate limit (turns it stops are counted
 as inexact); without it every turn is the exact search.
 
-Figures (10:36, 2 cores).  Exact: quick-start A/B and 219682 (223 turns) total 3.9 s, median
-2.0 ms, worst 0.69 s; with 1858_game_end_bank (299 turns, 09:50) median 5.1 ms, 20 turns over
-200 ms, 7 over 1 s, worst 416 s (#979, A, two 7E).  ``--limit 20000`` (7 turns inexact): total
-7.6 s, median 1.7 ms, worst 0.85 s, 12 over 200 ms.  Growth (limit 20000), by stops the company
-reaches: 0-9 median 0.3 ms, 10-19 0.6, 20-29 0.8, 30-39 2.0 (worst 178), 40-49 4.9 (worst 847),
-50-59 7.4 ms (worst 355); by trains: 1 train median 1.4 ms (worst 178), 2 trains 2.1 ms (worst
-847), 3 trains 0.6 ms.  The slow turns are all two long trains competing for one station.
+Figures (session 2, 2 cores, every turn exact).  The four 18xx.games games, 299 company
+turns: total 1.8-2.0 s, median 1.8 ms, worst 180 ms (1858_game_end_bank #979, A, two 7E; it
+took 416 s, then 33 s, before E/D trains were searched by stop sequences), none over 200 ms.
+By stops the company reaches: 0-9 median 0.3 ms, 10-19 0.6, 20-29 1.0, 30-39 2.2 (worst 77),
+40-49 3.8 (worst 180), 50-59 4.6 ms (worst 47); by trains: one 1.2 ms (worst 67), two 2.3 ms
+(worst 180), three 1.0 ms.  The 8 random reference games (pass their files), 1,167 turns:
+median 1.3 ms, worst 0.9 s (three E trains), 6 turns over 200 ms.
 """
 
 from __future__ import annotations
