@@ -11,7 +11,12 @@ from __future__ import annotations
 from engine.rules.actions import Action, BuyShares, Pass, SellShares
 from engine.rules.ledger import transfer
 from engine.rules.operating import common
-from engine.rules.operating.trains import is_bundle_of, issuable_bundles, issue_shares
+from engine.rules.operating.trains import (
+    bundle_percent,
+    is_bundle_of,
+    issuable_bundles,
+    issue_shares,
+)
 from engine.rules.registry import register_step
 from engine.rules.state import BANK, POOL, GameState
 from engine.rules.step import Step
@@ -95,8 +100,23 @@ class IssueSharesStep(Step):
 
     def legal_actions(self, entity: str) -> list[Action]:
         out: list[Action] = [Pass(entity=entity, entity_type="corporation")]
+        corp = self.state.corporations[entity]
         for b in redeemable_bundles(self, entity):
-            out.append(BuyShares(entity=entity, entity_type="corporation", shares=tuple(b)))
+            out.append(
+                BuyShares(
+                    entity=entity,
+                    entity_type="corporation",
+                    shares=tuple(b),
+                    percent=bundle_percent(corp, b),
+                )
+            )
         for b in self.issuable(entity):
-            out.append(SellShares(entity=entity, entity_type="corporation", shares=tuple(b)))
+            out.append(
+                SellShares(
+                    entity=entity,
+                    entity_type="corporation",
+                    shares=tuple(b),
+                    percent=bundle_percent(corp, b),
+                )
+            )
         return out

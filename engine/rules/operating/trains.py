@@ -232,6 +232,13 @@ def issuable_bundles(game: Game, state: GameState, corp_sym: str) -> list[list[s
     return out
 
 
+def bundle_percent(corp: Any, share_ids: Sequence[str]) -> int:
+    """The percent a bundle of ``corp``'s shares stands for, as an 18xx.games action records
+    it (its engine prices an issue or redemption from this figure, so a log needs it)."""
+    ids = set(share_ids)
+    return sum(s.percent for s in corp.shares if s.id in ids)
+
+
 def is_bundle_of(
     corp: Any, share_ids: Sequence[str], holder: str, bundles: list[list[str]]
 ) -> bool:
@@ -476,7 +483,14 @@ class BuyTrainStep(Step):
             for b in emergency_bundles(game, state, entity):
                 after = corp.cash + len(b) * share
                 if any(after - share <= p <= after + director for p in faces):
-                    out.append(SellShares(entity=entity, entity_type=kind, shares=tuple(b)))
+                    out.append(
+                        SellShares(
+                            entity=entity,
+                            entity_type=kind,
+                            shares=tuple(b),
+                            percent=bundle_percent(corp, b),
+                        )
+                    )
         for tid in self._scrappable(entity):
             out.append(ScrapTrain(entity=entity, entity_type=kind, train=tid))
         return out

@@ -1,0 +1,83 @@
+"""Positions where Ferrovia once disagreed with the 18xx.games engine on a random game.
+
+Each test is the smallest hand-built 1858 position showing the rule 18xx.games applies there
+(found by replaying Ferrovia's random games through the reference engine, see the commit that
+added each test).  Positions are built as in tests/test_operating_steps.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.definition import load_game
+from engine.games import get_rules
+from engine.paths import gamedata_root
+from engine.rules.actions import BuyShares, SellShares, action_from_json, action_to_json
+from engine.rules.game import Game
+from engine.rules.state import POOL, GameState
+from tests.test_operating_steps import (
+    PLAYERS,
+    apply,
+    corp_pass,
+    float_company,
+    give_train,
+    new_state,
+    price,
+    start_or,
+)
+
+
+@pytest.fixture(scope="module")
+def definition() -> object:
+    return load_game(gamedata_root() / "1858")
+
+
+@pytest.fixture
+def game(definition: object) -> Game:
+    return Game(definition, get_rules("1858"), len(PLAYERS))
+
+
+def _share_offers(game: Game, state: GameState) -> list[dict[str, object]]:
+    return [
+        action_to_json(a)
+        for a in game.legal_actions(state)
+        if isinstance(a, SellShares | BuyShares)
+    ]
+
+
+def test_issue_and_redeem_offers_carry_the_bundle_percent(game: Game) -> None:
+    """18xx.games prices an issue or a redemption from the action's ``percent`` (a logged
+    ``percent: 0`` issues for nothing), so every offered bundle must state its percent."""
+    state = new_state(game)
+    # MZA at P70: Ana director + 1 share, one share in the pool, two in the treasury
+    float_company(
+        game, state, "MZA", price=70, cash=200, holders={"1": 2, POOL: 1}, home=("H11", 2)
+    )
+    state.corporations["MZA"].data["operating_turns"] = 2
+    give_train(state, "MZA", "2H-0")
+    start_or(game, state)
+    state.trains["2H-0"].operated = True  # nothing to run in this position
+    apply(game, state, [corp_pass("MZA")] * 3)  # track, token, buy trains
+    assert state.round.steps[-1].name == "issue_shares"
+    offers = _share_offers(game, state)
+    assert {(o["type"], len(o["shares"]), o["percent"]) for o in offers} == {
+        ("buy_shares", 1, 20),
+        ("sell_shares", 1, 20),  # two would put 60% in the pool
+    }
+    issue = next(o for o in offers if o["type"] == "sell_shares")
+    assert price(game, state, "MZA") == 65  # no run: withheld, one step left
+    game.apply(state, action_from_json({**issue, "id": 1}))
+    assert state.corporations["MZA"].cash == 200 + 65
+    assert price(game, state, "MZA") == 60
+
+
+def test_emergency_issue_offer_carries_the_bundle_percent(game: Game) -> None:
+    state = new_state(game)
+    float_company(game, state, "MZA", price=70, cash=40, holders={"1": 3}, home=("H11", 2))
+    state.corporations["MZA"].data["operating_turns"] = 1
+    float_company(game, state, "A", price=60, cash=0, holders={"2": 4}, home=("E18", 0))
+    give_train(state, "A", "2H-1")
+    start_or(game, state)
+    apply(game, state, [corp_pass("MZA"), corp_pass("MZA")])
+    offers = [o for o in _share_offers(game, state) if o["type"] == "sell_shares"]
+    assert offers and all(o["percent"] == 20 * len(o["shares"]) for o in offers)
