@@ -10,10 +10,18 @@ from __future__ import annotations
 import pytest
 
 from engine.definition import load_game
+from engine.errors import IllegalAction
 from engine.games import get_rules
 from engine.paths import gamedata_root
-from engine.rules.actions import BuyShares, SellShares, action_from_json, action_to_json
+from engine.rules.actions import (
+    BuyShares,
+    LayTile,
+    SellShares,
+    action_from_json,
+    action_to_json,
+)
 from engine.rules.game import Game
+from engine.rules.operating import board
 from engine.rules.state import POOL, GameState
 from tests.test_operating_steps import (
     PLAYERS,
@@ -81,3 +89,36 @@ def test_emergency_issue_offer_carries_the_bundle_percent(game: Game) -> None:
     apply(game, state, [corp_pass("MZA"), corp_pass("MZA")])
     offers = [o for o in _share_offers(game, state) if o["type"] == "sell_shares"]
     assert offers and all(o["percent"] == 20 * len(o["shares"]) for o in offers)
+
+
+def test_metre_track_does_not_extend_a_broad_only_line(game: Game) -> None:
+    """18xx.games checks a lay on the broad network with the tile's broad track and on the
+    metre network with its metre track: a metre tile beside the end of a broad line is
+    not on any route (random game g-1001-3, action 298: 77 on C16 for SJ&C)."""
+    state = new_state(game)
+    state.phase = "3"  # metre gauge and green tiles available
+    state.privates["SJ&C"].owner = "1"
+    state.privates["SJ&C"].floated = True
+    state.player("1").companies.append("SJ&C")
+    # Sevilla (E18, SJ&C's home) upgraded to green 622, then broad straight track on to D17
+    board.lay(game, state, "E18", "622-0", 0)
+    board.lay(game, state, "D17", "9-4", 5)
+    start_or(game, state)
+    assert game.current_entity(state) == "SJ&C"
+    before = state.dumps()
+    with pytest.raises(IllegalAction, match="does not extend a route of SJ&C"):
+        game.apply(
+            state, LayTile(entity="SJ&C", entity_type="minor", hex="C16", tile="77-0", rotation=4)
+        )
+    assert state.dumps() == before
+    lays = {
+        (a.tile, a.rotation)
+        for a in game.legal_actions(state)
+        if isinstance(a, LayTile) and a.hex == "C16"
+    }
+    # only broad track can continue the line from D17 (edge 5 of C16)
+    assert lays == {("7-0", 4), ("7-0", 5), ("8-0", 3), ("8-0", 5), ("9-0", 2), ("9-0", 5)}
+    game.apply(
+        state, LayTile(entity="SJ&C", entity_type="minor", hex="C16", tile="9-0", rotation=5)
+    )
+    assert state.hexes["C16"].tile == "9-0"

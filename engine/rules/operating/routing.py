@@ -116,7 +116,7 @@ def _compute_reaches(game: Game, state: GameState, operator: str) -> list[Any]:
         reachable(
             graph, operator, tokens=tokens, gauge=gauge, home_hexes=home, home_cities=home_cities
         )
-        for gauge in ("broad", "metre")
+        for gauge in GAUGE_FAMILIES
     ]
 
 
@@ -125,6 +125,20 @@ def reaches_city(game: Game, state: GameState, operator: str, coord: str, city: 
     there)."""
     stop = track_graph(game, state).city(coord, city)
     return stop is not None and any(stop.id in r.stops for r in _reaches(game, state, operator))
+
+
+GAUGE_FAMILIES = ("broad", "metre")  # the order of :func:`_reaches`
+
+
+def reached_edges_by_gauge(
+    game: Game, state: GameState, operator: str, coord: str
+) -> dict[str, set[int]]:
+    """Edges of ``coord`` the operator's network reaches, per gauge family (``"broad"``:
+    broad and dual track, ``"metre"``: metre and dual)."""
+    return {
+        family: set(reach.hexes.get(coord, ()))
+        for family, reach in zip(GAUGE_FAMILIES, _reaches(game, state, operator), strict=True)
+    }
 
 
 def reached_edges(game: Game, state: GameState, operator: str, coord: str) -> set[int]:

@@ -17,11 +17,12 @@ turn's two operations is entirely metre gauge.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence, Set
+from collections.abc import Callable, Iterable, Sequence, Set
 from typing import Any
 
 from engine import hexmap, tiles
 from engine.errors import IllegalAction
+from engine.graph import gauge_skip
 from engine.rules.actions import Action, LayTile, Pass
 from engine.rules.ledger import transfer
 from engine.rules.operating import board, common, routing
@@ -93,11 +94,18 @@ def tile_lay_cost(
 
 
 def uses_new_track_or_city(
-    old: Any, old_rotation: int, new: Any, rotation: int, reached: set[int]
+    old: Any,
+    old_rotation: int,
+    new: Any,
+    rotation: int,
+    reached: set[int],
+    *,
+    usable: Callable[[Any], bool] | None = None,
 ) -> bool:
     """18xx.games' semi-restrictive rule for an upgrade: among the new tile's paths on the
     operator's network (joined at a ``reached`` edge, or through a stop of the tile), one is
-    new track or touches a stop whose value changes.
+    new track or touches a stop whose value changes.  ``usable``: the paths the network can
+    use (one gauge family's); None: all.
 
     >>> from engine.notation import parse
     >>> straight, x = parse("path=a:0,b:3"), parse("path=a:0,b:3;path=a:1,b:4")
@@ -113,7 +121,7 @@ def uses_new_track_or_city(
     while grew:
         grew = False
         for i, p in enumerate(new.paths):
-            if i in connected:
+            if i in connected or (usable is not None and not usable(p)):
                 continue
             edges = {(e + rotation) % 6 for e in p.edges}
             if edges & reached or any(n in nodes for n in p.node_refs):
@@ -303,16 +311,36 @@ class TrackStep(Step):
                 f"a tile on {coord} must connect toward the private's other home hexes "
                 f"(edges {', '.join(str(e) for e in sorted(stubs))})",
             )
-        reached = routing.reached_edges(game, state, action.entity, coord)
-        if not reached & set(tiles.exits(new_tile, action.rotation)):
+        # As in 18xx.games, the lay is checked once on the broad network with the tile's broad
+        # and dual track and once on the metre network with its metre and dual track: metre
+        # track that only touches a broad line does not extend a route (nor broad a metre one).
+        extends = upgrades = False
+        by_gauge = routing.reached_edges_by_gauge(game, state, action.entity, coord)
+        for family, reached in by_gauge.items():
+            skip = gauge_skip(family)
+
+            def usable(path: Any, skip: str | None = skip) -> bool:
+                return str(path.track) != skip
+
+            exits = {
+                (e + action.rotation) % 6 for p in new_tile.paths if usable(p) for e in p.edges
+            }
+            if not reached & exits:
+                continue
+            extends = True
+            if not old.tile.paths or uses_new_track_or_city(
+                old.tile, old.rotation, new_tile, action.rotation, reached, usable=usable
+            ):
+                upgrades = True
+                break
+        if not extends:
             raise self.illegal(
                 action,
                 "9.3 routes",
-                f"{name} on {coord} does not extend a route of {action.entity}",
+                f"{name} on {coord} does not extend a route of {action.entity}"
+                " (on broad or on metre gauge track)",
             )
-        if old.tile.paths and not uses_new_track_or_city(
-            old.tile, old.rotation, new_tile, action.rotation, reached
-        ):
+        if not upgrades:
             raise self.illegal(
                 action,
                 "9.3 upgrades",
