@@ -122,3 +122,27 @@ def test_metre_track_does_not_extend_a_broad_only_line(game: Game) -> None:
         state, LayTile(entity="SJ&C", entity_type="minor", hex="C16", tile="9-0", rotation=5)
     )
     assert state.hexes["C16"].tile == "9-0"
+
+
+def test_impassable_border_stays_closed_under_a_laid_tile(game: Game) -> None:
+    """Setúbal (B15) has an impassable side (edge 2, toward A14).  18xx.games keeps a hex's
+    borders on every tile laid there, so an upgrade may never point track through it
+    (random game g-1010-2, action 701: 204 on B15 for MZA)."""
+    state = new_state(game)
+    state.phase = "3"
+    float_company(game, state, "MZA", price=100, cash=300, holders={"1": 4}, home=("A14", 0))
+    board.lay(game, state, "B13", "7-0", 0)  # Lisboa (A14) - B13 - Setúbal (B15)
+    board.lay(game, state, "B15", "3-0", 3)  # Setúbal's town, track to edges 3 and 4
+    start_or(game, state)
+    assert game.current_entity(state) == "MZA"
+    offers = {
+        (a.tile, a.rotation)
+        for a in game.legal_actions(state)
+        if isinstance(a, LayTile) and a.hex == "B15"
+    }
+    # 204 keeps edges 3 and 4 only at rotation 0 (0, 2, 3, 4) or 1 (1, 3, 4, 5): edge 2 is
+    # closed and edge 1 leads off the map
+    assert not any(tile.startswith("204-") for tile, _ in offers)
+    assert ("87-0", 3) in offers  # 3, 4, 5, 0: every side open
+    with pytest.raises(IllegalAction, match="cannot be laid on B15 at rotation 0"):
+        game.apply(state, LayTile(entity="MZA", entity_type="corporation", hex="B15", tile="204-0"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.graph import TrackGraph, build_graph, reachable
+from engine.notation.models import Border, BorderType, Tile
 from engine.routes import RouteSpec, TrainSpec, run_revenue, train_spec_from_data
 from engine.rules.operating import board, common
 from engine.rules.state import GameState
@@ -22,13 +23,31 @@ def track_graph(game: Game, state: GameState) -> TrackGraph:
     key = (id(game.definition), sig)
     graph = _GRAPHS.get(key)
     if graph is None:
-        tiles = {c: (board.placed(game, state, c).tile, h.rotation) for c, h in state.hexes.items()}
+        tiles = {c: (_with_hex_borders(game, state, c), h.rotation) for c, h in state.hexes.items()}
         colors = {c: str(hd.color) for c, hd in game.definition.hexes.items()}
         graph = build_graph(tiles, colors=colors, layout=str(game.definition.layout))
         if len(_GRAPHS) > 64:
             _GRAPHS.clear()
         _GRAPHS[key] = graph
     return graph
+
+
+def _with_hex_borders(game: Game, state: GameState, coord: str) -> Tile:
+    """The tile on ``coord`` with the hex's impassable borders: a border belongs to the map,
+    not to the printed tile, so it stays closed under every tile laid there (18xx.games moves
+    the borders onto each new tile)."""
+    placed = board.placed(game, state, coord)
+    if placed.preprinted:
+        return placed.tile
+    closed = [
+        b for b in game.definition.hexes[coord].tile.borders if b.type is BorderType.IMPASSABLE
+    ]
+    if not closed:
+        return placed.tile
+    rotation = state.hexes[coord].rotation
+    # the graph turns a tile's borders with the tile: turn them back so they stay put
+    extra = tuple(Border(edge=(b.edge - rotation) % 6, type=b.type) for b in closed)
+    return Tile(parts=(*placed.tile.parts, *extra))
 
 
 def train_spec(game: Game, state: GameState, tid: str) -> TrainSpec:
