@@ -146,3 +146,18 @@ def test_impassable_border_stays_closed_under_a_laid_tile(game: Game) -> None:
     assert ("87-0", 3) in offers  # 3, 4, 5, 0: every side open
     with pytest.raises(IllegalAction, match="cannot be laid on B15 at rotation 0"):
         game.apply(state, LayTile(entity="MZA", entity_type="corporation", hex="B15", tile="204-0"))
+
+
+def test_closing_private_hands_a_shared_slot_to_the_other_private(game: Game) -> None:
+    """Zaragoza (L7) has one slot held for both M&Z and Z&P.  When M&Z's company took its
+    home station there, M&Z's hold went; once M&Z closes, 18xx.games tidies the city so
+    Z&P's hold sits on the slot, and a company cannot put a station there even after the
+    first station has gone (random game g-1000-2, action 303: A tokens L7)."""
+    state = new_state(game)
+    h = state.hexes["L7"]
+    assert h.reservations == [["M&Z", "Z&P"]]
+    h.reservations[0][0] = None  # M&Z's company took the slot (its station since removed)
+    assert board.token_slot(state, h.tokens[0], list(h.reservations[0]), "MZA") == 0
+    game.rules.close_private(game, state, "M&Z")
+    assert h.reservations == [["Z&P"]]
+    assert board.token_slot(state, h.tokens[0], list(h.reservations[0]), "MZA") is None

@@ -291,5 +291,21 @@ class Rules1858(Rules):
 
         stock.close_private(game, state, sym)
 
+    def private_closed(self, game: Game, state: GameState, sym: str) -> None:
+        """A one-slot city two privates shared (Zaragoza, Sevilla, Córdoba) that still lists
+        a hold for each keeps only the real ones once either private closes, so the other
+        private's hold moves onto the slot, even when the closing private's own hold had
+        already gone with its company's home station (18xx.games tidies every city of the
+        closing private's home hexes this way)."""
+        for coord in game.data.private(sym).home_hexes:
+            h = state.hexes.get(coord)
+            if h is None:
+                continue
+            for city, res in enumerate(h.reservations):
+                slots = len(h.tokens[city]) if city < len(h.tokens) else 1
+                if len(res) > slots:
+                    kept = [r for r in res if r is not None]
+                    res[:] = kept + [None] * max(0, slots - len(kept))
+
 
 RULES = Rules1858()

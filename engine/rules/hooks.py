@@ -160,6 +160,10 @@ class Rules:
 
         close_private(game, state, sym)
 
+    def private_closed(self, game: Game, state: GameState, sym: str) -> None:
+        """Called once a private has closed (paid out, its reservations gone), whatever
+        closed it."""
+
     # -- game end --------------------------------------------------------------------------
     def game_end_check(self, game: Game, state: GameState) -> tuple[str, str] | None:
         for reason, timing in self.GAME_END_CHECK.items():

@@ -76,6 +76,7 @@ def close_private(game: Game, state: GameState, sym: str) -> None:
     priv.owner = BANK
     remove_reservations(state, sym)
     state.log.append(f"{sym} closes")
+    game.rules.private_closed(game, state, sym)
 
 
 from engine.rules.stock import steps as _steps  # noqa: E402,F401  (registers the steps)
