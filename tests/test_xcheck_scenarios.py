@@ -15,13 +15,14 @@ from engine.games import get_rules
 from engine.paths import gamedata_root
 from engine.rules.actions import (
     BuyShares,
+    BuyTrain,
     LayTile,
     SellShares,
     action_from_json,
     action_to_json,
 )
 from engine.rules.game import Game
-from engine.rules.operating import board
+from engine.rules.operating import board, trains
 from engine.rules.state import POOL, GameState
 from tests.test_operating_steps import (
     PLAYERS,
@@ -161,3 +162,35 @@ def test_closing_private_hands_a_shared_slot_to_the_other_private(game: Game) ->
     game.rules.close_private(game, state, "M&Z")
     assert h.reservations == [["Z&P"]]
     assert board.token_slot(state, h.tokens[0], list(h.reservations[0]), "MZA") is None
+
+
+def test_bank_pool_sells_the_first_discarded_of_two_alike_trains(game: Game) -> None:
+    """Two 4H/2M cards in the bank pool: 18xx.games offers the one discarded first (its
+    discarded list is in arrival order), not the lower-numbered one (random game g-1039-6,
+    action 437: N buys 4H-2 while 4H-4 had been discarded before it)."""
+    state = new_state(game)
+    float_company(game, state, "MZA", price=100, cash=300, holders={"1": 4}, home=("H11", 2))
+    state.phase = "3"
+    for tid in ("4H-4", "4H-2"):  # one company discards 4H-4, then another 4H-2
+        state.depot.remove(tid)
+        trains.to_pool(state, tid)
+    start_or(game, state)
+    apply(game, state, [corp_pass("MZA"), corp_pass("MZA")])  # track, token
+    pool_offers = {
+        (a.train, a.variant)
+        for a in game.legal_actions(state)
+        if isinstance(a, BuyTrain) and state.trains[a.train].owner == POOL
+    }
+    assert pool_offers == {("4H-4", "4H"), ("4H-4", "2M")}
+    with pytest.raises(IllegalAction):
+        game.apply(
+            state,
+            BuyTrain(
+                entity="MZA", entity_type="corporation", train="4H-2", price=100, variant="2M"
+            ),
+        )
+    game.apply(
+        state,
+        BuyTrain(entity="MZA", entity_type="corporation", train="4H-4", price=100, variant="2M"),
+    )
+    assert state.corporations["MZA"].trains == ["4H-4"]

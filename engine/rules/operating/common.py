@@ -190,4 +190,8 @@ def trains_of(state: GameState, ref: str) -> list[str]:
 
 
 def pool_trains(state: GameState) -> list[str]:
-    return [t.id for t in state.trains.values() if t.owner == POOL and not t.rusted]
+    """Trains in the bank pool, first discarded first: of two alike, 18xx.games sells the one
+    that came first."""
+    order = {tid: i for i, tid in enumerate(state.data.get("pool_order", ()))}
+    found = [t.id for t in state.trains.values() if t.owner == POOL and not t.rusted]
+    return sorted(found, key=lambda tid: order.get(tid, len(order)))

@@ -87,7 +87,8 @@ def crowded_companies(game: Game, state: GameState) -> list[str]:
 
 def depot_offer(game: Game, state: GameState) -> list[str]:
     """Bank trains for sale: the next new train, any later type the phase already makes
-    available (5D in phase 7), and one of each name in the bank pool."""
+    available (5D in phase 7), and one of each name in the bank pool (the first discarded;
+    a pool card is offered even when a new train of its name is, as in 18xx.games)."""
     order = common.phase_names(game)
     reached = set(order[: order.index(state.phase) + 1]) if state.phase in order else set()
     out: list[str] = []
@@ -98,9 +99,10 @@ def depot_offer(game: Game, state: GameState) -> list[str]:
             if state.trains[tid].name not in names:
                 names.add(state.trains[tid].name)
                 out.append(tid)
+    pool_names: set[str] = set()
     for tid in common.pool_trains(state):
-        if state.trains[tid].name not in names:
-            names.add(state.trains[tid].name)
+        if state.trains[tid].name not in pool_names:
+            pool_names.add(state.trains[tid].name)
             out.append(tid)
     return out
 
@@ -158,6 +160,11 @@ def to_pool(state: GameState, tid: str) -> None:
             holder.remove(tid)
     state.trains[tid].owner = POOL
     state.trains[tid].operated = False
+    # the pool offers its cards in the order they arrived (18xx.games' discarded list)
+    order = state.data.setdefault("pool_order", [])
+    if tid in order:
+        order.remove(tid)
+    order.append(tid)
 
 
 @register_step
@@ -356,9 +363,8 @@ class BuyTrainStep(Step):
         t = state.trains[action.train]
         if not self._room(op):
             raise self.illegal(action, "9.8 train limit", f"{op} has no room for another train")
-        from_bank = action.train in depot_offer(game, state) or (
-            t.owner == POOL and t.name in {state.trains[x].name for x in depot_offer(game, state)}
-        )
+        # of alike cards in the bank pool only the first discarded is for sale
+        from_bank = action.train in depot_offer(game, state)
         seller = t.owner
         if not from_bank and action.train not in other_companies_trains(state, op):
             raise self.illegal(action, "9.8 trains", f"{action.train} is not for sale")
