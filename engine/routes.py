@@ -2111,6 +2111,7 @@ class _Meet:
     through1 & through2 & three``."""
 
     def __init__(self, exits: Mapping[int, int]) -> None:
+        self.exits = exits
         self.one = self.two = self.three = 0
         for s, n in exits.items():
             if n == 1:
@@ -2119,6 +2120,24 @@ class _Meet:
                 self.two |= 1 << s
             elif n == 3:
                 self.three |= 1 << s
+
+    def uses(self, c: _Candidate) -> tuple[tuple[int, int, int], ...]:
+        """(stop, chains route ``c`` uses there, the stop's exits) at stops with few exits
+        (at most 6: three routes through one stop), for runs of three or more routes."""
+        out: dict[int, int] = {}
+        last = len(c.stops) - 1
+        for i, st in enumerate(c.stops):
+            out[st] = 1 if i in (0, last) else 2
+        for opts in c.links or ():
+            towns = -1
+            for o in opts:
+                towns &= o.stops
+            while towns > 0:
+                low = towns & -towns
+                out[low.bit_length() - 1] = 2
+                towns ^= low
+        exits = self.exits
+        return tuple((st, u, exits[st]) for st, u in out.items() if exits.get(st, 99) <= 6)
 
     def masks(self, c: _Candidate) -> tuple[int, int, int]:
         """(touch, through, hit) of route ``c``: for a sequence, its stops and the towns every
@@ -2251,6 +2270,42 @@ def _combine(
 
     meets: dict[int, tuple[int, int, int]] = {}
     three = meet.three if meet is not None else 0
+    uses: dict[int, tuple[tuple[int, int, int], ...]] = {}
+    load: dict[int, int] = {}  # chains the routes taken use at each stop with few exits
+
+    partners: dict[tuple[int, int], int] = {}
+
+    def partner(j: int, t: _Candidate) -> int:
+        """The revenue of train j's best candidate that can run beside ``t`` (0: none)."""
+        key = (j, id(t))
+        if key not in partners:
+            t_core = t.core if t.links is not None else t.mask
+            t_touch, t_through, t_hit = mask_of(t)
+            best = 0
+            for c in lists[j][1]:
+                if c is t and c.links is None:
+                    continue  # a plain route cannot run twice
+                c_core = c.core if c.links is not None else c.mask
+                if c_core & t_core:
+                    continue
+                c_touch, c_through, c_hit = mask_of(c)
+                if c_hit & t_touch or c_touch & t_hit or c_through & t_through & three:
+                    continue
+                if c.links is None and t.links is None:
+                    if c.mask & t.mask:
+                        continue
+                elif together([t, c]) is None:
+                    continue
+                best = c.revenue
+                break
+            partners[key] = best
+        return partners[key]
+
+    def mask_of(c: _Candidate) -> tuple[int, int, int]:
+        found = meets.get(id(c))
+        if found is None:
+            found = meets[id(c)] = meet.masks(c) if meet is not None else (0, 0, 0)
+        return found
 
     def search(
         i: int, track: int, core: int, total: int, floor: int, touch: int, through: int, hit: int
@@ -2266,6 +2321,13 @@ def _combine(
         # may be taken by two of them: two routes with the same stops by different ways)
         low = floor if i > 0 and cands is lists[i - 1][1] else 0
         rest = suffix[i + 1]
+        if n > 2 and 0 < i < n - 1 and any(t is not None for t in taken[:i]):
+            # three or more trains: each train after this one earns at most its best
+            # candidate that fits beside each route taken so far (remembered per route)
+            most = 0
+            for j in range(i + 1, n):
+                most += min(partner(j, t) for t in taken[:i] if t is not None)
+            rest = min(rest, most)
         for key, members in indexes[id(cands)].groups:
             if key & core:
                 continue
@@ -2284,9 +2346,22 @@ def _combine(
                 c_touch, c_through, c_hit = found
                 if c_hit & touch or c_touch & hit or c_through & through & three:
                     continue
+                if i >= 2 and meet is not None:
+                    # three or more routes: count the chains at each stop with few exits
+                    c_uses = uses.get(id(c))
+                    if c_uses is None:
+                        c_uses = uses[id(c)] = meet.uses(c)
+                    if any(load.get(st, 0) + u > cap for st, u, cap in c_uses):
+                        continue
                 run = fit(i, c, track, core)
                 if run is None:
                     continue
+                if n > 2 and meet is not None:
+                    c_uses = uses.get(id(c))
+                    if c_uses is None:
+                        c_uses = uses[id(c)] = meet.uses(c)
+                    for st, u, _ in c_uses:
+                        load[st] = load.get(st, 0) + u
                 saved = real
                 real = run
                 taken[i] = c
@@ -2307,6 +2382,9 @@ def _combine(
                 )
                 taken[i] = None
                 real = saved
+                if n > 2 and meet is not None:
+                    for st, u, _ in uses[id(c)]:
+                        load[st] -= u
         search(i + 1, track, core, total, len(cands), touch, through, hit)  # train stays home
 
     search(0, 0, 0, 0, 0, 0, 0, 0)
