@@ -1339,9 +1339,10 @@ def _choose(slots: Sequence[int], doms: Sequence[list[_Option]], used: int) -> l
         if not live:
             return True
         rel_t = rel_s = 0
-        for i, _ in live:
-            rel_t |= union_t[i]
-            rel_s |= union_s[i]
+        for _, d in live:
+            for o in d:
+                rel_t |= o.track
+                rel_s |= o.stops
         # stops only clash within a route: key them by slot
         key: tuple[object, ...] = (
             tuple(i for i, _ in live),
