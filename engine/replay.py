@@ -132,7 +132,7 @@ class RouteCase:
 @dataclass
 class RouteCheck:
     """``--check-routes``: each ``run_routes`` against the best run the company had just
-    before it (exact :func:`engine.routes.best_routes` on the replay's own state)."""
+    before it (exact :func:`engine.routesearch.best_routes` on the replay's own state)."""
 
     checked: int = 0
     above: list[RouteCase] = field(default_factory=list)  # a better run existed
@@ -171,7 +171,7 @@ def optimum_before(
     """The best run the acting company could make with the trains it has not yet run, on the
     state just before ``action`` (a ``run_routes``), next to what it recorded.  Graph, train
     specs, tokens and phase come from the operating round's own routing bridge."""
-    from engine.routes import best_routes
+    from engine.routesearch import best_routes
     from engine.rules.operating import common, routing
 
     corp = action.entity

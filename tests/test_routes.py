@@ -16,10 +16,10 @@ from engine.notation import parse
 from engine.routes import (
     RouteSpec,
     TrainSpec,
-    best_routes,
     run_revenue,
     train_spec_from_data,
 )
+from engine.routesearch import best_routes
 
 YELLOW = ("yellow",)
 GREEN = ("yellow", "green")

@@ -1,7 +1,7 @@
 """The link search of E and D trains (towns passed for free) is exact.
 
 Its two parts are checked apart and together: choosing one way per link so that everything
-fits (:func:`engine.routes._solve`, with its propagation) against trying every choice, and the
+fits (:func:`engine.routesearch._solve`, with its propagation) against trying every choice, and the
 best run of trains that pass town meshes against the brute force of
 ``tests/test_routes_search.py``.
 """
@@ -15,9 +15,8 @@ from hypothesis import strategies as st
 
 from engine.graph import TrackGraph, build_graph
 from engine.notation import parse
-from engine.routes import (
-    RULES_1858,
-    TrainSpec,
+from engine.routes import RULES_1858, TrainSpec
+from engine.routesearch import (
     _Candidate,
     _chain_set,
     _combine,

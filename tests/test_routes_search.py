@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from engine.errors import IllegalAction
 from engine.graph import TrackGraph, build_graph, chains_from
 from engine.notation import parse
-from engine.routes import Route, TrainSpec, best_routes, route_revenue
+from engine.routes import Route, TrainSpec, route_revenue
+from engine.routesearch import best_routes
 
 HEXES = ["A1", "A3", "A5", "B2", "B4", "B6", "C1", "C3", "C5"]
 

@@ -2,7 +2,7 @@
 
 Replays the export through the rules engine (:mod:`engine.replay`) up to and including action
 ``ID`` (``--before ID``: up to the action before it, e.g. to compare with a recorded
-``run_routes``), then runs the exact search :func:`engine.routes.best_routes` for the company's
+``run_routes``), then runs the exact search :func:`engine.routesearch.best_routes` for the company's
 trains and prints each route (train, stops, revenue) and the total.  When the rules engine
 cannot replay that far, the route engine's own export reader (:mod:`engine.routestate`) gives
 the map, stations and trains instead (said on stderr).
@@ -19,7 +19,8 @@ from typing import Any
 
 from engine.errors import FerroviaError
 from engine.graph import TrackGraph
-from engine.routes import BestRoutes, TrainSpec, best_routes
+from engine.routes import TrainSpec
+from engine.routesearch import BestRoutes, best_routes
 
 
 def register(sub: Any) -> None:

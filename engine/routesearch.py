@@ -1,0 +1,1797 @@
+"""The best routes of a company: an exact search for the highest-earning run.
+
+It reads what :mod:`engine.routes` reads (track graph, station tokens, train specs, the
+phase's colours) and values routes by its rules (:func:`engine.routes.route_revenue` is the
+reference every shortcut here is tested against).
+
+Algorithm (issue #6)
+--------------------
+:func:`best_routes` is exact: it returns a combination of routes, at most one per train, whose
+total revenue no legal combination beats.  The algorithm:
+
+1. *Chains.*  For each gauge family the trains need, every chain leaving every stop the
+   company reaches (:func:`engine.graph.reachable`) is enumerated once; each carries a bitmask
+   of its track keys (numbered across both families, so masks of broad and metre routes
+   compare) -- track-disjointness is one AND.
+2. *Routes of one train* (:class:`_Enumerator`): depth-first from every stop, extending at the
+   tail by a chain on unused track to a new stop, passing only through stops that do not block
+   the company.  A route is kept in one direction only (first stop id below the last).  Cuts,
+   each of which can only remove routes that are illegal or can never be needed:
+   the distance limit (hex sides, or visits of the one row with a real limit); France once; a
+   partial route without the company's token that cannot reach one within the distance left
+   (precomputed fewest-units distances); the *bound* -- value so far plus the best values of
+   unvisited paying stops still reachable within the distance left, at most one of them a stop
+   a route can only end at (blocking, or one way out) -- below the threshold; and an end stop
+   that scores nothing for this train (a town for an E train) unless the route has two stops:
+   dropping that end gives a legal route with the same revenue on less track, which is at
+   least as good in every combination.
+3. *Sequences* (:class:`_LinkEnumerator`, E and D trains: towns pay nothing, count nothing and
+   hold no station, so they are passed *for free*).  A town mesh gives dozens of ways between
+   two cities, and every combination of ways was its own route: 71,906 routes for 221 stop
+   sequences at 1858_game_end_bank #979.  Instead the walk goes from paying stop to paying stop
+   by *links*, each the set of its ways (:class:`_Option`: track, towns passed), and keeps a
+   sequence while one way per link can be chosen with no track and no town twice
+   (:func:`_solve`).  It carries one such choice, extends it when the next link has a way that
+   fits, and otherwise first tries cheap proofs (every way of the new link runs over the
+   sequence's core -- the track all ways of a link use; a link that cannot run beside one of
+   the earlier ones, remembered) and then the CSP.  The CSP (:func:`_solve`): *propagation*
+   removes from each link the ways that run over the other links' cores, until nothing
+   changes (:func:`_propagate`; it alone refutes 701 of the 715 joint questions at #979, in
+   ~60 us each); a greedy pass; then backtracking with forward checking on the link with the
+   fewest ways, failed branches remembered by what their links can still touch.  Answers are
+   remembered by the *set* of links, so a sequence and its reverse (both walked) ask once, and
+   between the runs of one search (best route, greedy, candidate list).
+4. *Revenue*: with per-stop values (H, M, E, D trains: every visited stop of a paying kind
+   scores) it is summed as the route grows, halved for a wounded train; any other train, or a
+   route over a terminal path, is valued by :func:`route_revenue` itself.  The property tests
+   compare the search with a brute force that values every route by :func:`route_revenue`
+   (``tests/test_routes_search.py``, and town meshes in ``tests/test_routes_links.py``, which
+   also checks the CSP against trying every choice).
+5. *Bounds for the run* (:class:`_RunSearch`): each train's best single route ``single``, and a
+   greedy run (each train in turn its best route on the track left; every order of the train
+   kinds) worth ``lower``; with three or more trains also, for each kind, the exact optimum of
+   the other trains (the same search on the subset) plus this train's best route beside it.
+   If ``lower`` is the sum of the ``single`` values the greedy run is optimal and we stop.
+6. *Candidates*: a route of train i can only be in a run worth at least ``lower`` if its revenue
+   is at least ``lower`` minus what the other trains can earn (their exact optimum with two or
+   more of them, else their best route); exactly those routes (or sequences) are listed, best
+   first; identical trains share one list.
+7. *Combination* (:func:`_combine`): branch and bound over the trains (best first), each taking
+   one candidate that fits with those taken, or none; a branch is cut when its total plus what
+   the remaining trains can earn (the sum of their best candidates, or their exact optimum)
+   cannot beat the best run found (which starts as the greedy run).  Identical trains take
+   candidates in list order, so each run is tried once (a sequence may be taken twice: two
+   routes with the same stops by different ways).  Before any CSP, a candidate is refuted by
+   one AND when its core meets the taken cores, by the *pigeonhole at stops* (:class:`_Meet`:
+   the chains routes use at a stop cannot outnumber its exits; for two routes at stops of 1-3
+   exits this is three ANDs of stop masks -- at #979 it settles 33,274 of 71,994 pairs above
+   the optimum, the cores 38,207, leaving 513 for the CSP), or by a link of it whose every way
+   runs over the taken core.  A sequence fits when the run's current realisation leaves it a
+   way; otherwise all taken sequences and it are solved together (each pair first, then all;
+   remembered), so earlier routes may switch ways.  What is returned is plain routes.
+8. *Two plain trains* (:func:`_pair_search`, when the lists of step 6 pass 20000 and no train
+   runs by sequences): for each route r1 of the first train, best first, the second train's
+   best route on the track r1 leaves is found by the single-train search itself.
+
+Caching: per call, chains once per gauge family, one enumerator per distinct train spec (its
+distance tables computed lazily, once per stop; its ways, cores and solved sequences per
+avoided track), each train's best route and each subset's optimum.  Nothing is kept between
+company turns: a lay or a token changes the chains, and one search costs a few ms.
+
+Cost (``tools/bench/bench_routes.py``, 299 company turns of the four 18xx.games games, 2
+cores, every turn exact): total 1.8-2.0 s, median 1.8 ms, worst 180 ms (#979: A, two 7E,
+optimum 710; it took 416 s with plain routes and a pair search, 33 s with the pair search
+tuned), no turn over 200 ms.  Cost grows with the stops the company reaches (median 0.3 ms
+under 10 stops, 1 ms at 20-29, 4-5 ms at 40-59) and with two long trains rather than one
+(median 1.2 ms one train, 2.3 ms two).  On the 8 random reference games (1,167 turns): median
+1.3 ms, worst 0.9 s (three E trains: the combination's joint questions dominate), 6 turns over
+200 ms.  ``limit`` bounds the candidate lists for callers that only need a good legal run
+(``exact=False`` then).
+
+Measured and not kept: iterative deepening on the target (the optimum is close to the greedy
+run, so every level was searched in vain); bounding the trains still to choose by their best
+route avoiding the taken route's busiest keys (cut nothing at #979); arc consistency and
+propagation at every backtracking step (dearer than the branches they cut); starting the
+greedy run from each of the first train's 4-12 best routes (#979: lower 650 -> 690 of 710,
+but dearer than the shorter lists saved).
+
+``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
+the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
+reported as inexact.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import IllegalAction
+from engine.graph import (
+    Chain,
+    Tokens,
+    TrackGraph,
+    blocks,
+    chains_from,
+    gauge_skip,
+    tokened_by,
+)
+from engine.routes import (
+    RULES_1858,
+    Route,
+    RouteResult,
+    RouteRules,
+    TrainSpec,
+    _stop_value,
+    paying_stops,
+    route_revenue,
+)
+
+
+# ----------------------------------------------------------------------------- best routes
+@dataclass(frozen=True)
+class BestRoutes:
+    """The best run of a company: one route per train that runs (others stay home)."""
+
+    routes: tuple[RouteResult, ...]
+    total: int  # train revenue only (add private income for the run's revenue)
+    candidates: int  # legal routes considered, all trains together
+    exact: bool = True  # False only when a ``limit`` stopped the proof (a good legal run)
+
+
+class _Budget(Exception):
+    """More candidate routes than the caller's ``limit``."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Option:
+    """One way to run a *link* (non-free stop to non-free stop through free stops only)."""
+
+    track: int  # track mask
+    stops: int  # the free stops passed, one bit per stop id (a route visits a stop once)
+    chains: tuple[int, ...]  # chain indices, walked from ``start``
+    inner: tuple[int, ...]  # the free stops passed, in that order
+    start: int = -1  # the stop the way is listed from (the lower stop id of its link)
+    both: int = 0  # track and stops in one mask (stops shifted above every track bit)
+
+
+@dataclass
+class _Candidate:
+    """A route of one train.  Plain: one route in place (``stops``, ``chains``, ``mask``).  A
+    *sequence* (``links`` set; see :class:`_LinkEnumerator`): ``stops`` are the non-free stops
+    only, ``links[i]`` the ways to run from ``stops[i]`` to ``stops[i + 1]``, ``mask`` and
+    ``chains`` one realisation, ``witness`` its options, ``core`` the track every realisation
+    uses."""
+
+    stops: tuple[int, ...]
+    chains: tuple[int, ...]
+    mask: int
+    revenue: int
+    links: tuple[tuple[_Option, ...], ...] | None = None
+    witness: tuple[_Option, ...] = ()
+    core: int = 0
+
+
+@dataclass
+class _ChainSet:
+    """The chains of one gauge family around one company, with compact track masks."""
+
+    chains: list[Chain]
+    masks: list[int]
+    adjacency: dict[int, list[tuple[int, int]]]  # stop -> [(chain index, other stop)]
+    special: list[bool]  # a chain with a terminal path: checked in full
+    #: distance and bound tables, shared by the trains that measure distance alike
+    tables: dict[tuple[object, ...], dict[int, Any]] = field(default_factory=dict)
+
+
+def _chain_set(
+    graph: TrackGraph, company: str, tokens: Tokens, gauge: str, bit: dict[int, int]
+) -> _ChainSet:
+    """The chains around ``company`` on ``gauge`` track; ``bit`` numbers track keys (shared by
+    the chain sets of one search, so masks of both gauges compare)."""
+    skip = gauge_skip(gauge)
+    seen: set[frozenset[int]] = set()
+    chains: list[Chain] = []
+    # every stop a route of the company can touch: out from its stations, through stops that
+    # do not block it (what :func:`engine.graph.reachable` finds, walked chain by chain)
+    start = [st.id for st in graph.stops if tokened_by(st, company, tokens)]
+    reached = set(start)
+    todo = list(start)
+    while todo:
+        s = todo.pop()
+        for c in chains_from(graph, s, skip):
+            k = frozenset(c.paths)
+            if k not in seen:
+                seen.add(k)
+                chains.append(c)
+            other = c.b
+            if other not in reached:
+                reached.add(other)
+                if not blocks(graph.stops[other], company, tokens):
+                    todo.append(other)
+    # (a chain between two blocking stops could only be a whole route without a station)
+    masks = []
+    adjacency: dict[int, list[tuple[int, int]]] = {}
+    special = []
+    for i, c in enumerate(chains):
+        m = 0
+        for key in c.keys:
+            if key not in bit:
+                bit[key] = len(bit)
+            m |= 1 << bit[key]
+        masks.append(m)
+        adjacency.setdefault(c.a, []).append((i, c.b))
+        adjacency.setdefault(c.b, []).append((i, c.a))
+        special.append(
+            any(graph.paths[p].terminal for p in c.paths) or c.a == c.b  # pragma: no branch
+        )
+    return _ChainSet(chains, masks, adjacency, special)
+
+
+def _simple_values(graph: TrackGraph, train: TrainSpec, phase: Sequence[str]) -> list[int] | None:
+    """Per-stop value when every visited stop of its kind pays (H, M, E, D trains), else None."""
+    if isinstance(train.distance, int):
+        return [_stop_value(s, train, phase) for s in graph.stops]
+    rows = train.distance
+    if any(a.kinds & b.kinds for a, b in itertools.combinations(rows, 2)):
+        return None
+    if any(r.pay not in (0,) and r.visit > r.pay for r in rows):
+        return None
+    values = []
+    for s in graph.stops:
+        row = next((r for r in rows if s.kind in r.kinds), None)
+        values.append(_stop_value(s, train, phase) if row is not None and row.pay > 0 else 0)
+    return values
+
+
+class _Enumerator:
+    """Routes of one train over one chain set: all of them above a threshold, or the best.
+
+    Depth-first from every stop, extending at the tail only; a route is kept in the direction
+    where its first stop id is below its last.  Cuts: the distance limit, group once, a route
+    that can no longer reach a company token, and -- with simple per-stop values -- an upper
+    bound (value so far + the best values the remaining distance could still add) below the
+    threshold.
+    """
+
+    def __init__(
+        self,
+        graph: TrackGraph,
+        cs: _ChainSet,
+        train: TrainSpec,
+        *,
+        phase: Sequence[str],
+        company: str,
+        tokens: Tokens,
+        rules: RouteRules,
+    ) -> None:
+        import heapq
+
+        self.graph, self.cs, self.train = graph, cs, train
+        self.phase, self.company, self.tokens, self.rules = phase, company, tokens, rules
+        stops = graph.stops
+        n = len(stops)
+        self.blocked = [blocks(s, company, tokens) for s in stops]
+        self.token = [tokened_by(s, company, tokens) for s in stops]
+        self.values = _simple_values(graph, train, phase)
+        dist = train.distance
+        self.hex_sides = isinstance(dist, int) and rules.int_distance_counts_hex_sides
+        self.limit_sides = dist if isinstance(dist, int) else 0
+        self.shared_rows = not isinstance(dist, int) and any(
+            a.kinds & b.kinds for a, b in itertools.combinations(dist, 2)
+        )
+        self.row_of = [-1] * n
+        self.row_limit: list[int] = []
+        self.kind_ok = [True] * n
+        if isinstance(dist, int) and not self.hex_sides:
+            self.row_limit = [dist]
+            self.row_of = [0] * n
+        elif not isinstance(dist, int) and not self.shared_rows:
+            self.row_limit = [r.visit for r in dist]
+            for st in stops:
+                r = next((i for i, row in enumerate(dist) if st.kind in row.kinds), -1)
+                self.row_of[st.id] = r
+                self.kind_ok[st.id] = r >= 0
+        binding = [i for i, lim in enumerate(self.row_limit) if lim < 99]
+        self.prune_row = binding[0] if len(binding) == 1 else -1
+        self.divisor = rules.wounded_divisor if train.obsolete and rules.wounded_divisor > 1 else 1
+        self.exact = self.values is None or self.shared_rows
+        # fewest distance units from each stop to a company token (ignores used track)
+        self.inf = inf = 1 << 30
+        to_token = [inf] * n
+        heap = [(0, s) for s in range(n) if self.token[s]]
+        for _, s in heap:
+            to_token[s] = 0
+        heapq.heapify(heap)
+        while heap:
+            d, s = heapq.heappop(heap)
+            if d > to_token[s] or (self.blocked[s] and not self.token[s]):
+                continue
+            step = self.unit(s)
+            for ci, o in cs.adjacency.get(s, ()):
+                nd = d + (cs.chains[ci].edges if self.hex_sides else step)
+                if nd < to_token[o]:
+                    to_token[o] = nd
+                    heapq.heappush(heap, (nd, o))
+        self.to_token = to_token
+        self.vals = self.values or [0] * n
+        self.zero_side_chains = sum(1 for c in cs.chains if c.edges == 0)
+        units = (self.hex_sides, tuple(self.unit(i) for i in range(n)))
+        self._dist: dict[int, Any] = cs.tables.setdefault(("dist", units), {})
+        self._table: dict[int, Any] = cs.tables.setdefault(("near", units, tuple(self.vals)), {})
+        # neighbours best first, so good routes are found early and the bound bites sooner
+        vals = self.vals
+        self.adjacency = {
+            st: sorted(adj, key=lambda e: -vals[e[1]]) for st, adj in cs.adjacency.items()
+        }
+        self.has_special = any(cs.special)
+        # stops a route can only end at: blocking ones, and those with one way out (a route
+        # has two ends, so the bound counts at most one of them beyond its first stop)
+        firsts: dict[int, set[int]] = {}
+        for c in cs.chains:
+            firsts.setdefault(c.a, set()).add(c.paths[0])
+            firsts.setdefault(c.b, set()).add(c.paths[-1])
+        self.end_only = [self.blocked[s] or len(firsts.get(s, ())) <= 1 for s in range(n)]
+
+    def distances(self, source: int) -> dict[int, int]:
+        """Fewest distance units from ``source`` to each stop (through non-blocking stops)."""
+        import heapq
+
+        found = self._dist.get(source)
+        if found is not None:
+            return found
+        dist = {source: 0}
+        heap = [(0, source)]
+        chains = self.cs.chains
+        while heap:
+            d, st = heapq.heappop(heap)
+            if d > dist[st] or (st != source and self.blocked[st]):
+                continue
+            for ci, o in self.cs.adjacency.get(st, ()):
+                nd = d + (chains[ci].edges if self.hex_sides else self.unit(o))
+                if nd < dist.get(o, self.inf):
+                    dist[o] = nd
+                    heapq.heappush(heap, (nd, o))
+        self._dist[source] = dist
+        return dist
+
+    def near(self, tail: int) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]:
+        """Paying stops reachable from ``tail``, best first, as (value, distance, stop): those
+        the distance counts, and the others (towns an M train scores)."""
+        found = self._table.get(tail)
+        if found is not None:
+            return found
+        dist = self.distances(tail)
+        vals = self.vals
+        counted: list[tuple[int, int, int]] = []
+        free: list[tuple[int, int, int]] = []
+        for st, d in dist.items():
+            if st == tail or vals[st] <= 0:
+                continue
+            if self.hex_sides or self.unit(st) > 0:
+                counted.append((vals[st], d, st))
+            else:
+                free.append((vals[st], d, st))
+        counted.sort(reverse=True)
+        free.sort(reverse=True)
+        self._table[tail] = (counted, free)
+        return counted, free
+
+    def unit(self, stop: int) -> int:
+        """What visiting ``stop`` costs of the one binding distance limit (0: nothing)."""
+        if self.hex_sides or self.prune_row < 0 or self.row_of[stop] != self.prune_row:
+            return 0
+        return self.graph.stops[stop].visit_cost
+
+    def run(
+        self,
+        threshold: int,
+        *,
+        best_only: bool = False,
+        avoid: int = 0,
+        limit: int | None = None,
+    ) -> list[_Candidate]:
+        """Routes with revenue >= ``threshold`` not using track ``avoid`` (``best_only``: the
+        single best one, threshold rising as better routes are found); more than ``limit``
+        routes raise :class:`_Budget`."""
+        graph, cs = self.graph, self.cs
+        stops = graph.stops
+        adjacency, chains, masks = self.adjacency, cs.chains, cs.masks
+        blocked, token, to_token, inf = self.blocked, self.token, self.to_token, self.inf
+        values = self.values
+        row_of, row_limit, kind_ok = self.row_of, self.row_limit, self.kind_ok
+        hex_sides, limit_sides, prune_row = self.hex_sides, self.limit_sides, self.prune_row
+        groups = [s.groups for s in stops]
+        use_bound = not self.exact
+        # stops worth nothing to this train and holding no station of the company
+        dull = [
+            bool(values is not None and not self.exact and values[i] == 0 and not token[i])
+            for i in range(len(stops))
+        ]
+        divisor = self.divisor
+        out: dict[tuple[frozenset[int], frozenset[int]], _Candidate] = {}
+        route: list[int] = []
+        used_chains: list[int] = []
+        on_route = bytearray(len(stops))
+        group_used: set[str] = set()
+        counts = [0] * max(1, len(row_limit))
+        state = {"need": max(threshold, 1) * divisor}
+
+        def record(mask: int, raw: int) -> None:
+            if self.exact or (self.has_special and any(cs.special[c] for c in used_chains)):
+                r = Route(tuple(route), tuple(chains[c] for c in used_chains))
+                try:
+                    value, _ = route_revenue(
+                        graph,
+                        r,
+                        self.train,
+                        phase=self.phase,
+                        company=self.company,
+                        tokens=self.tokens,
+                        rules=self.rules,
+                    )
+                except IllegalAction:
+                    return
+                raw = value * divisor
+            else:
+                value = raw // divisor
+            if value <= 0 or raw < state["need"]:
+                return
+            key = (frozenset(used_chains), frozenset(route))
+            if key in out:
+                return
+            out[key] = _Candidate(tuple(route), tuple(used_chains), mask, value)
+            if limit is not None and len(out) > limit:
+                raise _Budget
+            if best_only:
+                out.clear()
+                out[key] = _Candidate(tuple(route), tuple(used_chains), mask, value)
+                state["need"] = (value + 1) * divisor
+
+        # per stop, its neighbours with everything the walk looks at (fewer lookups)
+        cost = [st.visit_cost for st in stops]
+        step_vals = values or [0] * len(stops)
+        unit = [self.unit(i) for i in range(len(stops))]
+        links = {
+            tail: [
+                (
+                    ci,
+                    other,
+                    masks[ci],
+                    chains[ci].edges,
+                    row_of[other],
+                    cost[other],
+                    step_vals[other],
+                    groups[other],
+                )
+                for ci, other in adj
+            ]
+            for tail, adj in adjacency.items()
+        }
+        near = self.near
+        end_only = self.end_only
+        hex_counted = hex_sides
+        room_extra = self.zero_side_chains if hex_sides else 0
+        prune_limit = row_limit[prune_row] if prune_row >= 0 else 0
+
+        def extend(mask: int, raw: int, has_token: bool, sides: int) -> None:
+            tail = route[-1]
+            n = len(route)
+            # an end that scores nothing only lengthens a route (same revenue, more track):
+            # such a route is kept only when it has two stops and cannot be shortened
+            if (
+                n > 1
+                and has_token
+                and route[0] < tail
+                and (n == 2 or not (dull[tail] or dull[route[0]]))
+            ):
+                record(mask, raw)
+            if n > 1 and (blocked[tail] or dull[route[0]]):
+                return
+            need = state["need"]
+            if use_bound:
+                # the best unvisited paying stops still reachable within the distance left
+                counted, free = near(tail)
+                if hex_counted:
+                    k = limit_sides - sides
+                    room = k + room_extra
+                elif prune_row >= 0:
+                    k = room = prune_limit - counts[prune_row]
+                else:
+                    k = room = inf
+                top = raw
+                if room > 0:
+                    taken = 0
+                    last_end = False
+                    for v, d, st in counted:
+                        if d <= k and not on_route[st]:
+                            if end_only[st]:
+                                if last_end:
+                                    continue
+                                last_end = True
+                            top += v
+                            taken += 1
+                            if taken >= room:
+                                break
+                for v, d, st in free:
+                    if d <= k and not on_route[st]:
+                        top += v
+                if top < need:
+                    return
+            for ci, other, cmask, edges, row, ocost, oval, g in links.get(tail, ()):
+                if on_route[other] or cmask & mask:
+                    continue
+                if hex_sides:
+                    if sides + edges > limit_sides:
+                        continue
+                elif row_limit:
+                    if not kind_ok[other]:
+                        continue
+                    if row >= 0 and counts[row] + ocost > row_limit[row]:
+                        continue
+                if g and not group_used.isdisjoint(g):
+                    continue
+                tok = has_token or token[other]
+                if not tok:
+                    tt = to_token[other]
+                    if tt >= inf:
+                        continue
+                    if hex_sides:
+                        if sides + edges + tt > limit_sides:
+                            continue
+                    elif prune_row >= 0:
+                        if prune_limit - counts[prune_row] - unit[other] < tt:
+                            continue
+                route.append(other)
+                used_chains.append(ci)
+                on_route[other] = 1
+                if g:
+                    group_used.update(g)
+                if row >= 0:
+                    counts[row] += ocost
+                extend(mask | cmask, raw + oval, tok, sides + edges)
+                if row >= 0:
+                    counts[row] -= ocost
+                if g:
+                    group_used.difference_update(g)
+                on_route[other] = 0
+                used_chains.pop()
+                route.pop()
+
+        vals = values or [0] * len(stops)
+        for start in sorted(adjacency, key=lambda s: -vals[s]):
+            row = row_of[start]
+            if row_limit and not hex_sides:
+                if not kind_ok[start]:
+                    continue
+                if row >= 0 and stops[start].visit_cost > row_limit[row]:
+                    continue
+            if to_token[start] >= inf:
+                continue
+            route.append(start)
+            on_route[start] = 1
+            group_used.update(groups[start])
+            if row >= 0:
+                counts[row] += stops[start].visit_cost
+            extend(avoid, vals[start], token[start], 0)
+            if row >= 0:
+                counts[row] -= stops[start].visit_cost
+            group_used.difference_update(groups[start])
+            on_route[start] = 0
+            route.pop()
+        # the avoided track is not part of the routes' own masks
+        for cand in out.values():
+            cand.mask &= ~avoid
+        return list(out.values())
+
+
+def _propagate_one(
+    doms: list[list[_Option]], cores: Sequence[int] | None = None
+) -> list[list[_Option]] | None:
+    """:func:`_propagate` for the links of one route, where track and towns are one mask
+    (``cores``: those of ``doms`` as given, when known)."""
+    n = len(doms)
+    core = list(cores) if cores is not None else [0] * n
+    seen = [-1] * n
+    dirty = [] if cores is not None else list(range(n))
+    while True:
+        for i in dirty:
+            if not doms[i]:
+                return None
+            c = -1
+            for o in doms[i]:
+                c &= o.both
+            core[i] = c
+        suffix = [0] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            suffix[i] = suffix[i + 1] | core[i]
+        prefix = 0
+        changed = []
+        for i in range(n):
+            other = prefix | suffix[i + 1]
+            prefix |= core[i]
+            if seen[i] == other:
+                continue
+            seen[i] = other
+            d = doms[i]
+            kept = [o for o in d if not o.both & other]
+            if len(kept) < len(d):
+                if not kept:
+                    return None
+                changed.append(i)
+                doms[i] = kept
+        if not changed:
+            return doms
+        dirty = changed
+
+
+def _propagate(
+    groups: Sequence[tuple[int, Sequence[_Option]]],
+    used: int,
+    cores: Sequence[tuple[int, int]] | None = None,
+) -> list[list[_Option]] | None:
+    """Each link's options that can still be taken, or None when a link has none.
+
+    What every remaining option of a link uses (its *core*) is taken whatever it runs by, so
+    no other link may run over it (nor, in the same route, through its towns); removing the
+    options that do grows the cores, until nothing changes.  At #979 this alone refutes 701
+    of the 715 pairs of routes the combination asks about, in 60 us each."""
+    slots = [slot for slot, _ in groups]
+    if not used and cores is None and len(set(slots)) == 1:
+        return _propagate_one([list(opts) for _, opts in groups])
+    doms = [[o for o in opts if not o.track & used] if used else list(opts) for _, opts in groups]
+    n = len(doms)
+    core_t = [0] * n
+    core_s = [0] * n
+    seen: list[tuple[int, int] | None] = [None] * n  # what each domain was last cut by
+    dirty = list(range(n))
+    if cores is not None and not used:
+        # the cores of the domains as given are known: start from them
+        for i, (t, st) in enumerate(cores):
+            core_t[i] = t
+            core_s[i] = st
+        dirty = []
+    while True:
+        for i in dirty:
+            d = doms[i]
+            if not d:
+                return None
+            t = st = -1
+            for o in d:
+                t &= o.track
+                st &= o.stops
+            core_t[i] = t
+            core_s[i] = st
+        # the OR of the other links' cores, by prefix and suffix
+        suffix = [0] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            suffix[i] = suffix[i + 1] | core_t[i]
+        prefix = 0
+        changed = []
+        for i in range(n):
+            other_t = prefix | suffix[i + 1]
+            prefix |= core_t[i]
+            other_s = 0
+            for j in range(n):
+                if j != i and slots[j] == slots[i]:
+                    other_s |= core_s[j]
+            if seen[i] == (other_t, other_s):
+                continue
+            seen[i] = (other_t, other_s)
+            d = doms[i]
+            kept = [o for o in d if not (o.track & other_t or o.stops & other_s)]
+            if len(kept) < len(d):
+                if not kept:
+                    return None
+                changed.append(i)
+                doms[i] = kept
+        if not changed:
+            return doms
+        dirty = changed
+
+
+def _solve(groups: Sequence[tuple[int, Sequence[_Option]]], used: int = 0) -> list[_Option] | None:
+    """One option per link, all track-disjoint (and from ``used``), no free stop twice within
+    one route (``groups``: (route slot, options) per link); None when there is no such choice.
+
+    Backtracking with forward checking: taking an option removes what it conflicts with from
+    the other links, a link left with none fails the branch at once, and the next link is
+    always the one with the fewest options left.  A failed branch is remembered by what can
+    still matter to its links -- which links are left, and the taken track and stops they
+    could touch -- so a choice earlier on that differs only elsewhere (another way through a
+    town mesh the rest never reaches) is not tried again."""
+    doms = _propagate(groups, used)
+    if doms is None:
+        return None
+    return _choose([slot for slot, _ in groups], doms, used)
+
+
+def _choose(slots: Sequence[int], doms: Sequence[list[_Option]], used: int) -> list[_Option] | None:
+    """The backtracking of :func:`_solve` on domains already propagated."""
+    n = len(doms)
+    # most questions that pass propagation have an answer a greedy pass finds (fewest
+    # options first, each link its first option that fits)
+    picked: list[_Option | None] = [None] * n
+    track = used
+    taken_s: dict[int, int] = {}
+    for i in sorted(range(n), key=lambda x: len(doms[x])):
+        ss = taken_s.get(slots[i], 0)
+        o = next((x for x in doms[i] if not (x.track & track or x.stops & ss)), None)
+        if o is None:
+            break
+        picked[i] = o
+        track |= o.track
+        taken_s[slots[i]] = ss | o.stops
+    else:
+        return [o for o in picked if o is not None]
+    live: list[tuple[int, list[_Option]]] = []
+    union_t = [0] * n
+    union_s = [0] * n
+    for i, dom in enumerate(doms):
+        t = st = 0
+        for o in dom:
+            t |= o.track
+            st |= o.stops
+        union_t[i], union_s[i] = t, st
+        live.append((i, dom))
+    choice: list[_Option | None] = [None] * n
+    failed: set[tuple[object, ...]] = set()
+
+    def search(live: list[tuple[int, list[_Option]]], track: int, taken_s: int) -> bool:
+        if not live:
+            return True
+        rel_t = rel_s = 0
+        for _, d in live:
+            for o in d:
+                rel_t |= o.track
+                rel_s |= o.stops
+        # stops only clash within a route: key them by slot
+        key: tuple[object, ...] = (
+            tuple(i for i, _ in live),
+            track & rel_t,
+            tuple(sorted(s for s in slot_taken.items() if s[1] & rel_s)),
+        )
+        if key in failed:
+            return False
+        k = min(range(len(live)), key=lambda x: len(live[x][1]))
+        pick, dom = live[k]
+        rest = live[:k] + live[k + 1 :]
+        slot = slots[pick]
+        before = slot_taken.get(slot, 0)
+        for o in dom:
+            nxt = []
+            ob, ot = o.both, o.track
+            for j, dj in rest:
+                if slots[j] == slot:
+                    f = [x for x in dj if not x.both & ob]
+                else:
+                    f = [x for x in dj if not x.track & ot]
+                if not f:
+                    break
+                nxt.append((j, f))
+            else:
+                choice[pick] = o
+                slot_taken[slot] = before | o.stops
+                ok = search(nxt, track | o.track, taken_s)
+                slot_taken[slot] = before
+                if ok:
+                    return True
+        failed.add(key)
+        return False
+
+    slot_taken: dict[int, int] = {}
+    if not search(live, used, 0):
+        return None
+    return [o for o in choice if o is not None]
+
+
+def _realise(c: _Candidate, options: Sequence[_Option]) -> _Candidate:
+    """The plain route of sequence ``c`` run by ``options`` (one per link)."""
+    stops = [c.stops[0]]
+    chains: list[int] = []
+    mask = 0
+    for o, here, nxt in zip(options, c.stops, c.stops[1:], strict=False):
+        # a link's ways are listed once, from its lower stop: walk them backwards if need be
+        forward = o.start == here
+        stops.extend(o.inner if forward else reversed(o.inner))
+        stops.append(nxt)
+        chains.extend(o.chains if forward else reversed(o.chains))
+        mask |= o.track
+    if len(c.stops) == 1:  # a stub: one stop and the free stop at the end of its one chain
+        o = options[0]
+        stops.extend(o.inner)
+        chains.extend(o.chains)
+        mask |= o.track
+    return _Candidate(tuple(stops), tuple(chains), mask, c.revenue)
+
+
+class _LinkEnumerator(_Enumerator):
+    """Routes of a train that passes some stops for free -- towns for an E or D train: no
+    revenue, no distance, no station -- enumerated as *sequences* of the other stops.
+
+    Between two stops a town mesh offers dozens of ways (1858_game_end_bank #979: 2,996 for 53
+    pairs of stops), and every combination is a different route of the same revenue: the plain
+    walk listed 71,906 routes there for 221 sequences.  Here a step goes from stop to stop by a
+    *link*, the set of its ways (:class:`_Option`), and a sequence is kept while some choice of
+    one way per link is legal (:func:`_solve`: track-disjoint, no town twice); the sequence
+    carries all its ways, so the combination of trains can pick ways that fit together.
+
+    Every cut of the plain walk applies unchanged (free stops cost no distance, pay nothing and
+    hold no station); a route ending at a free stop is only ever needed with two stops (see
+    :class:`_Enumerator`), a *stub*: one sequence per stop, its ways the chains to free stops.
+    """
+
+    @staticmethod
+    def free_stops(en: _Enumerator) -> list[bool] | None:
+        """Which stops ``en``'s train passes for free, or None if it cannot use this search."""
+        if en.exact or en.hex_sides or en.values is None or en.has_special:
+            return None
+        stops = en.graph.stops
+        free = [False] * len(stops)
+        cost: dict[int, int] = {}
+        for s in en.cs.adjacency:
+            st = stops[s]
+            row = en.row_of[s]
+            if (
+                en.values[s] == 0
+                and not en.token[s]
+                and not en.blocked[s]
+                and not st.groups
+                and row >= 0
+                and row != en.prune_row
+            ):
+                free[s] = True
+                cost[row] = cost.get(row, 0) + st.visit_cost
+        # a row of free stops must never bind (an E train's 99 towns)
+        if not any(free) or any(en.row_limit[r] < c for r, c in cost.items()):
+            return None
+        return free
+
+    def __init__(self, base: _Enumerator, free: list[bool]) -> None:
+        # share everything the plain walk computed (tables, bounds, token distances)
+        for name in base.__dict__:
+            setattr(self, name, getattr(base, name))
+        self.free = free
+        cs = self.cs
+        vals = self.vals
+        links: dict[tuple[int, int], list[_Option]] = {}
+        stubs: dict[int, list[_Option]] = {}
+        count = [0]
+        # the ways of one route are only ever compared with each other by ``both``
+        shift = max((m.bit_length() for m in cs.masks), default=0)
+
+        def walk(
+            x: int, at: int, track: int, passed: int, chain_path: list[int], inner: list[int]
+        ) -> None:
+            for ci, o in cs.adjacency.get(at, ()):
+                m = cs.masks[ci]
+                if m & track or o == x or o == at:
+                    continue
+                if free[o]:
+                    bit = 1 << o
+                    if passed & bit:
+                        continue
+                    if at == x:
+                        stubs.setdefault(x, []).append(
+                            _Option(m, bit, (ci,), (o,), -1, m | bit << shift)
+                        )
+                    walk(x, o, track | m, passed | bit, [*chain_path, ci], [*inner, o])
+                elif x < o:  # each link once; the other direction is the same ways
+                    links.setdefault((x, o), []).append(
+                        _Option(
+                            track | m,
+                            passed,
+                            (*chain_path, ci),
+                            tuple(inner),
+                            x,
+                            track | m | passed << shift,
+                        )
+                    )
+                    count[0] += 1
+                    if count[0] > _MAX_WAYS:
+                        raise _Budget
+
+        for x in cs.adjacency:
+            if not free[x]:
+                walk(x, x, 0, 0, [], [])
+        # fewest keys first: a short way leaves the most for the other links and trains
+        self.links = {
+            k: tuple(sorted(v, key=lambda o: o.track.bit_count())) for k, v in links.items()
+        }
+        self.stubs = {k: tuple(v) for k, v in stubs.items()}
+        adj: dict[int, list[int]] = {}
+        for x, y in self.links:
+            adj.setdefault(x, []).append(y)
+            adj.setdefault(y, []).append(x)
+        self.link_adj = {x: sorted(ys, key=lambda y: -vals[y]) for x, ys in adj.items()}
+        self.size = sum(len(v) for v in self.links.values())
+        self.shift = shift
+        #: avoided track -> (ways per link, link cores, links that fit together, solved
+        #: sequences), shared by the runs of one search
+        self.memo: dict[
+            int, tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any], dict[Any, Any]]
+        ] = {}
+
+    def run(
+        self,
+        threshold: int,
+        *,
+        best_only: bool = False,
+        avoid: int = 0,
+        limit: int | None = None,
+    ) -> list[_Candidate]:
+        """As :meth:`_Enumerator.run`, but listing sequences (``links`` set); ``best_only``
+        returns the best one realised as a plain route."""
+        stops = self.graph.stops
+        blocked, token, to_token, inf = self.blocked, self.token, self.to_token, self.inf
+        vals = self.vals
+        row_of, row_limit, kind_ok = self.row_of, self.row_limit, self.kind_ok
+        prune_row = self.prune_row
+        groups = [s.groups for s in stops]
+        dull = [vals[i] == 0 and not token[i] for i in range(len(stops))]
+        divisor = self.divisor
+        cost = [st.visit_cost for st in stops]
+        unit = [self.unit(i) for i in range(len(stops))]
+        near = self.near
+        end_only = self.end_only
+        shift = self.shift
+        prune_limit = row_limit[prune_row] if prune_row >= 0 else 0
+        all_links = self.links
+        # per avoided track, kept between runs (the greedy and list runs walk the same tree)
+        ways, cores, pairs, solutions = self.memo.setdefault(avoid, ({}, {}, {}, {}))
+
+        def options(x: int, y: int) -> tuple[_Option, ...]:
+            if x > y:
+                x, y = y, x
+            found = ways.get((x, y))
+            if found is None:
+                found = all_links[(x, y)]
+                if avoid:
+                    found = tuple(o for o in found if not o.track & avoid)
+                ways[(x, y)] = found
+            return found
+
+        out: list[_Candidate] = []
+        best: list[_Candidate] = []
+        route: list[int] = []
+        link_opts: list[tuple[_Option, ...]] = []
+        witness: list[_Option] = []
+        on_route = bytearray(len(stops))
+        group_used: set[str] = set()
+        counts = [0] * max(1, len(row_limit))
+        need = max(threshold, 1) * divisor
+
+        def record(raw: int) -> None:
+            nonlocal need
+            value = raw // divisor
+            if value <= 0 or raw < need:
+                return
+            mask = 0
+            chains: list[int] = []
+            core = 0
+            for o in witness:
+                mask |= o.track
+                chains.extend(o.chains)
+            # the ways as propagated when this sequence was solved: the rest can never be run
+            # with the others, and dropping them makes every later question smaller
+            narrowed = prefix[-1] if prefix and not best_only else None
+            if narrowed is not None and len(narrowed) == len(link_opts):
+                links = tuple(tuple(d) for d in narrowed)
+            else:
+                links = tuple(link_opts)
+            for opts in links:
+                common = -1
+                for o in opts:
+                    common &= o.track
+                core |= common
+            c = _Candidate(tuple(route), tuple(chains), mask, value, links, tuple(witness), core)
+            if best_only:
+                best[:] = [_realise(c, witness)]
+                need = (value + 1) * divisor
+                return
+            out.append(c)
+            if limit is not None and len(out) > limit:
+                raise _Budget
+
+        def link_core(opts: tuple[_Option, ...]) -> tuple[int, int, int]:
+            """The track, towns, and both in one mask, that every way of a link uses."""
+            found = cores.get(id(opts))
+            if found is None:
+                t = s = b = -1
+                for o in opts:
+                    t &= o.track
+                    s &= o.stops
+                    b &= o.both
+                found = cores[id(opts)] = (t, s, b)
+            return found
+
+        def compatible(a: tuple[_Option, ...], b: tuple[_Option, ...]) -> bool:
+            """Some way of link a and some way of link b fit in one route."""
+            key = (id(a), id(b)) if id(a) < id(b) else (id(b), id(a))
+            found = pairs.get(key)
+            if found is None:
+                found = pairs[key] = _propagate([(0, a), (0, b)], 0) is not None and any(
+                    not (x.track & y.track or x.stops & y.stops) for x in a for y in b
+                )
+            return found
+
+        # per depth, the links so far with their ways propagated (None: not needed yet)
+        prefix: list[list[list[_Option]] | None] = [[]]
+
+        def extend(
+            raw: int, has_token: bool, track: int, passed: int, core_t: int, core_s: int
+        ) -> None:
+            nonlocal witness
+            tail = route[-1]
+            n = len(route)
+            if (
+                n > 1
+                and has_token
+                and route[0] < tail
+                and (n == 2 or not (dull[tail] or dull[route[0]]))
+            ):
+                record(raw)
+            if n > 1 and (blocked[tail] or dull[route[0]]):
+                return
+            counted, free_vals = near(tail)
+            if prune_row >= 0:
+                k = room = prune_limit - counts[prune_row]
+            else:
+                k = room = inf
+            top = raw
+            if room > 0:
+                taken = 0
+                last_end = False
+                for v, d, st in counted:
+                    if d <= k and not on_route[st]:
+                        if end_only[st]:
+                            if last_end:
+                                continue
+                            last_end = True
+                        top += v
+                        taken += 1
+                        if taken >= room:
+                            break
+            for v, d, st in free_vals:
+                if d <= k and not on_route[st]:
+                    top += v
+            if top < need:
+                return
+            taken_both = track | passed << shift
+            core_both = core_t | core_s << shift
+            for other in self.link_adj.get(tail, ()):
+                if on_route[other]:
+                    continue
+                row = row_of[other]
+                if row_limit:
+                    if not kind_ok[other]:
+                        continue
+                    if row >= 0 and counts[row] + cost[other] > row_limit[row]:
+                        continue
+                g = groups[other]
+                if g and not group_used.isdisjoint(g):
+                    continue
+                tok = has_token or token[other]
+                if not tok:
+                    tt = to_token[other]
+                    if tt >= inf:
+                        continue
+                    if prune_row >= 0 and prune_limit - counts[prune_row] - unit[other] < tt:
+                        continue
+                opts = options(tail, other)
+                if not opts:
+                    continue
+                # extend the current realisation if one way fits; else re-solve the whole
+                # sequence (earlier links may have to run another way)
+                way = next((o for o in opts if not o.both & taken_both), None)
+                saved = None
+                narrowed: list[list[_Option]] | None = None
+                if way is None:
+                    # cheap proofs first: every way hits track (or a town) the sequence must
+                    # use, or the link cannot run beside one of the links already taken
+                    if all(o.both & core_both for o in opts):
+                        continue
+                    if any(not compatible(x, opts) for x in link_opts):
+                        continue
+                    # a sequence's ways fit or not whatever order its links come in
+                    skey = frozenset((*map(id, link_opts), id(opts)))
+                    if skey in solutions:
+                        # remembered by link (the same links may have come in another order)
+                        by_link, narrowed_by = solutions[skey]
+                        order = [*link_opts, opts]
+                        solved = None if by_link is None else [by_link[id(x)] for x in order]
+                        narrowed = (
+                            None if narrowed_by is None else [narrowed_by[id(x)] for x in order]
+                        )
+                    else:
+                        # the links so far, propagated once per prefix (siblings share it)
+                        if prefix[-1] is None:
+                            prefix[-1] = _propagate_one(
+                                [list(x) for x in link_opts], [link_core(x)[2] for x in link_opts]
+                            )
+                        done = prefix[-1]
+                        assert done is not None  # the prefix has a realisation
+                        narrowed = _propagate_one([*(list(x) for x in done), list(opts)])
+                        solved = (
+                            None if narrowed is None else _choose([0] * len(narrowed), narrowed, 0)
+                        )
+                        order = [*link_opts, opts]
+                        solutions[skey] = (
+                            None
+                            if solved is None
+                            else {id(x): w for x, w in zip(order, solved, strict=True)},
+                            None
+                            if narrowed is None
+                            else {id(x): d for x, d in zip(order, narrowed, strict=True)},
+                        )
+                    if solved is None:
+                        continue
+                    saved = witness
+                    witness = solved[:-1]
+                    way = solved[-1]
+                    new_track = new_passed = 0
+                    for o in witness:
+                        new_track |= o.track
+                        new_passed |= o.stops
+                else:
+                    new_track, new_passed = track, passed
+                prefix.append(narrowed)
+                route.append(other)
+                link_opts.append(opts)
+                witness.append(way)
+                on_route[other] = 1
+                if g:
+                    group_used.update(g)
+                if row >= 0:
+                    counts[row] += cost[other]
+                lt, ls, _ = link_core(opts)
+                extend(
+                    raw + vals[other],
+                    tok,
+                    new_track | way.track,
+                    new_passed | way.stops,
+                    core_t | lt,
+                    core_s | ls,
+                )
+                prefix.pop()
+                if row >= 0:
+                    counts[row] -= cost[other]
+                if g:
+                    group_used.difference_update(g)
+                on_route[other] = 0
+                witness.pop()
+                link_opts.pop()
+                route.pop()
+                if saved is not None:
+                    witness = saved
+                    # the earlier links keep their old ways, which fit the shorter sequence
+
+        for start in sorted(self.link_adj, key=lambda s: -vals[s]):
+            row = row_of[start]
+            if row_limit:
+                if not kind_ok[start]:
+                    continue
+                if row >= 0 and cost[start] > row_limit[row]:
+                    continue
+            if to_token[start] >= inf:
+                continue
+            route.append(start)
+            on_route[start] = 1
+            group_used.update(groups[start])
+            if row >= 0:
+                counts[row] += cost[start]
+            extend(vals[start], token[start], 0, 0, 0, 0)
+            if row >= 0:
+                counts[row] -= cost[start]
+            group_used.difference_update(groups[start])
+            on_route[start] = 0
+            route.pop()
+        # stubs: a stop with the company's station and one chain to a free stop
+        for x, stub in self.stubs.items():
+            if not token[x] or vals[x] < need:
+                continue
+            opts = tuple(o for o in stub if not o.track & avoid) if avoid else stub
+            if not opts:
+                continue
+            route[:] = [x]
+            link_opts[:] = [opts]
+            witness[:] = [opts[0]]
+            record(vals[x])
+            route.clear()
+            link_opts.clear()
+            witness.clear()
+        return best if best_only else out
+
+
+def best_routes(
+    graph: TrackGraph,
+    trains: Sequence[tuple[str, TrainSpec]],
+    *,
+    phase: Sequence[str],
+    company: str,
+    tokens: Tokens,
+    rules: RouteRules = RULES_1858,
+    limit: int | None = None,
+) -> BestRoutes:
+    """The company's highest-earning legal run (exact; algorithm in the module docstring).
+
+    ``trains``: (train id, spec) of every train the company may run now.  ``limit``: for
+    callers that need any good legal run quickly (random play): when proving the optimum
+    would list more than ``limit`` candidate routes, the best run found so far (at least the
+    greedy one) is returned with ``exact=False``.  Without it the result is always exact.
+    """
+    chain_sets: dict[str, _ChainSet] = {}
+    bits: dict[int, int] = {}
+    enumerators: dict[TrainSpec, _Enumerator] = {}
+    for _, spec in trains:
+        if spec in enumerators:
+            continue
+        family = "metre" if spec.gauge in ("metre", "narrow") else "broad"
+        if family not in chain_sets:
+            chain_sets[family] = _chain_set(graph, company, tokens, family, bits)
+        en = _Enumerator(
+            graph,
+            chain_sets[family],
+            spec,
+            phase=phase,
+            company=company,
+            tokens=tokens,
+            rules=rules,
+        )
+        free = _LinkEnumerator.free_stops(en)
+        if free is not None:
+            try:
+                en = _LinkEnumerator(en, free)
+            except _Budget:
+                pass  # a mesh too big to list its ways: the plain walk
+        enumerators[spec] = en
+    search = _RunSearch(graph, chain_sets, enumerators, limit)
+    chosen, exact, considered = search.best(trains)
+    results = []
+    for tid, spec in trains:
+        c = chosen.get(tid)
+        if c is None:
+            continue
+        family = "metre" if spec.gauge in ("metre", "narrow") else "broad"
+        route = Route(c.stops, tuple(chain_sets[family].chains[i] for i in c.chains))
+        paying = paying_stops(graph, c.stops, spec, phase, company, tokens)
+        results.append(RouteResult(tid, c.revenue, route, paying))
+    return BestRoutes(tuple(results), sum(r.revenue for r in results), considered, exact)
+
+
+class _RunSearch:
+    """The best run of any subset of one company's trains (the steps in the module
+    docstring), sharing every train's enumerator and best routes between subsets: with three
+    or more trains, the optimum of the others bounds what one train's route must earn."""
+
+    def __init__(
+        self,
+        graph: TrackGraph,
+        chain_sets: Mapping[str, _ChainSet],
+        enumerators: Mapping[TrainSpec, _Enumerator],
+        limit: int | None,
+    ) -> None:
+        self.graph, self.chain_sets, self.enumerators, self.limit = (
+            graph,
+            chain_sets,
+            enumerators,
+            limit,
+        )
+        self.kind = {spec: i for i, spec in enumerate(enumerators)}
+        self.tops: dict[TrainSpec, list[_Candidate]] = {}
+        #: kinds -> (best run as routes in kind order, exact)
+        self.solved: dict[tuple[int, ...], tuple[list[tuple[TrainSpec, _Candidate]], bool]] = {}
+
+    def top(self, spec: TrainSpec) -> list[_Candidate]:
+        """The train's best route (a list of one; empty if it has none)."""
+        if spec not in self.tops:
+            self.tops[spec] = self.enumerators[spec].run(1, best_only=True)
+        return self.tops[spec]
+
+    def optimum(
+        self, trains: Sequence[tuple[str, TrainSpec]]
+    ) -> tuple[list[tuple[TrainSpec, _Candidate]], bool]:
+        """(the routes of the best run, exact) of a subset of the trains, remembered by their
+        kinds."""
+        key = tuple(sorted(self.kind[spec] for _, spec in trains))
+        if key not in self.solved:
+            chosen, exact, _ = self.best(trains)
+            spec_of = dict(trains)
+            self.solved[key] = ([(spec_of[tid], c) for tid, c in chosen.items()], exact)
+        return self.solved[key]
+
+    @staticmethod
+    def _assign(
+        trains: Sequence[tuple[str, TrainSpec]], routes: Sequence[tuple[TrainSpec, _Candidate]]
+    ) -> dict[str, _Candidate]:
+        """A remembered run (routes of trains of these kinds) given to these trains."""
+        free = list(trains)
+        out: dict[str, _Candidate] = {}
+        for spec, c in routes:
+            i = next(i for i, (_, s) in enumerate(free) if s == spec)
+            out[free.pop(i)[0]] = c
+        return out
+
+    def _greedy(
+        self, trains: Sequence[tuple[str, TrainSpec]], kinds: list[TrainSpec]
+    ) -> tuple[int, dict[str, _Candidate]]:
+        """The best greedy run: each train its best route on track the others left, every
+        order of the train kinds (at most 3 kinds run in 1858).  (Starting the first train
+        from each of its 4-12 best routes lifted #979's 650 to 690 of 710, but cost more than
+        it saved.)"""
+        orders = itertools.permutations(kinds) if len(kinds) <= 3 else [tuple(kinds)]
+        lower = 0
+        greedy: dict[str, _Candidate] = {}
+        for kind_order in orders:
+            rank = {spec: i for i, spec in enumerate(kind_order)}
+            order = sorted(trains, key=lambda t: rank[t[1]])
+            first_tid, first_spec = order[0]
+            firsts: list[_Candidate | None] = list(self.top(first_spec)) or [None]
+            for start in firsts:
+                used = 0
+                total = 0
+                picks: dict[str, _Candidate] = {}
+                if start is not None:
+                    total, used, picks = start.revenue, start.mask, {first_tid: start}
+                for tid, spec in order[1:]:
+                    found = (
+                        self.enumerators[spec].run(1, best_only=True, avoid=used)
+                        if used
+                        else self.top(spec)
+                    )
+                    if found:
+                        total += found[0].revenue
+                        used |= found[0].mask
+                        picks[tid] = found[0]
+                if total > lower or not greedy:
+                    lower, greedy = total, picks
+        return lower, greedy
+
+    def best(
+        self, trains: Sequence[tuple[str, TrainSpec]]
+    ) -> tuple[dict[str, _Candidate], bool, int]:
+        """(train id -> its route, exact, candidates considered)."""
+        enumerators, limit = self.enumerators, self.limit
+        single = {spec: (self.top(spec)[0].revenue if self.top(spec) else 0) for _, spec in trains}
+        # 2. a lower bound: greedily, each train its best route on track the others left,
+        # from each of the first train's best routes; every order of the distinct train
+        # kinds is tried (at most 3 kinds run in 1858).  The best route plus the best beside
+        # it is often well below the optimum (#979: 650 of 710), and the lists grow as it
+        # falls.
+        kinds = list(dict.fromkeys(spec for _, spec in trains))
+        sum_single = sum(single[spec] for _, spec in trains)
+        lower = 0
+        greedy: dict[str, _Candidate] = {}
+        lower, greedy = self._greedy(trains, kinds)
+        if lower >= sum_single:
+            return greedy, True, 0  # every train earns its best: nothing can beat it
+        # what the other trains can add at most, with one train of each kind left out: the
+        # exact optimum of the others when there are two or more of them, else their best
+        rest: dict[TrainSpec, int] = {}
+        for spec in kinds:
+            others = list(trains)
+            left_out = others.pop(next(i for i, t in enumerate(others) if t[1] == spec))
+            most = sum(single[s] for _, s in others)
+            if len(others) > 1:
+                routes, exact_others = self.optimum(others)
+                total = sum(c.revenue for _, c in routes)
+                if exact_others:
+                    most = min(most, total)
+                # and the others' best run plus this train's best route beside it is a run
+                used = 0
+                for _, c in routes:
+                    used |= c.mask
+                found = enumerators[spec].run(1, best_only=True, avoid=used)
+                if found and total + found[0].revenue > lower:
+                    lower = total + found[0].revenue
+                    greedy = self._assign(others, routes)
+                    greedy[left_out[0]] = found[0]
+            rest[spec] = most
+        # 3. every route that can be part of a run worth at least `lower`
+        by_spec: dict[TrainSpec, list[_Candidate]] = {}
+        # two trains: the list-and-combine search (5-6) while the lists stay short (usually
+        # fastest), else the pair search (7); both exact
+        pair = len(trains) == 2 and not any(
+            isinstance(enumerators[spec], _LinkEnumerator) for spec in kinds
+        )
+        cap = limit if not pair else min(limit, _PAIR_AFTER) if limit is not None else _PAIR_AFTER
+        try:
+            for spec in kinds:
+                # no route below this can be part of a run worth `lower`
+                threshold = max(1, lower - rest[spec])
+                left = None if cap is None else cap - sum(len(v) for v in by_spec.values())
+                cands = enumerators[spec].run(threshold, limit=left)
+                cands.sort(key=lambda c: -c.revenue)
+                by_spec[spec] = cands
+            meet = _Meet(_exits(self.graph, self.chain_sets.values()))
+
+            def bound(tids: Sequence[str]) -> int | None:
+                """The exact optimum of these trains, when there are several (else None)."""
+                if len(tids) < 2:
+                    return None
+                sub = [t for t in trains if t[0] in tids]
+                routes, exact_sub = self.optimum(sub)
+                return sum(c.revenue for _, c in routes) if exact_sub else None
+
+            chosen = _combine(
+                [(tid, by_spec[spec]) for tid, spec in trains], lower, greedy, meet, bound
+            )
+            return chosen, True, sum(len(v) for v in by_spec.values())
+        except _Budget:
+            if pair and (limit is None or limit > _PAIR_AFTER):
+                try:
+                    chosen, considered = _pair_search(
+                        trains, enumerators, single, lower, greedy, limit
+                    )
+                    return chosen, True, considered
+                except _Budget:
+                    pass
+            return greedy, False, 0
+
+
+_PAIR_AFTER = 20000  # two trains: candidates listed before switching to the pair search
+_MAX_WAYS = 50000  # ways between stops beyond which the plain walk is used instead
+
+
+def _pair_search(
+    trains: Sequence[tuple[str, TrainSpec]],
+    enumerators: Mapping[TrainSpec, _Enumerator],
+    single: Mapping[TrainSpec, int],
+    lower: int,
+    greedy: dict[str, _Candidate],
+    limit: int | None,
+) -> tuple[dict[str, _Candidate], int]:
+    """The best run of two trains: for each route r1 of the first (best first), the second
+    train's best route on the track r1 leaves (a single-train search with threshold "beats
+    the best run found").  Identical trains: only pairs with rev(r1) >= rev(r2), so r1 needs
+    at least half the best total.  Stops once rev(r1) + the second train's single best (or
+    2 rev(r1) for identical trains) cannot beat the best run found."""
+    (t1, s1), (t2, s2) = trains
+    if s1 != s2 and single[s2] > single[s1]:
+        (t1, s1), (t2, s2) = (t2, s2), (t1, s1)
+    same = s1 == s2
+    en1, en2 = enumerators[s1], enumerators[s2]
+    best, chosen = lower, dict(greedy)
+    floor = (lower + 2) // 2 if same else max(1, lower + 1 - single[s2])
+    cands = en1.run(floor, limit=limit)
+    cands.sort(key=lambda c: -c.revenue)
+    for c in cands:
+        cap = min(c.revenue, single[s2]) if same else single[s2]
+        if c.revenue + cap <= best:
+            break
+        found = en2.run(best - c.revenue + 1, best_only=True, avoid=c.mask)
+        if found and c.revenue + found[0].revenue > best:
+            best = c.revenue + found[0].revenue
+            chosen = {t1: c, t2: found[0]}
+    return chosen, len(cands)
+
+
+class _Index:
+    """A candidate list split by the track its candidates use on a few busy keys, so a search
+    for a partner skips whole groups that conflict there."""
+
+    def __init__(self, cands: list[_Candidate]) -> None:
+        freq: dict[int, int] = {}
+        cores = [c.core if c.links is not None else c.mask for c in cands]
+        for m in cores[:: max(1, len(cands) // 256)]:
+            while m:
+                low = m & -m
+                freq[low] = freq.get(low, 0) + 1
+                m ^= low
+        hot = 0
+        for b, _ in sorted(freq.items(), key=lambda kv: -kv[1])[:10]:
+            hot |= b
+        groups: dict[int, list[int]] = {}
+        for i, m in enumerate(cores):
+            groups.setdefault(m & hot, []).append(i)
+        # groups best first (lists keep the candidates' best-first order)
+        self.groups = sorted(groups.items(), key=lambda kv: kv[1][0])
+
+
+def _exits(graph: TrackGraph, chain_sets: Iterable[_ChainSet]) -> dict[int, int]:
+    """Per stop, at most how many track-disjoint chains can meet there: chains that leave it
+    by the same path share that path's track."""
+    firsts: dict[int, set[int]] = {}
+    for cs in chain_sets:
+        for c in cs.chains:
+            for stop, path in ((c.a, c.paths[0]), (c.b, c.paths[-1])):
+                # a path without track keys cannot make two chains conflict: count it apart
+                firsts.setdefault(stop, set()).add(
+                    path if graph.paths[path].keys else -1 - len(firsts.get(stop, ()))
+                )
+    return {s: len(v) for s, v in firsts.items()}
+
+
+class _Meet:
+    """Where routes meet at stops with few exits (a pigeonhole test, one AND per pair).
+
+    A route through a stop uses two of its chains there, a route ending there one, and the
+    company's routes never share track, so routes fit only while the chains they use at a
+    stop do not outnumber its :func:`_exits`.  Two routes, by a stop's number of exits: 1 --
+    they cannot both touch it; 2 -- not one passing through while the other touches it; 3 --
+    not both passing through.  ``hit`` has the stops where this route conflicts with any
+    other touching it; the test of two routes is ``hit1 & touch2 or touch1 & hit2 or
+    through1 & through2 & three``."""
+
+    def __init__(self, exits: Mapping[int, int]) -> None:
+        self.exits = exits
+        self.one = self.two = self.three = 0
+        for s, n in exits.items():
+            if n == 1:
+                self.one |= 1 << s
+            elif n == 2:
+                self.two |= 1 << s
+            elif n == 3:
+                self.three |= 1 << s
+
+    def uses(self, c: _Candidate) -> tuple[tuple[int, int, int], ...]:
+        """(stop, chains route ``c`` uses there, the stop's exits) at stops with few exits
+        (at most 6: three routes through one stop), for runs of three or more routes."""
+        out: dict[int, int] = {}
+        last = len(c.stops) - 1
+        for i, st in enumerate(c.stops):
+            out[st] = 1 if i in (0, last) else 2
+        for opts in c.links or ():
+            towns = -1
+            for o in opts:
+                towns &= o.stops
+            while towns > 0:
+                low = towns & -towns
+                out[low.bit_length() - 1] = 2
+                towns ^= low
+        exits = self.exits
+        return tuple((st, u, exits[st]) for st, u in out.items() if exits.get(st, 99) <= 6)
+
+    def masks(self, c: _Candidate) -> tuple[int, int, int]:
+        """(touch, through, hit) of route ``c``: for a sequence, its stops and the towns every
+        way of one of its links passes."""
+        stops = c.stops
+        touch = through = 0
+        for s in stops:
+            touch |= 1 << s
+        for s in stops[1:-1]:
+            through |= 1 << s
+        for opts in c.links or ():
+            towns = -1
+            for o in opts:
+                towns &= o.stops
+            through |= towns
+            touch |= towns
+        return touch, through, (touch & self.one) | (through & self.two)
+
+
+def _combine(
+    lists: list[tuple[str, list[_Candidate]]],
+    lower: int,
+    incumbent: dict[str, _Candidate],
+    meet: _Meet | None = None,
+    bound: Callable[[Sequence[str]], int | None] | None = None,
+) -> dict[str, _Candidate]:
+    """Branch and bound: one candidate (or none) per train, track-disjoint, best total.
+
+    ``lists``: each train's candidates, best first (identical trains share one list object);
+    ``incumbent``: a known run worth ``lower``.  A sequence candidate (``links`` set) fits the
+    run when some way of running it does: the run keeps one realisation of everything taken,
+    tries the new sequence against it, and only when that fails solves all the taken
+    sequences' links together (:func:`_solve`), so earlier routes may switch ways.  What is
+    returned is plain routes.
+    """
+
+    def top(lst: list[_Candidate]) -> int:
+        return lst[0].revenue if lst else 0
+
+    lists = sorted(lists, key=lambda t: (-top(t[1]), id(t[1])))
+    n = len(lists)
+    suffix = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + top(lists[i][1])
+    if bound is not None:
+        # what the trains still to choose can earn together (when known exactly) is a
+        # tighter bound than the sum of their best routes
+        for i in range(n - 2, 0, -1):
+            exact_rest = bound([tid for tid, _ in lists[i:]])
+            if exact_rest is not None:
+                suffix[i] = min(suffix[i], exact_rest)
+    indexes: dict[int, _Index] = {}
+    for _, lst in lists:
+        if id(lst) not in indexes:
+            indexes[id(lst)] = _Index(lst)
+    best_total = lower
+    best_run: list[_Candidate | None] | None = None
+    taken: list[_Candidate | None] = [None] * n  # as listed
+    real: list[_Candidate | None] = [None] * n  # as run now (plain)
+    joint: dict[tuple[int, ...], list[_Option] | None] = {}
+    own: dict[int, list[list[_Option]]] = {}  # a sequence's ways, propagated on their own
+    blocked: dict[int, dict[int, bool]] = {}  # taken core -> link -> all its ways run over it
+
+    def fit(i: int, c: _Candidate, track: int, core: int) -> list[_Candidate | None] | None:
+        """The run's routes (plain) with ``c`` as train i's, or None if ``c`` cannot fit."""
+        if c.links is None:
+            if not c.mask & track:
+                return [*real[:i], c, *real[i + 1 :]]
+        elif not c.mask & track:
+            return [*real[:i], _realise(c, c.witness), *real[i + 1 :]]
+        seqs = [j for j in range(i) if taken[j] is not None and taken[j].links is not None]  # type: ignore[union-attr]
+        if not seqs:
+            if c.links is None:
+                return None  # everything runs one way only: no other realisation to try
+            way = _solve([(0, opts) for opts in c.links], track)
+            return None if way is None else [*real[:i], _realise(c, way), *real[i + 1 :]]
+        others = [j for j in range(i) if taken[j] is not None]
+        # cheap proof first: a link of c whose every way runs over the core of what is taken
+        # (links recur in many sequences: remembered per taken core)
+        if c.links is not None and core:
+            memo = blocked.setdefault(core, {})
+            for opts in c.links:
+                hit = memo.get(id(opts))
+                if hit is None:
+                    hit = memo[id(opts)] = all(o.track & core for o in opts)
+                if hit:
+                    return None
+        # every pair must fit on its own (remembered: the same pairs come back all the time)
+        if len(others) > 1 or c.links is None:
+            for j in others:
+                t = taken[j]
+                assert t is not None
+                if (t.links is not None or c.links is not None) and together([t, c]) is None:
+                    return None
+        members = [t for j in others if (t := taken[j]) is not None]
+        way = together([*members, c])
+        if way is None:
+            return None
+        out = list(real)
+        pos = 0
+        for j, t in [*zip(others, members, strict=True), (i, c)]:
+            if t.links is not None:
+                k = len(t.links)
+                out[j] = _realise(t, way[pos : pos + k])
+                pos += k
+            else:
+                out[j] = t
+        return out
+
+    def together(group: list[_Candidate]) -> list[_Option] | None:
+        """Ways for every link of the sequences in ``group`` so that all of it fits together
+        (the plain routes as fixed track), or None."""
+        key = tuple(map(id, group))
+        if key not in joint:
+            fixed = 0
+            links: list[tuple[int, Sequence[_Option]]] = []
+            for slot, t in enumerate(group):
+                if t.links is None:
+                    fixed |= t.mask
+                else:
+                    # each sequence's ways propagated on their own first (once per sequence)
+                    mine = own.get(id(t))
+                    if mine is None:
+                        mine = own[id(t)] = _propagate([(0, x) for x in t.links], 0) or [
+                            list(x) for x in t.links
+                        ]
+                    links.extend((slot, opts) for opts in mine)
+            joint[key] = _solve(links, fixed)
+        return joint[key]
+
+    meets: dict[int, tuple[int, int, int]] = {}
+    three = meet.three if meet is not None else 0
+    uses: dict[int, tuple[tuple[int, int, int], ...]] = {}
+    load: dict[int, int] = {}  # chains the routes taken use at each stop with few exits
+
+    partners: dict[tuple[int, int], int] = {}
+
+    def partner(j: int, t: _Candidate) -> int:
+        """The revenue of train j's best candidate that can run beside ``t`` (0: none)."""
+        key = (j, id(t))
+        if key not in partners:
+            t_core = t.core if t.links is not None else t.mask
+            t_touch, t_through, t_hit = mask_of(t)
+            best = 0
+            for c in lists[j][1]:
+                if c is t and c.links is None:
+                    continue  # a plain route cannot run twice
+                c_core = c.core if c.links is not None else c.mask
+                if c_core & t_core:
+                    continue
+                c_touch, c_through, c_hit = mask_of(c)
+                if c_hit & t_touch or c_touch & t_hit or c_through & t_through & three:
+                    continue
+                if c.links is None and t.links is None:
+                    if c.mask & t.mask:
+                        continue
+                elif together([t, c]) is None:
+                    continue
+                best = c.revenue
+                break
+            partners[key] = best
+        return partners[key]
+
+    def mask_of(c: _Candidate) -> tuple[int, int, int]:
+        found = meets.get(id(c))
+        if found is None:
+            found = meets[id(c)] = meet.masks(c) if meet is not None else (0, 0, 0)
+        return found
+
+    def search(
+        i: int, track: int, core: int, total: int, floor: int, touch: int, through: int, hit: int
+    ) -> None:
+        nonlocal best_total, best_run, real
+        if total > best_total:
+            best_total = total
+            best_run = list(real)
+        if i == n or total + suffix[i] <= best_total:
+            return
+        cands = lists[i][1]
+        # identical trains take routes in list order, so each run is tried once (a sequence
+        # may be taken by two of them: two routes with the same stops by different ways)
+        low = floor if i > 0 and cands is lists[i - 1][1] else 0
+        rest = suffix[i + 1]
+        if n > 2 and 0 < i < n - 1 and any(t is not None for t in taken[:i]):
+            # three or more trains: each train after this one earns at most its best
+            # candidate that fits beside each route taken so far (remembered per route)
+            most = 0
+            for j in range(i + 1, n):
+                most += min(partner(j, t) for t in taken[:i] if t is not None)
+            rest = min(rest, most)
+        for key, members in indexes[id(cands)].groups:
+            if key & core:
+                continue
+            for k in members:
+                if k < low:
+                    continue
+                c = cands[k]
+                if total + c.revenue + rest <= best_total:
+                    break
+                c_core = c.core if c.links is not None else c.mask
+                if c_core & core:
+                    continue
+                found = meets.get(id(c))
+                if found is None:
+                    found = meets[id(c)] = meet.masks(c) if meet is not None else (0, 0, 0)
+                c_touch, c_through, c_hit = found
+                if c_hit & touch or c_touch & hit or c_through & through & three:
+                    continue
+                if i >= 2 and meet is not None:
+                    # three or more routes: count the chains at each stop with few exits
+                    c_uses = uses.get(id(c))
+                    if c_uses is None:
+                        c_uses = uses[id(c)] = meet.uses(c)
+                    if any(load.get(st, 0) + u > cap for st, u, cap in c_uses):
+                        continue
+                run = fit(i, c, track, core)
+                if run is None:
+                    continue
+                if n > 2 and meet is not None:
+                    c_uses = uses.get(id(c))
+                    if c_uses is None:
+                        c_uses = uses[id(c)] = meet.uses(c)
+                    for st, u, _ in c_uses:
+                        load[st] = load.get(st, 0) + u
+                saved = real
+                real = run
+                taken[i] = c
+                new_track = 0
+                for r in run:
+                    if r is not None:
+                        new_track |= r.mask
+                search(
+                    i + 1,
+                    new_track,
+                    core | c_core,
+                    total + c.revenue,
+                    # the next identical train may run this sequence again by other ways
+                    k if c.links is not None else k + 1,
+                    touch | c_touch,
+                    through | c_through,
+                    hit | c_hit,
+                )
+                taken[i] = None
+                real = saved
+                if n > 2 and meet is not None:
+                    for st, u, _ in uses[id(c)]:
+                        load[st] -= u
+        search(i + 1, track, core, total, len(cands), touch, through, hit)  # train stays home
+
+    search(0, 0, 0, 0, 0, 0, 0, 0)
+    if best_run is None:
+        return incumbent
+    return {lists[i][0]: r for i, r in enumerate(best_run) if r is not None}
