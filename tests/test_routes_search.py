@@ -160,3 +160,17 @@ def one_station_scenarios(
 @given(one_station_scenarios())
 def test_two_long_trains_sharing_one_station(scenario) -> None:  # type: ignore[no-untyped-def]
     test_best_routes_matches_brute_force.hypothesis.inner_test(scenario)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(scenarios(), one_station_scenarios()))
+def test_the_pair_search_and_the_plain_walk_fallbacks_are_exact(scenario) -> None:  # type: ignore[no-untyped-def]
+    """The two paths real games rarely take: two plain trains whose candidate lists pass the
+    switch to the pair search, and E/D trains in a town mesh too big to list its ways (they
+    walk routes one by one).  Both limits are lowered here so small maps take them."""
+    from unittest.mock import patch
+
+    from engine import routesearch
+
+    with patch.object(routesearch, "_PAIR_AFTER", 3), patch.object(routesearch, "_MAX_WAYS", 2):
+        test_best_routes_matches_brute_force.hypothesis.inner_test(scenario)
