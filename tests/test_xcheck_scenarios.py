@@ -22,7 +22,8 @@ from engine.rules.actions import (
     action_to_json,
 )
 from engine.rules.game import Game
-from engine.rules.operating import board, trains
+from engine.rules.operating import board, closure, trains
+from engine.rules.rounds import StockRound
 from engine.rules.state import POOL, GameState
 from tests.test_operating_steps import (
     PLAYERS,
@@ -194,3 +195,21 @@ def test_bank_pool_sells_the_first_discarded_of_two_alike_trains(game: Game) -> 
         BuyTrain(entity="MZA", entity_type="corporation", train="4H-4", price=100, variant="2M"),
     )
     assert state.corporations["MZA"].trains == ["4H-4"]
+
+
+def test_a_restarted_company_is_new_to_the_stock_rounds_sale_records(game: Game) -> None:
+    """A player who sold AVT earlier in a stock round may buy the restarted AVT after it
+    closed: 18xx.games keeps who sold what per company object, and a closed company is
+    replaced by a new one (random game g-1002-4, action 1232: Player 2 could still buy)."""
+    state = new_state(game)
+    float_company(game, state, "AVT", price=70, cash=0, holders={"1": 2, "2": 1})
+    rnd = StockRound.create(game, state, 1)
+    rnd.setup()
+    step = next(s for s in rnd.steps() if s.NAME == "stock")
+    state.round.data["players_sold"] = {"2": {"AVT": "prev", "N": "prev"}}
+    state.round.data["players_bought"] = {"2": {"AVT": 20}}
+    assert step.sold_any("2", "AVT")
+    closure.close_corporation(game, state, "AVT")
+    assert not step.sold_any("2", "AVT")
+    assert step.sold_any("2", "N")  # other companies' records stay
+    assert state.round.data["players_bought"] == {"2": {}}

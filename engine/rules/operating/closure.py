@@ -62,6 +62,14 @@ def close_corporation(game: Game, state: GameState, sym: str) -> None:
             for i, r in enumerate(res):
                 if r == sym:
                     res[i] = None
+    # The restarted company is a new one: what players sold or bought of the closed one
+    # this round no longer counts (18xx.games keys these records by the company object).
+    for record in ("players_sold", "players_bought"):
+        per_player = state.round.data.get(record)
+        if isinstance(per_player, dict):
+            for corps in per_player.values():
+                if isinstance(corps, dict):
+                    corps.pop(sym, None)
     if corp.cash:
         transfer(state, sym, BANK, corp.cash, f"{sym} closes")
     for tid in list(corp.trains):
