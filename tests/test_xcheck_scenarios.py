@@ -213,3 +213,37 @@ def test_a_restarted_company_is_new_to_the_stock_rounds_sale_records(game: Game)
     assert not step.sold_any("2", "AVT")
     assert step.sold_any("2", "N")  # other companies' records stay
     assert state.round.data["players_bought"] == {"2": {}}
+
+
+def test_company_closing_in_stock_round_moves_play_on_by_one_player(definition: object) -> None:
+    """A sale by its director (Player 1) drops TBF onto the closing space.  Until TBF closes,
+    Player 3 could still buy its shares at 0, so 18xx.games' turn order stops there; after
+    the closure it moves on by just one player: Player 1 (now with nothing to do) passes,
+    everyone has passed and the round ends right there.  The priority deal goes to Player 1,
+    not one seat further (random game g-1031-3, action 1532)."""
+    game = Game(definition, get_rules("1858"), 3)
+    state = game.new_state([("2", "Bea"), ("3", "Cid"), ("1", "Ana")], seed=1)
+    for p in state.players:
+        p.cash = 0
+    state.bank_cash = 12000
+    float_company(game, state, "TBF", price=50, cash=0, holders={"1": 2})
+    float_company(game, state, "MZA", price=100, cash=0, holders={"3": 1}, home=("H11", 2))
+    for sym in ("TBF", "MZA"):
+        state.corporations[sym].operated = True  # its shares may be sold
+        game.rules.convert(game, state, sym)  # 10-share already: nothing to convert
+    for priv in state.privates.values():
+        priv.closed = True  # nothing to bid for
+    rnd = StockRound.create(game, state, 1)
+    rnd.setup()
+    state.round.data["players_sold"] = {"2": {"TBF": "prev"}}  # Bea sold TBF earlier
+    state.round.passed = ["2", "3"]
+    state.round.entity_index = 2
+    rnd.start_entity()
+    assert game.current_entity(state) == "1"
+    share = next(
+        s.id for s in state.corporations["TBF"].shares if s.owner == "1" and not s.president
+    )
+    game.apply(state, SellShares(entity="1", shares=(share,), percent=10))
+    assert state.corporations["TBF"].ipoed is False  # closed and restarted
+    assert state.round.kind == "operating"
+    assert [p.id for p in state.players] == ["1", "2", "3"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.rules.hooks import Rules
-from engine.rules.rounds import OperatingRound, Round
+from engine.rules.rounds import OperatingRound, Round, StockRound
 from engine.rules.state import BANK, GameState
 
 if TYPE_CHECKING:
@@ -280,7 +280,20 @@ class Rules1858(Rules):
         ent = step.current_entity() if step is not None else None
         if step is not None and ent is not None and not step.actions(ent):
             rnd.skip_steps()
-            rnd.next_entity()
+            if isinstance(rnd, StockRound) and not rnd.finished():
+                # Here 18xx.games moves on by one player only: its cached active step stops
+                # the usual passing on, so that player has a turn (passing at once if it has
+                # nothing to do).  If everyone has passed by then, the round ends where it
+                # stands: the priority deal goes to that player and the end-of-round price
+                # moves are not made.
+                rnd.next_entity_index()
+                rnd.start_entity(chain=False)
+                if not rnd.finished() and rnd.active_step() is None:
+                    # 18xx.games would be stuck waiting for a player with nothing to do;
+                    # play on as after any other turn
+                    rnd.next_entity()
+            else:
+                rnd.next_entity()
 
     def privates_closing(self, game: Game, state: GameState) -> list[str]:
         """The privates this private closure round deals with (1858: every open one)."""

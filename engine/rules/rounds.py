@@ -207,14 +207,16 @@ class StockRound(Round):
         self.next_entity_index()
         self.start_entity()
 
-    def start_entity(self) -> None:
+    def start_entity(self, *, chain: bool = True) -> None:
+        """Begin the current player's turn; one with nothing to do passes and (``chain``)
+        play moves on again."""
         for step in self.steps():
             step.st.passed = False
             step.st.acted = False
         for step in self.steps():
             step.setup()
         self.skip_steps()
-        if self.active_step() is None:
+        if chain and self.active_step() is None:
             self.next_entity()
 
 
