@@ -34,6 +34,7 @@ A blocked stop is still *reached* (its track counts), the walk just does not go 
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -614,7 +615,6 @@ def reachable(
     hexes: dict[str, set[int]] = {}
     seen_stops: set[int] = set()
     seen_paths: set[int] = set()
-    walked_stops: set[int] = set()
 
     def mark_all_sides(h: str) -> None:
         hexes.setdefault(h, set()).update(graph.neighbours.get(h, {}))
@@ -635,47 +635,109 @@ def reachable(
         seen_stops.add(s)
     start_stops.extend(extra_stops)
 
-    # iterative walk over paths; a stop is passed through unless it blocks
-    todo: list[int] = []
+    # The walk of 18xx.games, whose order decides what a company reaches (its graph is
+    # rebuilt from each station on its own): depth first from one start at a time, the other
+    # starts treated as already seen; a path walked once per start (again only after crossing
+    # a side where two or more paths of the tile meet), never entered while one of its sides
+    # is on the way behind, never left by the side it was entered by; a stop's next paths
+    # walked before the path's far sides.
+    start_nodes: list[tuple[int, int]] = [(0, s) for s in start_stops]
+    start_nodes += [(1, pid) for pid in start_paths]  # plain home track: the path is the node
+    converging: dict[tuple[str, int], bool] = {}
+    for h, pids in graph.hex_paths.items():
+        count: dict[int, int] = {}
+        for pid in pids:
+            for e in graph.paths[pid].exits:
+                count[e] = count.get(e, 0) + 1
+        for e, n in count.items():
+            converging[(h, e)] = n > 1
+    paths = graph.paths
 
-    def enter_stop(s: int) -> None:
-        if s in walked_stops:
+    def record(p: TrackPath) -> None:
+        if p.id in seen_paths:
             return
-        walked_stops.add(s)
-        for pid in graph.stop_paths[s]:
-            p = graph.paths[pid]
-            if p.track != skip and not p.ignore:
-                todo.append(pid)
-
-    for s in start_stops:
-        enter_stop(s)
-    for pid in start_paths:
-        if graph.paths[pid].track != skip:
-            todo.append(pid)
-
-    while todo:
-        pid = todo.pop()
-        if pid in seen_paths:
-            continue
-        seen_paths.add(pid)
-        p = graph.paths[pid]
+        seen_paths.add(p.id)
         for e in p.exits:
             hexes.setdefault(p.hex, set()).add(e)
             other = graph.neighbours[p.hex].get(e)
             if other is not None:
                 hexes.setdefault(other, set()).add(hexmap.invert(e))
-        for s in p.stops:
-            seen_stops.add(s)
-            if not p.terminal and not blocks(graph.stops[s], company, tokens):
-                enter_stop(s)
-        if p.junction >= 0 and not p.terminal:
-            for q in graph.junction_paths[p.junction]:
-                if q != pid and graph.paths[q].track != skip:
-                    todo.append(q)
-        for e in p.exits:
-            for q in graph.links.get((pid, e), ()):
-                if graph.paths[q].track != skip:
-                    todo.append(q)
+        seen_stops.update(p.stops)
+
+    def walk_from(start: tuple[int, int]) -> None:
+        nodes_seen: set[tuple[int, int]] = set(start_nodes)
+        nodes_seen.discard(start)
+        paths_seen: set[int] = set()
+        on_way: dict[tuple[str, int, int], int] = {}
+        junction_uses: dict[int, int] = {}
+
+        def walk_node(node: tuple[int, int], soft: bool) -> None:
+            if node in nodes_seen:
+                return
+            nodes_seen.add(node)
+            kind, ident = node
+            here = [ident] if kind == 1 else list(graph.stop_paths[ident])
+            for pid in here:
+                p = paths[pid]
+                if p.track == skip or p.ignore:
+                    continue
+                walk_path(p, None, -1, soft, node, soft)
+            if soft:
+                nodes_seen.discard(node)
+
+        def walk_path(
+            p: TrackPath,
+            entered: int | None,
+            jskip: int,
+            soft: bool,
+            origin: tuple[int, int],
+            origin_soft: bool,
+        ) -> None:
+            if p.id in paths_seen or p.track == skip:
+                return
+            j = p.junction
+            if j >= 0 and (junction_uses.get(j, 0) > 1 or p.terminal):
+                return
+            sides = [(p.hex, e, lane[1]) for e, lane in zip(p.exits, p.lanes, strict=True)]
+            if any(on_way.get(side, 0) for side in sides):
+                return
+            paths_seen.add(p.id)
+            if j >= 0:
+                junction_uses[j] = junction_uses.get(j, 0) + 1
+            record(p)
+            if not p.terminal:
+                for s in p.stops:
+                    if (0, s) != origin and not blocks(graph.stops[s], company, tokens):
+                        walk_node((0, s), origin_soft or soft)
+            if j >= 0 and j != jskip:
+                for q in graph.junction_paths[j]:
+                    walk_path(paths[q], None, j, soft, origin, origin_soft)
+            for e, side in zip(p.exits, sides, strict=True):
+                if e == entered:
+                    continue
+                across = graph.links.get((p.id, e))
+                if not across:
+                    continue
+                on_way[side] = on_way.get(side, 0) + 1
+                turn = soft or converging.get((p.hex, e), False)
+                for q in across:
+                    walk_path(paths[q], hexmap.invert(e), -1, turn, origin, origin_soft)
+                on_way[side] -= 1
+            if soft:
+                paths_seen.discard(p.id)
+            if j >= 0:
+                junction_uses[j] -= 1
+
+        walk_node(start, False)
+
+    # the walk recurses once per path on its way (pure-Python frames: a higher limit is safe)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20000))
+    try:
+        for start in start_nodes:
+            walk_from(start)
+    finally:
+        sys.setrecursionlimit(limit)
 
     return Reach(
         hexes={h: frozenset(es) for h, es in hexes.items()},

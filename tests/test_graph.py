@@ -168,3 +168,23 @@ def test_two_stop_to_stop_paths_in_one_hex_are_named_by_node_numbers() -> None:
     (chain,) = chains_from(g, t0, None)
     assert chain.hexes == ("C4 0.1",)
     assert list(chains_from(g, t0, None, prefix=["C4 0.1"])) == [chain]
+
+
+def test_a_walk_never_leaves_a_path_by_the_side_it_entered() -> None:
+    """18xx.games walks track depth first: a path entered across a side is never left by it.
+    The company reaches B4 by its 1-0 path and runs on into B6; B6's track leads back to B4
+    only across the side it came in by, so B4's 0-5 path (and C5 behind it) is not reached.
+    (A flood fill over joined paths reached side 5; found by replaying Ferrovia's random games
+    in the 18xx.games engine, which rejected a lay there.)"""
+    g = build_graph(
+        {
+            "A5": (parse("city=revenue:20;path=a:4,b:_0"), 0),
+            "B4": (parse("path=a:0,b:1;path=a:0,b:5"), 0),
+            "B6": (parse("path=a:3,b:0"), 0),
+            "C5": (parse("path=a:2,b:5"), 0),
+        }
+    )
+    r = reachable(g, "X", tokens={"A5": [["X"]]}, gauge="broad")
+    assert r.hexes["B4"] == {0, 1}
+    assert r.hexes["B6"] == {0, 3}
+    assert "C5" not in r.hexes
