@@ -318,12 +318,22 @@ def test_certificate_limit_stops_buying_and_bidding() -> None:
 def test_exchange_for_a_share_needs_the_directors_consent_and_a_connection() -> None:
     t = started_tbf()
     s = t.state
-    # Player 2 owns P&L (home B9/B11): TBF in Barcelona does not reach it
+    # Player 2 owns P&L (home B9/B11): TBF in Barcelona does not reach it.  As on
+    # 18xx.games, the request is made all the same; the director may only deny it
     s.privates["P&L"].owner = "2"
     s.player("2").companies.append("P&L")
     s.corporations["TBF"].operated = True
+    t.act("P&L", "buy_shares", shares=["TBF_1"], percent=20)
+    assert t.acting == "1" and s.round.data["pending_approval"] == "TBF"
+    offered = t.game.legal_actions(s)
+    assert [a.choice for a in offered if a.entity == "TBF" and a.type == "choose"] == ["deny"]
+    before = s.dumps()
     with pytest.raises(IllegalAction, match="not connected"):
-        t.act("P&L", "buy_shares", shares=["TBF_1"], percent=20)
+        t.act("TBF", "choose", choice="approve")
+    assert t.state.dumps() == before
+    t.act("TBF", "choose", choice="deny")
+    s = t.state
+    assert s.privates["P&L"].owner == "2" and t.acting == "2"
     # with a station in one of its home hexes it is connected; the director must consent
     s.corporations["TBF"].tokens[1].hex = "B11"
     t.act("P&L", "buy_shares", shares=["TBF_1"], percent=20)

@@ -155,14 +155,16 @@ class Exchange(Step):
             )
         if not g.data.private(sym).exchange_for_share:
             raise self.illegal(action, "exchange", f"{sym} cannot be exchanged for a share")
-        if not g.rules.private_connected(g, s, corp.sym, sym):
-            raise self.illegal(
-                action, "8.5 exchange", f"{sym} is not connected to {corp.sym}'s network"
-            )
         if corp.director == player:
+            if not g.rules.private_connected(g, s, corp.sym, sym):
+                raise self.illegal(
+                    action, "8.5 exchange", f"{sym} is not connected to {corp.sym}'s network"
+                )
             exchange_for_share(self, bundle, corp, sym, player)
             self.rdata.setdefault("current_actions", []).append("exchange")
         else:
+            # as in 18xx.games the request itself is not checked: the director may only
+            # approve it if the private is connected (process_choose), and may always deny
             self.rdata["pending_approval"] = corp.sym
             self.rdata["minor"] = sym
 
@@ -347,6 +349,10 @@ class ExchangeApproval(Step):
             tre = sh.holder_shares(corp, corp.sym)
             if not tre:
                 raise self.illegal(action, "exchange approval", "no treasury share left")
+            if not self.game.rules.private_connected(self.game, s, corp.sym, sym):
+                raise self.illegal(
+                    action, "8.5 exchange", f"{sym} is not connected to {corp.sym}'s network"
+                )
             player = s.privates[sym].owner
             exchange_for_share(
                 self, sh.Bundle(corp.sym, [tre[0]], tre[0].percent), corp, sym, player
@@ -362,9 +368,11 @@ class ExchangeApproval(Step):
     def legal_actions(self, entity: str) -> list[Action]:
         if entity != self.rdata.get("pending_approval"):
             return []
-        return [
-            Choose(entity=entity, entity_type="corporation", choice=c) for c in ("approve", "deny")
-        ]
+        g, sym = self.game, self.rdata.get("minor")
+        choices = ["deny"]
+        if sym is not None and g.rules.private_connected(g, self.state, entity, str(sym)):
+            choices.insert(0, "approve")
+        return [Choose(entity=entity, entity_type="corporation", choice=c) for c in choices]
 
 
 # ---------------------------------------------------------------------------------------------
