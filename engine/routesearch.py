@@ -173,6 +173,15 @@ class _Candidate:
     core: int = 0
 
 
+#: (ways per link, stubs, the shift of ``_Option.both``, remembered answers per avoided track)
+_Links = tuple[
+    dict[tuple[int, int], tuple["_Option", ...]],
+    dict[int, tuple["_Option", ...]],
+    int,
+    dict[int, tuple[dict[Any, Any], ...]],
+]
+
+
 @dataclass
 class _ChainSet:
     """The chains of one gauge family around one company, with compact track masks."""
@@ -183,6 +192,8 @@ class _ChainSet:
     special: list[bool]  # a chain with a terminal path: checked in full
     #: distance and bound tables, shared by the trains that measure distance alike
     tables: dict[tuple[object, ...], dict[int, Any]] = field(default_factory=dict)
+    #: links between paying stops, per set of stops passed for free (:class:`_LinkEnumerator`)
+    links: dict[tuple[bool, ...], _Links] = field(default_factory=dict)
 
 
 def _chain_set(
@@ -855,6 +866,25 @@ class _LinkEnumerator(_Enumerator):
         self.free = free
         cs = self.cs
         vals = self.vals
+        shared = cs.links.get(tuple(free))
+        if shared is None:
+            shared = cs.links[tuple(free)] = self._links(cs, free)
+        # trains passing the same stops for free (a 5E and a 7E) share their links, and so
+        # every answer about them: which ways fit is a question of track, not of the train
+        self.links: dict[tuple[int, int], tuple[_Option, ...]] = shared[0]
+        self.stubs: dict[int, tuple[_Option, ...]] = shared[1]
+        self.shift: int = shared[2]
+        self.memo: dict[int, tuple[dict[Any, Any], ...]] = shared[3]
+        adj: dict[int, list[int]] = {}
+        for x, y in self.links:
+            adj.setdefault(x, []).append(y)
+            adj.setdefault(y, []).append(x)
+        self.link_adj = {x: sorted(ys, key=lambda y: -vals[y]) for x, ys in adj.items()}
+        self.size = sum(len(v) for v in self.links.values())
+
+    @staticmethod
+    def _links(cs: _ChainSet, free: list[bool]) -> _Links:
+        """(links, stubs, shift, memo) of a chain set for trains passing ``free`` stops."""
         links: dict[tuple[int, int], list[_Option]] = {}
         stubs: dict[int, list[_Option]] = {}
         count = [0]
@@ -896,22 +926,13 @@ class _LinkEnumerator(_Enumerator):
             if not free[x]:
                 walk(x, x, 0, 0, [], [])
         # fewest keys first: a short way leaves the most for the other links and trains
-        self.links = {
+        sorted_links = {
             k: tuple(sorted(v, key=lambda o: o.track.bit_count())) for k, v in links.items()
         }
-        self.stubs = {k: tuple(v) for k, v in stubs.items()}
-        adj: dict[int, list[int]] = {}
-        for x, y in self.links:
-            adj.setdefault(x, []).append(y)
-            adj.setdefault(y, []).append(x)
-        self.link_adj = {x: sorted(ys, key=lambda y: -vals[y]) for x, ys in adj.items()}
-        self.size = sum(len(v) for v in self.links.values())
-        self.shift = shift
         #: avoided track -> (ways per link, link cores, links that fit together, solved
         #: sequences), shared by the runs of one search
-        self.memo: dict[
-            int, tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any], dict[Any, Any]]
-        ] = {}
+        memo: dict[int, tuple[dict[Any, Any], ...]] = {}
+        return sorted_links, {k: tuple(v) for k, v in stubs.items()}, shift, memo
 
     def run(
         self,
