@@ -12,12 +12,12 @@ with the number of trains.  ``--limit N`` passes a candidate limit (turns it sto
 as inexact); without it every turn is the exact search.
 
 Figures (session 2, 2 cores, every turn exact).  The four 18xx.games games, 299 company
-turns: total 1.8-2.0 s, median 1.8 ms, worst 180 ms (1858_game_end_bank #979, A, two 7E; it
+turns: total 1.7-2.0 s, median 1.7-1.8 ms, worst 150-180 ms (1858_game_end_bank #979, A, two 7E; it
 took 416 s, then 33 s, before E/D trains were searched by stop sequences), none over 200 ms.
 By stops the company reaches: 0-9 median 0.3 ms, 10-19 0.6, 20-29 1.0, 30-39 2.2 (worst 77),
 40-49 3.8 (worst 180), 50-59 4.6 ms (worst 47); by trains: one 1.2 ms (worst 67), two 2.3 ms
 (worst 180), three 1.0 ms.  The 8 random reference games (pass their files), 1,167 turns:
-median 1.3 ms, worst 0.9 s (three E trains), 6 turns over 200 ms.
+median 1.3 ms, worst 0.4-0.5 s (three E trains, or 6E+7E), 5 turns over 200 ms.
 """
 
 from __future__ import annotations
