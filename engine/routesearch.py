@@ -256,6 +256,38 @@ def _simple_values(graph: TrackGraph, train: TrainSpec, phase: Sequence[str]) ->
     return values
 
 
+def _bound(
+    raw: int,
+    counted: Sequence[tuple[int, int, int]],
+    free: Sequence[tuple[int, int, int]],
+    k: int,
+    room: int,
+    on_route: bytearray,
+    end_only: Sequence[bool],
+) -> int:
+    """The most a route worth ``raw`` so far could end up worth: the best unvisited stops
+    within ``k`` distance units (``counted``, at most ``room`` of them and at most one a route
+    can only end at; ``free``, any number), each list (value, distance, stop), best first."""
+    top = raw
+    if room > 0:
+        taken = 0
+        last_end = False
+        for v, d, st in counted:
+            if d <= k and not on_route[st]:
+                if end_only[st]:
+                    if last_end:
+                        continue
+                    last_end = True
+                top += v
+                taken += 1
+                if taken >= room:
+                    break
+    for v, d, st in free:
+        if d <= k and not on_route[st]:
+            top += v
+    return top
+
+
 class _Enumerator:
     """Routes of one train over one chain set: all of them above a threshold, or the best.
 
@@ -511,24 +543,7 @@ class _Enumerator:
                     k = room = prune_limit - counts[prune_row]
                 else:
                     k = room = inf
-                top = raw
-                if room > 0:
-                    taken = 0
-                    last_end = False
-                    for v, d, st in counted:
-                        if d <= k and not on_route[st]:
-                            if end_only[st]:
-                                if last_end:
-                                    continue
-                                last_end = True
-                            top += v
-                            taken += 1
-                            if taken >= room:
-                                break
-                for v, d, st in free:
-                    if d <= k and not on_route[st]:
-                        top += v
-                if top < need:
+                if _bound(raw, counted, free, k, room, on_route, end_only) < need:
                     return
             for ci, other, cmask, edges, row, ocost, oval, g in links.get(tail, ()):
                 if on_route[other] or cmask & mask:
@@ -1060,24 +1075,7 @@ class _LinkEnumerator(_Enumerator):
                 k = room = prune_limit - counts[prune_row]
             else:
                 k = room = inf
-            top = raw
-            if room > 0:
-                taken = 0
-                last_end = False
-                for v, d, st in counted:
-                    if d <= k and not on_route[st]:
-                        if end_only[st]:
-                            if last_end:
-                                continue
-                            last_end = True
-                        top += v
-                        taken += 1
-                        if taken >= room:
-                            break
-            for v, d, st in free_vals:
-                if d <= k and not on_route[st]:
-                    top += v
-            if top < need:
+            if _bound(raw, counted, free_vals, k, room, on_route, end_only) < need:
                 return
             taken_both = track | passed << shift
             core_both = core_t | core_s << shift

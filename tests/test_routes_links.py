@@ -27,7 +27,7 @@ from engine.routesearch import (
     _solve,
     best_routes,
 )
-from tests.test_routes_search import HEXES, brute_force_routes
+from tests.test_routes_search import HEXES, brute_force_best
 
 Groups = list[tuple[int, tuple[_Option, ...]]]
 
@@ -133,13 +133,7 @@ def test_trains_through_town_meshes_match_brute_force(scenario) -> None:  # type
         g, cs, trains[0][1], phase=("yellow",), company="X", tokens=tokens, rules=RULES_1858
     )
     assume(_LinkEnumerator.free_stops(en) is not None)
-    per_train = [brute_force_routes(g, spec, tokens, max_chains=12) for _, spec in trains]
-    best = 0
-    for combo in itertools.product(*[[None, *routes] for routes in per_train]):
-        chosen = [c for c in combo if c is not None]
-        if any(a[1] & b[1] for a, b in itertools.combinations(chosen, 2)):
-            continue
-        best = max(best, sum(v for v, _ in chosen))
+    best = brute_force_best(g, trains, tokens, max_chains=12)
     found = best_routes(g, trains, phase=("yellow",), company="X", tokens=tokens)
     assert found.total == best
     keys = [r.route.keys for r in found.routes]

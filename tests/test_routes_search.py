@@ -106,11 +106,15 @@ def brute_force_routes(
     return keyed
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(scenarios())
-def test_best_routes_matches_brute_force(scenario) -> None:  # type: ignore[no-untyped-def]
-    g, tokens, trains = scenario
-    per_train = [brute_force_routes(g, spec, tokens) for _, spec in trains]
+def brute_force_best(
+    g: TrackGraph,
+    trains: list[tuple[str, TrainSpec]],
+    tokens: dict[str, list[list[str | None]]],
+    max_chains: int = 7,
+) -> int:
+    """The best total of every combination of brute-forced routes (or none) per train that
+    shares no track."""
+    per_train = [brute_force_routes(g, spec, tokens, max_chains) for _, spec in trains]
     best = 0
     for combo in itertools.product(*[[None, *routes] for routes in per_train]):
         chosen = [c for c in combo if c is not None]
@@ -118,6 +122,14 @@ def test_best_routes_matches_brute_force(scenario) -> None:  # type: ignore[no-u
         if any(a & b for a, b in itertools.combinations(keys, 2)):
             continue
         best = max(best, sum(v for v, _ in chosen))
+    return best
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios())
+def test_best_routes_matches_brute_force(scenario) -> None:  # type: ignore[no-untyped-def]
+    g, tokens, trains = scenario
+    best = brute_force_best(g, trains, tokens)
     found = best_routes(g, trains, phase=("yellow",), company="X", tokens=tokens)
     assert found.total == best
     # and what it returns is a legal run worth that much
