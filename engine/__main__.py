@@ -1,5 +1,5 @@
-"""``python -m engine`` is the ``ferrovia`` command."""
+"""``python -m ferrovia`` is the ``ferrovia`` command."""
 
-from engine.cli import main
+from ferrovia.cli import main
 
 raise SystemExit(main())

@@ -1,6 +1,6 @@
 """The ``ferrovia`` command line.
 
-Each subcommand lives in its own module under :mod:`engine.commands` and exposes
+Each subcommand lives in its own module under :mod:`ferrovia.commands` and exposes
 ``register(subparsers)``; this module only finds them, so adding a command touches one file.
 Exit codes: 0 success, 1 the input is wrong (invalid data, illegal action), 2 usage error.
 """
@@ -13,8 +13,8 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 
-from engine import __version__, commands
-from engine.errors import FerroviaError
+from ferrovia import __version__, commands
+from ferrovia.errors import FerroviaError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,7 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"ferrovia {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"engine.commands.{info.name}")
+        module = importlib.import_module(f"ferrovia.commands.{info.name}")
         register = getattr(module, "register", None)
         if register is not None:
             register(sub)

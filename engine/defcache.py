@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from engine.definition import GameDefinition
+    from ferrovia.definition import GameDefinition
 
 _FORMAT = 1
 
@@ -59,11 +59,13 @@ def engine_fingerprint() -> str:
     global _ENGINE
     if _ENGINE is None:
         h = hashlib.sha256(f"{_FORMAT} {sys.version}".encode())
-        root = Path(__file__).resolve().parent.parent
-        for pkg in ("engine", "schemas"):
-            for f in sorted((root / pkg).rglob("*.py")):
+        from ferrovia import schemas
+
+        # the package's own folders, wherever it is installed (engine/ and schemas/ in a checkout)
+        for root in (Path(__file__).resolve().parent, Path(schemas.__file__).resolve().parent):
+            for f in sorted(root.rglob("*.py")):
                 st = f.stat()
-                h.update(f"{f.relative_to(root)} {st.st_size} {st.st_mtime_ns}\n".encode())
+                h.update(f"{f.relative_to(root.parent)} {st.st_size} {st.st_mtime_ns}\n".encode())
         _ENGINE = h.hexdigest()
     return _ENGINE
 
@@ -79,8 +81,8 @@ def _dir_state(directory: Path) -> tuple[tuple[str, str], ...]:
 
 
 def _source_dirs(game_dir: Path) -> list[Path]:
-    from engine.overlay import game_chain
-    from engine.paths import gamedata_root
+    from ferrovia.overlay import game_chain
+    from ferrovia.paths import gamedata_root
 
     dirs = [d.resolve() for d, _ in game_chain(game_dir)]
     dirs += [d.parent / "tilesets" for d in list(dirs)]

@@ -1,13 +1,13 @@
 """The immutable definition of one game, as the rules engine reads it.
 
 ``load_game(path)`` reads ``gamedata/<game>/`` (every YAML file, the tile set it names), checks
-it completely (schemas, tile codes, cross-references; see :mod:`engine.validate`) and returns a
-:class:`GameDefinition`, or raises :class:`~engine.errors.DataErrors` listing every mistake as
+it completely (schemas, tile codes, cross-references; see :mod:`ferrovia.validate`) and returns a
+:class:`GameDefinition`, or raises :class:`~ferrovia.errors.DataErrors` listing every mistake as
 ``FILE:LINE:COL: error: MESSAGE``.  Nothing in a definition changes after loading: the
 dataclasses are frozen, collections are tuples or read-only mappings, and the file models are
 frozen pydantic models (``schemas/``); the game *state* lives elsewhere (``engine/rules/``).
 
->>> from engine.paths import gamedata_root
+>>> from ferrovia.paths import gamedata_root
 >>> game = load_game(gamedata_root() / "1858")                     # doctest: +SKIP
 >>> game.hexes["A14"].name, game.hexes["A14"].tile.cities[0].slots  # doctest: +SKIP
 ('Lisboa', 2)
@@ -21,22 +21,22 @@ map           ``hexes``: coordinate -> :class:`HexDef` (``color``, ``name``, ``c
               ``tile``, doubled coordinates ``x``/``y``)
 tiles         ``tiles``: name -> :class:`TileDef` (``color``, ``count`` or ``None`` for
               unlimited, ``code``, parsed ``tile``, ``upgrades_to``, ``own``);
-              ``upgrade_rules`` (:class:`schemas.tiles.UpgradeRules`: colour order, ...),
+              ``upgrade_rules`` (:class:`ferrovia.schemas.tiles.UpgradeRules`: colour order, ...),
               ``tile_lays`` (operator kind -> tile operations per turn)
-privates      ``privates`` (tuple of :class:`schemas.privates.Private`, number order),
+privates      ``privates`` (tuple of :class:`ferrovia.schemas.privates.Private`, number order),
               ``private(symbol)``, ``private_income(symbol, phase)``,
               ``private_operating``, ``two_player_unavailable``
-corporations  ``corporations`` (tuple of :class:`schemas.companies.Corporation`),
+corporations  ``corporations`` (tuple of :class:`ferrovia.schemas.companies.Corporation`),
               ``corporation(symbol)``, ``share_structures``, ``companies`` (capitalisation,
               conversion)
-trains        ``trains`` (tuple of :class:`schemas.trains.Train`, each with ``variants``),
+trains        ``trains`` (tuple of :class:`ferrovia.schemas.trains.Train`, each with ``variants``),
               ``train(name)`` -> (type, variant or None), ``train_count(name, players)``,
               ``wounded`` (rules of obsolete trains)
-phases        ``phases`` (tuple of :class:`schemas.phases.Phase`), ``phase(name)``
-market        ``market`` (:class:`schemas.market.MarketFile`: stock market spaces and par
+phases        ``phases`` (tuple of :class:`ferrovia.schemas.phases.Phase`), ``phase(name)``
+market        ``market`` (:class:`ferrovia.schemas.market.MarketFile`: stock market spaces and par
               values, price movement, station costs), ``bank_cash(players)``,
               ``cert_limit(players)``, ``starting_cash(players)``, ``holding_limit(players)``
-options       ``options`` (tuple of :class:`schemas.options.Option`), ``option(id)``
+options       ``options`` (tuple of :class:`ferrovia.schemas.options.Option`), ``option(id)``
 """
 
 from __future__ import annotations
@@ -46,16 +46,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-from engine.errors import DataErrors
-from engine.notation.models import Tile
-from schemas.companies import CompaniesFile, Corporation, ShareStructure
-from schemas.game import GameFile, Players
-from schemas.market import MarketFile
-from schemas.options import Option, OptionsFile
-from schemas.phases import Phase, PhasesFile
-from schemas.privates import Private, PrivateOperating, PrivatesFile, TwoPlayerUnavailable
-from schemas.tiles import TileLay, UpgradeRules
-from schemas.trains import Train, TrainsFile, Variant, WoundedRules
+from ferrovia.errors import DataErrors
+from ferrovia.notation.models import Tile
+from ferrovia.schemas.companies import CompaniesFile, Corporation, ShareStructure
+from ferrovia.schemas.game import GameFile, Players
+from ferrovia.schemas.market import MarketFile
+from ferrovia.schemas.options import Option, OptionsFile
+from ferrovia.schemas.phases import Phase, PhasesFile
+from ferrovia.schemas.privates import Private, PrivateOperating, PrivatesFile, TwoPlayerUnavailable
+from ferrovia.schemas.tiles import TileLay, UpgradeRules
+from ferrovia.schemas.trains import Train, TrainsFile, Variant, WoundedRules
 
 __all__ = [
     "GameDefinition",
@@ -292,7 +292,7 @@ def build_definition(
     market: MarketFile,
     options: OptionsFile,
 ) -> GameDefinition:
-    """Assemble a definition from validated parts (used by :mod:`engine.validate`)."""
+    """Assemble a definition from validated parts (used by :mod:`ferrovia.validate`)."""
     return GameDefinition(
         path=path,
         game=game,
@@ -314,17 +314,17 @@ def build_definition(
 def load_game(path: Path | str) -> GameDefinition:
     """Load and fully check the game in directory ``path``.
 
-    Raises :class:`~engine.errors.DataErrors` with every error found (all files, all checks).
+    Raises :class:`~ferrovia.errors.DataErrors` with every error found (all files, all checks).
     A definition that validated is kept on disk while its files are unchanged
-    (:mod:`engine.defcache`); ``ferrovia validate`` always checks afresh.
+    (:mod:`ferrovia.defcache`); ``ferrovia validate`` always checks afresh.
     """
-    from engine.defcache import cached_definition
+    from ferrovia.defcache import cached_definition
 
     return cached_definition(Path(path), _load_checked)
 
 
 def _load_checked(path: Path) -> GameDefinition:
-    from engine.validate import validate_game  # late: validate builds definitions
+    from ferrovia.validate import validate_game  # late: validate builds definitions
 
     result = validate_game(path)
     if result.errors or result.definition is None:

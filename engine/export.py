@@ -1,16 +1,16 @@
 """Reading a game file (an 18xx.games export or a Ferrovia action log) with positioned errors.
 
 Everything a game file can get wrong before the rules see it is reported as a
-:class:`~engine.errors.DataError` at ``FILE:LINE:COL``: unreadable bytes, JSON syntax, and the
+:class:`~ferrovia.errors.DataError` at ``FILE:LINE:COL``: unreadable bytes, JSON syntax, and the
 shape the replay relies on (an object with an ``actions`` list of objects, ``players`` a
 non-empty list of ``{"id": ..., "name": ...}``, ``settings`` an object with an integer
 ``seed`` and a list of ``optional_rules``).  What each action's fields hold is checked by
-:func:`engine.rules.actions.action_from_json`; whether the action is legal, by the rules.
+:func:`ferrovia.rules.actions.action_from_json`; whether the action is legal, by the rules.
 
 >>> parse_game_text('{"players": [{"id": 1}], "actions": {}}', "g.json")
 Traceback (most recent call last):
 ...
-engine.errors.DataError: g.json:1:37: error: actions: expected a list of actions, got an object
+ferrovia.errors.DataError: g.json:1:37: error: actions: expected a list of actions, got an object
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from engine.errors import DataError
+from ferrovia.errors import DataError
 
 _WS = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()

@@ -1,6 +1,6 @@
 """The track graph of a map: stops, track paths and how they join; connectivity per gauge.
 
-Built from what is on each hex (a parsed :class:`~engine.notation.models.Tile` and its rotation)
+Built from what is on each hex (a parsed :class:`~ferrovia.notation.models.Tile` and its rotation)
 and nothing else, so it does not depend on the game state's classes::
 
     graph = build_graph({"G18": (tile, 0), "G20": (tile57, 1), ...}, colors={"M2": "red"})
@@ -39,8 +39,8 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import hexmap
-from engine.notation.models import (
+from ferrovia import hexmap
+from ferrovia.notation.models import (
     City,
     Edge,
     Gauge,
@@ -426,7 +426,7 @@ def build_graph(
     is worked out once per (tile, rotation) and reused: a game rebuilds its graph after every
     lay, and most of the map is the same tiles again.
 
-    >>> from engine.notation import parse
+    >>> from ferrovia.notation import parse
     >>> g = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0),
     ...                  "A3": (parse("town=revenue:10;path=a:3,b:_0"), 0)})
     >>> [s.signature for s in g.stops], g.neighbours["A1"]
@@ -604,7 +604,7 @@ def reachable(
     ``home_hexes``/``home_cities``: a private railway's home hexes and, for a home hex with
     several cities, the city numbers reserved for it.
 
-    >>> from engine.notation import parse
+    >>> from ferrovia.notation import parse
     >>> g = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0),
     ...                  "A3": (parse("path=a:3,b:0"), 0), "A5": (parse(""), 0)})
     >>> r = reachable(g, "X", tokens={"A1": [["X"]]}, gauge="broad")

@@ -4,7 +4,7 @@ ruamel.yaml's round-trip loader keeps the line and column of every key and value
 :class:`YamlDoc` walks a path such as ``('hexes', 'A14', 'code')`` back to that position, so a
 pydantic error (whose ``loc`` is such a path) or a cross-reference error becomes
 ``FILE:LINE:COL: error: MESSAGE`` (1-based).  Nothing stops at the first error: syntax errors,
-duplicate keys, schema errors are all collected as :class:`~engine.errors.DataError`.
+duplicate keys, schema errors are all collected as :class:`~ferrovia.errors.DataError`.
 
 >>> doc, errors = parse_yaml("hexes:\\n  A1: {colr: white}\\n", "map.yaml")
 >>> model, errors = validate_model(doc, MapFile)
@@ -24,14 +24,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ferrovia.errors import DataError, SourcePos
+from ferrovia.notation.errors import QuoteStyle
+from ferrovia.schemas.map import MapFile
 from pydantic import BaseModel, ValidationError
 from ruamel.yaml import YAML
 from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError
-
-from engine.errors import DataError, SourcePos
-from engine.notation.errors import QuoteStyle
-from schemas.map import MapFile
 
 __all__ = [
     "MapFile",

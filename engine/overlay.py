@@ -21,11 +21,11 @@ file by file (``map.yaml``, ``tiles.yaml``, ``privates.yaml``, ``companies.yaml`
     (``replace: [hexes]`` for a new map).
 
 The merge works on ruamel's round-trip trees, so every merged value keeps the line and column
-of the file it came from.  :class:`MergedDoc` (a :class:`~engine.loader.YamlDoc`) reports
+of the file it came from.  :class:`MergedDoc` (a :class:`~ferrovia.loader.YamlDoc`) reports
 errors in the variant's own file; a value the variant inherited is reported at the variant
 entry that holds it (or its file, or its ``extends:``) with ``(inherited from FILE:LINE:COL)``.
 
->>> from engine.loader import parse_yaml
+>>> from ferrovia.loader import parse_yaml
 >>> base, _ = parse_yaml("trains:\\n  - {name: 2H, price: 100, gauge: broad}\\n  - {name: 7E}\\n",
 ...                      "base/trains.yaml")
 >>> over, _ = parse_yaml("trains:\\n  - {name: 2H, price: 120}\\nremove: {trains: [7E]}\\n",
@@ -47,13 +47,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ferrovia.errors import DataError, SourcePos
+from ferrovia.loader import PathItem, YamlDoc, load_model, validate_model
+from ferrovia.notation.errors import QuoteStyle
+from ferrovia.paths import gamedata_root
 from pydantic import BaseModel
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
-from engine.errors import DataError, SourcePos
-from engine.loader import PathItem, YamlDoc, load_model, validate_model
-from engine.notation.errors import QuoteStyle
-from engine.paths import gamedata_root
 
 __all__ = [
     "KEYED_LISTS",
@@ -179,7 +178,7 @@ def origins(doc: YamlDoc) -> list[tuple[str, str, int, int]]:
     """Where each entry of a (merged) file came from: ``(path, file, line, col)`` for every
     top-level key and every entry of a top-level collection (hexes, privates, ...).
 
-    >>> from engine.loader import parse_yaml
+    >>> from ferrovia.loader import parse_yaml
     >>> base, _ = parse_yaml("hexes:\\n  A1: {color: white}\\n  B2: {color: red}\\n", "b.yaml")
     >>> over, _ = parse_yaml("hexes:\\n  B2: {color: blue}\\n", "v.yaml")
     >>> origins(merge_docs(base, over, "v.yaml", anchor=("v.yaml", 1, 1)))
@@ -493,7 +492,7 @@ def base_dir(game_dir: Path, extends: str) -> Path:
 
 
 def _raw_extends(game_dir: Path, shown: str) -> tuple[YamlDoc | None, str | None, list[DataError]]:
-    from engine.loader import load_yaml
+    from ferrovia.loader import load_yaml
 
     doc, errors = load_yaml(game_dir / "game.yaml", os.path.join(shown, "game.yaml"))
     if doc is None or not isinstance(doc.data, dict):
@@ -592,7 +591,7 @@ def _merged(
     game_dir: Path, shown: str, name: str, kind: str, depth: int = 0
 ) -> tuple[YamlDoc | None, list[DataError]]:
     """The document of file ``name`` of the game at ``game_dir``, merged over its bases."""
-    from engine.loader import load_yaml
+    from ferrovia.loader import load_yaml
 
     path = game_dir / name
     file = os.path.normpath(os.path.join(shown, name))
@@ -651,7 +650,7 @@ def part_exists(game_dir: Path, name: str) -> bool:
 def load_part(
     game_dir: Path, shown: str, name: str, kind: str, model: type[M]
 ) -> tuple[YamlDoc | None, M | None, list[DataError]]:
-    """Like :func:`engine.loader.load_model` for file ``name`` of a game, merged over its bases.
+    """Like :func:`ferrovia.loader.load_model` for file ``name`` of a game, merged over its bases.
 
     A game without ``extends`` loads exactly as before (cached by text).
     """
@@ -699,6 +698,6 @@ def resolved_files(game_dir: Path, shown: str | None = None) -> dict[str, YamlDo
 
 
 def _errors(errors: list[DataError]) -> Exception:
-    from engine.errors import DataErrors
+    from ferrovia.errors import DataErrors
 
     return DataErrors(errors)

@@ -8,12 +8,12 @@ from pathlib import Path
 
 def gamedata_root() -> Path:
     """The directory holding every bundled game (``gamedata/``)."""
-    return Path(str(resources.files("gamedata")))
+    return Path(str(resources.files("ferrovia.gamedata")))
 
 
 def schemas_json_dir() -> Path:
     """The directory of generated JSON Schema files (``schemas/json/``)."""
-    return Path(str(resources.files("schemas"))) / "json"
+    return Path(str(resources.files("ferrovia.schemas"))) / "json"
 
 
 def shared_root() -> Path | None:

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.errors import GameError, IllegalAction
-from engine.rules import rng
-from engine.rules.actions import Action, action_to_json
-from engine.rules.game import Game
-from engine.rules.state import GameState
+from ferrovia.errors import GameError, IllegalAction
+from ferrovia.rules import rng
+from ferrovia.rules.actions import Action, action_to_json
+from ferrovia.rules.game import Game
+from ferrovia.rules.state import GameState
 
 LOG_FORMAT = "ferrovia-log/1"
 
@@ -35,7 +35,7 @@ class PlayResult:
 def new_game(
     players: int, seed: int, optional_rules: tuple[str, ...] = (), game: str = "1858"
 ) -> tuple[Game, GameState]:
-    from engine.replay import game_for
+    from ferrovia.replay import game_for
 
     data = export_header(players, seed, optional_rules, game)
     return game_for(data)
@@ -107,7 +107,7 @@ def play(
         n += 1
         wire = action_to_json(action)
         wire["id"] = n
-        from engine.rules.actions import action_from_json
+        from ferrovia.rules.actions import action_from_json
 
         try:
             game.apply(state, action_from_json(wire))

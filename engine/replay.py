@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.errors import FerroviaError, GameError, UnknownEntity
-from engine.rules.actions import RunRoutes, action_from_json
-from engine.rules.game import Game
-from engine.rules.state import GameState
+from ferrovia.errors import FerroviaError, GameError, UnknownEntity
+from ferrovia.rules.actions import RunRoutes, action_from_json
+from ferrovia.rules.game import Game
+from ferrovia.rules.state import GameState
 
 
 def filter_actions(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -132,7 +132,7 @@ class RouteCase:
 @dataclass
 class RouteCheck:
     """``--check-routes``: each ``run_routes`` against the best run the company had just
-    before it (exact :func:`engine.routesearch.best_routes` on the replay's own state)."""
+    before it (exact :func:`ferrovia.routesearch.best_routes` on the replay's own state)."""
 
     checked: int = 0
     above: list[RouteCase] = field(default_factory=list)  # a better run existed
@@ -171,8 +171,8 @@ def optimum_before(
     """The best run the acting company could make with the trains it has not yet run, on the
     state just before ``action`` (a ``run_routes``), next to what it recorded.  Graph, train
     specs, tokens and phase come from the operating round's own routing bridge."""
-    from engine.routesearch import best_routes
-    from engine.rules.operating import common, routing
+    from ferrovia.routesearch import best_routes
+    from ferrovia.rules.operating import common, routing
 
     corp = action.entity
     train_ids = [t for t in common.trains_of(state, corp) if not state.trains[t].operated]
@@ -195,7 +195,7 @@ def optimum_before(
 def load_export(path: Path) -> dict[str, Any]:
     """The game file's JSON; unreadable, non-JSON or wrongly shaped files raise a DataError at
     FILE:LINE:COL (engine/export.py)."""
-    from engine.export import read_game_file
+    from ferrovia.export import read_game_file
 
     return read_game_file(path)
 
@@ -204,7 +204,7 @@ def game_dir_for(title: str) -> Path:
     """``gamedata/<title>``; else the bundled game whose directory name matches ignoring case
     and punctuation (18xx.games titles such as ``1858Switzerland`` -> ``1858_switzerland``).
     An absolute path is taken as it is."""
-    from engine.paths import gamedata_root
+    from ferrovia.paths import gamedata_root
 
     root = gamedata_root()
     direct = root / title
@@ -226,8 +226,8 @@ def game_dir_for(title: str) -> Path:
 
 def game_for(data: dict[str, Any]) -> tuple[Game, GameState]:
     """The Game and its initial state for an export (title -> gamedata/<title>)."""
-    from engine.definition import load_game
-    from engine.games import get_rules
+    from ferrovia.definition import load_game
+    from ferrovia.games import get_rules
 
     title = str(data.get("title") or data.get("game") or "1858")
     defn = load_game(game_dir_for(title))

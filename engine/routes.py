@@ -1,6 +1,6 @@
 """Train routes: the legality and revenue of given routes.
 
-Everything here is pure: it reads a :class:`~engine.graph.TrackGraph`, the station tokens
+Everything here is pure: it reads a :class:`~ferrovia.graph.TrackGraph`, the station tokens
 (``hex -> per city -> per slot -> company or None``, as the game state keeps them), train specs
 and the phase's tile colours, and never changes any of them.
 
@@ -11,14 +11,14 @@ run of track, in the order the track was walked (``[["G18", "G20"], ["G20", "H19
 through a junction names the junction's hex once; a run along a single stop-to-stop path of a
 tile with several such paths is ``["<hex> <n>.<m>"]``.  It also records the route's stops
 (``nodes``: ``"<hex>-<part index>"``).  :func:`resolve_route` finds the track the connections
-describe: every chain (see :mod:`engine.graph`) whose hex list is the connection's, then a
+describe: every chain (see :mod:`ferrovia.graph`) whose hex list is the connection's, then a
 sequence of them where each shares exactly one stop with the next, no track twice and -- when
 the recorded ``nodes`` are known -- exactly those stops (18xx.games settles ties pairwise and
 prefers the recorded stops; this search is global, so it never loses a route the recorded
 stops allow).
 
 :func:`route_revenue` then applies, in 18xx.games' order, the rules of 1858 (rulebook 9.1,
-9.2, 9.5) and raises :class:`~engine.errors.IllegalAction` naming the rule broken:
+9.2, 9.5) and raises :class:`~ferrovia.errors.IllegalAction` naming the rule broken:
 
 - at least two stops; one of them a city with the company's station token;
 - a stop *group* at most once (France's hexes are one group);
@@ -40,7 +40,7 @@ takes the latest colour the phase allows), times the train's multiplier (5D: 2),
 (rounded down) for a wounded (obsolete) train.  The company's run earns the sum of its routes
 plus the income of the private railways it owns (:func:`run_revenue`).
 
-The best routes of a company (exact, issue #6) are searched in :mod:`engine.routesearch`.
+The best routes of a company (exact, issue #6) are searched in :mod:`ferrovia.routesearch`.
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import IllegalAction
-from engine.graph import (
+from ferrovia.errors import IllegalAction
+from ferrovia.graph import (
     Chain,
     Stop,
     Tokens,
@@ -635,9 +635,9 @@ def stops_by_signature(graph: TrackGraph, names: Iterable[str]) -> list[int]:
 
 def __getattr__(name: str) -> Any:
     """``best_routes`` and ``BestRoutes`` were defined here; they live in
-    :mod:`engine.routesearch` now (kept importable from here for older callers)."""
+    :mod:`ferrovia.routesearch` now (kept importable from here for older callers)."""
     if name in ("best_routes", "BestRoutes"):
-        from engine import routesearch
+        from ferrovia import routesearch
 
         return getattr(routesearch, name)
-    raise AttributeError(f"module 'engine.routes' has no attribute {name!r}")
+    raise AttributeError(f"module 'ferrovia.routes' has no attribute {name!r}")

@@ -1,7 +1,7 @@
 """The best routes of a company: an exact search for the highest-earning run.
 
-It reads what :mod:`engine.routes` reads (track graph, station tokens, train specs, the
-phase's colours) and values routes by its rules (:func:`engine.routes.route_revenue` is the
+It reads what :mod:`ferrovia.routes` reads (track graph, station tokens, train specs, the
+phase's colours) and values routes by its rules (:func:`ferrovia.routes.route_revenue` is the
 reference every shortcut here is tested against).
 
 Algorithm (issue #6)
@@ -10,7 +10,7 @@ Algorithm (issue #6)
 total revenue no legal combination beats.  The algorithm:
 
 1. *Chains.*  For each gauge family the trains need, every chain leaving every stop the
-   company reaches (:func:`engine.graph.reachable`) is enumerated once; each carries a bitmask
+   company reaches (:func:`ferrovia.graph.reachable`) is enumerated once; each carries a bitmask
    of its track keys (numbered across both families, so masks of broad and metre routes
    compare) -- track-disjointness is one AND.
 2. *Routes of one train* (:class:`_Enumerator`): depth-first from every stop, extending at the
@@ -107,8 +107,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import IllegalAction
-from engine.graph import (
+from ferrovia.errors import IllegalAction
+from ferrovia.graph import (
     Chain,
     Tokens,
     TrackGraph,
@@ -117,7 +117,7 @@ from engine.graph import (
     gauge_skip,
     tokened_by,
 )
-from engine.routes import (
+from ferrovia.routes import (
     RULES_1858,
     Route,
     RouteResult,
@@ -205,7 +205,7 @@ def _chain_set(
     seen: set[frozenset[int]] = set()
     chains: list[Chain] = []
     # every stop a route of the company can touch: out from its stations, through stops that
-    # do not block it (what :func:`engine.graph.reachable` finds, walked chain by chain)
+    # do not block it (what :func:`ferrovia.graph.reachable` finds, walked chain by chain)
     start = [st.id for st in graph.stops if tokened_by(st, company, tokens)]
     reached = set(start)
     todo = list(start)

@@ -1,7 +1,7 @@
 """Just enough of an 18xx.games 1858 export to value its routes: the map, tokens, trains, phase.
 
 A light reader for the route engine's own checks and tools (and the ``ferrovia routes``
-fallback until the rules engine's replay, :mod:`engine.replay`, is available): it follows only
+fallback until the rules engine's replay, :mod:`ferrovia.replay`, is available): it follows only
 what routes depend on -- tiles laid (``lay_tile``), station tokens (``place_token``), trains
 bought (their face: ``variant``), the phase and wounded trains (from the first purchase of each
 train type) -- and honours ``undo``/``redo``.  It does not check any rule; the rules engine
@@ -23,13 +23,12 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from ferrovia.graph import TrackGraph, build_graph
+from ferrovia.notation import parse
+from ferrovia.notation.models import Tile
+from ferrovia.paths import gamedata_root
+from ferrovia.routes import TrainSpec, train_spec_from_data
 from ruamel.yaml import YAML
-
-from engine.graph import TrackGraph, build_graph
-from engine.notation import parse
-from engine.notation.models import Tile
-from engine.paths import gamedata_root
-from engine.routes import TrainSpec, train_spec_from_data
 
 PHASE_COLOURS = {
     "2": ("yellow",),
@@ -292,7 +291,7 @@ class ExportReader:
                     if tid == tile_id:
                         tile = tiles[h][0]
                         # the city whose part index is `part`
-                        from engine.graph import ruby_part_indices
+                        from ferrovia.graph import ruby_part_indices
 
                         idx = ruby_part_indices(tile)
                         cities = [

@@ -33,7 +33,7 @@ future_label) -> bool`` and its parts ``upgrades_to_correct_colour/label/city_to
 ``paths_are_subset``; ``future_label_after_lay``; gauge rules ``reference_gauge_fits``,
 ``any_gauge_fits``; ``COLOUR_ORDER``.  Results are cached (tiles are immutable).
 
->>> from engine.notation import parse
+>>> from ferrovia.notation import parse
 >>> seven, eighteen = parse("path=a:0,b:1"), parse("path=a:0,b:3;path=a:1,b:2")
 >>> exits(seven, 2)
 (2, 3)
@@ -51,7 +51,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import NamedTuple
 
-from engine.notation.models import (
+from ferrovia.notation.models import (
     Border,
     City,
     Edge,
@@ -148,7 +148,7 @@ def rotate(tile: Tile, r: int) -> Tile:
     """The tile turned ``r`` sixths clockwise: path, border and stub edges, partition vertices
     and numeric ``loc`` positions move; nodes keep their indices.
 
-    >>> from engine.notation import parse, format_tile
+    >>> from ferrovia.notation import parse, format_tile
     >>> format_tile(rotate(parse("city=revenue:20;path=a:0,b:_0;border=edge:5"), 2))
     'city=revenue:20;path=a:2,b:_0;border=edge:1'
     """
@@ -178,7 +178,7 @@ class Segment(NamedTuple):
 def segments(tile: Tile, rotation: int = 0) -> tuple[Segment, ...]:
     """The tile's track (not future track) at ``rotation``, one segment per path.
 
-    >>> from engine.notation import parse
+    >>> from ferrovia.notation import parse
     >>> segments(parse("city=revenue:20;path=a:0,b:_0,track:narrow"), 1)
     (Segment(a=Edge(num=1), b=NodeRef(index=0), gauge=<Gauge.NARROW: 'narrow'>, lanes=1),)
     """
@@ -198,7 +198,7 @@ def added_track_gauges(old: Tile, new: Tile) -> tuple[Gauge, ...]:
 
     What a rules hook needs to ask "does this lay only add metre (narrow) gauge track?".
 
-    >>> from engine.notation import parse
+    >>> from ferrovia.notation import parse
     >>> added_track_gauges(parse("path=a:0,b:3"), parse("path=a:0,b:3;path=a:1,b:4,track:narrow"))
     (<Gauge.NARROW: 'narrow'>,)
     """
@@ -331,7 +331,7 @@ def new_track(
     """Paths of ``new`` (as written, unrotated) that no path of ``old`` already covers: the
     track a lay adds, as tile-lay rules ("must use new track") and gauge discounts see it.
 
-    >>> from engine.notation import parse
+    >>> from ferrovia.notation import parse
     >>> len(new_track(parse("path=a:0,b:3"), 0, parse("path=a:0,b:3;path=a:1,b:4"), 0))
     1
     """
@@ -449,7 +449,7 @@ def upgrade_rotations(
     kept, no old city or town swallowed.  ``exit_allowed(edge)`` may forbid edges (e.g. off
     the map).
 
-    >>> from engine.notation import parse
+    >>> from ferrovia.notation import parse
     >>> upgrade_rotations(parse("path=a:0,b:1"), 0, parse("path=a:0,b:3;path=a:1,b:2"))
     [5]
     """
@@ -555,7 +555,7 @@ def upgrades_to(
     brought it; see :func:`future_label_after_lay`).  Then :func:`upgrade_rotations` says
     how it may be turned.
 
-    >>> from engine.notation import parse
+    >>> from ferrovia.notation import parse
     >>> upgrades_to(parse("path=a:0,b:1"), "yellow", parse("path=a:0,b:3;path=a:1,b:2"), "green")
     True
     """

@@ -3,9 +3,9 @@
 :func:`validate_game` never stops at the first mistake.  It loads each YAML file of the game
 (and the tile set ``game.yaml`` names), validates each against its model (``schemas/``), parses
 every tile code with its file position, then checks what refers to what — each problem becomes
-a :class:`~engine.errors.DataError` at the position of the offending key or value, reported
+a :class:`~ferrovia.errors.DataError` at the position of the offending key or value, reported
 file by file, top to bottom.  When nothing is wrong it also builds the
-:class:`~engine.definition.GameDefinition`.
+:class:`~ferrovia.definition.GameDefinition`.
 
 Cross-reference checks, by file:
 
@@ -34,18 +34,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel
-
-from engine.definition import GameDefinition, HexDef, TileDef, build_definition
-from engine.errors import DataError
-from engine.loader import PathItem, YamlDoc, load_model
-from engine.notation.errors import NotationError
-from engine.notation.models import Tile
-from engine.notation.parser import parse
-from engine.overlay import load_part, part_exists
-from engine.paths import gamedata_root
-from engine.tiles import upgrade_rotations
-from schemas import (
+from ferrovia.definition import GameDefinition, HexDef, TileDef, build_definition
+from ferrovia.errors import DataError
+from ferrovia.loader import PathItem, YamlDoc, load_model
+from ferrovia.notation.errors import NotationError
+from ferrovia.notation.models import Tile
+from ferrovia.notation.parser import parse
+from ferrovia.overlay import load_part, part_exists
+from ferrovia.paths import gamedata_root
+from ferrovia.schemas import (
     CompaniesFile,
     GameFile,
     MapFile,
@@ -57,6 +54,8 @@ from schemas import (
     TilesFile,
     TrainsFile,
 )
+from ferrovia.tiles import upgrade_rotations
+from pydantic import BaseModel
 
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")

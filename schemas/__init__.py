@@ -10,18 +10,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ferrovia.schemas.companies import CompaniesFile
+from ferrovia.schemas.game import GameFile
+from ferrovia.schemas.map import MapFile
+from ferrovia.schemas.market import MarketFile
+from ferrovia.schemas.options import OptionsFile
+from ferrovia.schemas.phases import PhasesFile
+from ferrovia.schemas.privates import PrivatesFile
+from ferrovia.schemas.tiles import TilesFile
+from ferrovia.schemas.tileset import TilesetFile
+from ferrovia.schemas.trains import TrainsFile
 from pydantic import BaseModel
-
-from schemas.companies import CompaniesFile
-from schemas.game import GameFile
-from schemas.map import MapFile
-from schemas.market import MarketFile
-from schemas.options import OptionsFile
-from schemas.phases import PhasesFile
-from schemas.privates import PrivatesFile
-from schemas.tiles import TilesFile
-from schemas.tileset import TilesetFile
-from schemas.trains import TrainsFile
 
 FILE_KINDS: dict[str, type[BaseModel]] = {
     "game": GameFile,

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from ferrovia.schemas.base import ListNotEmpty, Model, Name, NotEmpty, PositiveInt
 from pydantic import Field, model_validator
-
-from schemas.base import ListNotEmpty, Model, Name, NotEmpty, PositiveInt
 
 HtmlColor = Field(pattern=r"^#[0-9a-fA-F]{6}$|^[a-z]+$")
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from ferrovia.schemas.base import Model, Name, PlayerCount
 from pydantic import Field, model_validator
-
-from schemas.base import Model, Name, PlayerCount
 
 
 class Players(Model):

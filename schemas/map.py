@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from schemas.base import Color, MapNotEmpty, Model, NotEmpty
+from ferrovia.schemas.base import Color, MapNotEmpty, Model, NotEmpty
 
 
 class Hex(Model):

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from ferrovia.schemas.base import ListNotEmpty, Model, Money, Name, NotEmpty, PlayerCount
 from pydantic import Field
-
-from schemas.base import ListNotEmpty, Model, Money, Name, NotEmpty, PlayerCount
 
 
 class Packet(Model):

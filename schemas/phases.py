@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from schemas.base import Color, ListNotEmpty, Model, Name, NotEmpty, PositiveInt
+from ferrovia.schemas.base import Color, ListNotEmpty, Model, Name, NotEmpty, PositiveInt
 
 
 class Phase(Model):

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from ferrovia.schemas.base import ListNotEmpty, Model, Money, Name, NotEmpty, PositiveInt
 from pydantic import Field
-
-from schemas.base import ListNotEmpty, Model, Money, Name, NotEmpty, PositiveInt
 
 
 class CityRef(Model):

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from ferrovia.schemas.base import TILE_COLORS, Color, Count, Gauge, Model, Money, Name
 from pydantic import Field, model_validator
-
-from schemas.base import TILE_COLORS, Color, Count, Gauge, Model, Money, Name
 
 
 class ManifestEntry(Model):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from schemas.base import Color, Model
+from ferrovia.schemas.base import Color, Model
 
 
 class TileDef(Model):

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field, model_validator
-
-from schemas.base import (
+from ferrovia.schemas.base import (
     Count,
     Gauge,
     ListNotEmpty,
@@ -17,6 +15,7 @@ from schemas.base import (
     PlayerCount,
     PositiveInt,
 )
+from pydantic import Field, model_validator
 
 
 class StopLimit(Model):

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine.paths import gamedata_root
+from ferrovia.paths import gamedata_root
 
 GAME_YAML = """\
 extends: '1858'
@@ -30,7 +30,7 @@ privates:
 
 def ferrovia(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "engine", *map(str, args)], capture_output=True, text=True, cwd=cwd
+        [sys.executable, "-m", "ferrovia", *map(str, args)], capture_output=True, text=True, cwd=cwd
     )
 
 

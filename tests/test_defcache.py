@@ -7,11 +7,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from engine import defcache
-from engine.definition import load_game
-from engine.errors import DataErrors
-from engine.paths import gamedata_root
+from ferrovia import defcache
+from ferrovia.definition import load_game
+from ferrovia.errors import DataErrors
+from ferrovia.paths import gamedata_root
 
 
 @pytest.fixture

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ferrovia.cli import main
 
-from engine.cli import main
 from tests.conftest import GAMEDATA, ROOT, shared_path
 
 FIXTURE = ("fixtures", "18xx.games", "1858", "219682.json")
@@ -527,7 +527,7 @@ def test_the_installed_command_prints_no_traceback(tmp_path: Path) -> None:
         (["validate", str(tmp_path)], 2),
     ]:
         proc = subprocess.run(
-            [sys.executable, "-m", "engine", *args],
+            [sys.executable, "-m", "ferrovia", *args],
             capture_output=True,
             text=True,
             cwd=ROOT,

@@ -9,10 +9,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from engine.cli import main
-from engine.paths import gamedata_root
-from engine.validate import validate_game
+from ferrovia.cli import main
+from ferrovia.paths import gamedata_root
+from ferrovia.validate import validate_game
 
 GAME = gamedata_root() / "1858"
 
@@ -135,8 +134,8 @@ def test_a_variant_of_a_base_with_an_unreadable_map_names_the_base_file(
 def test_a_bundle_naming_one_certificate_twice_is_a_format_error() -> None:
     # Found by the action fuzz test: ['TBF_5', 'TBF_5'] reached the share transfer and
     # failed there with an IndexError (rule 'engine').
-    from engine.errors import IllegalAction
-    from engine.rules.actions import action_from_json
+    from ferrovia.errors import IllegalAction
+    from ferrovia.rules.actions import action_from_json
 
     wire = {"type": "buy_shares", "entity": 7, "id": 898, "shares": ["TBF_5", "TBF_5"]}
     with pytest.raises(IllegalAction) as info:

@@ -12,12 +12,12 @@ import json
 from typing import Any
 
 import pytest
+from ferrovia.errors import GameError, IllegalAction, OutOfTurn, UnknownEntity
+from ferrovia.replay import filter_actions, load_export, replay
+from ferrovia.rules.actions import action_from_json
+from ferrovia.rules.game import Game
+from ferrovia.rules.state import GameState
 
-from engine.errors import GameError, IllegalAction, OutOfTurn, UnknownEntity
-from engine.replay import filter_actions, load_export, replay
-from engine.rules.actions import action_from_json
-from engine.rules.game import Game
-from engine.rules.state import GameState
 from tests.conftest import shared_path
 
 FIXTURE = ("fixtures", "18xx.games", "1858", "219682.json")

@@ -15,15 +15,15 @@ import json
 from functools import lru_cache
 from typing import Any
 
+from ferrovia.errors import DataError, FerroviaError, GameError
+from ferrovia.export import parse_game_text
+from ferrovia.replay import filter_actions, load_export, replay
+from ferrovia.rules.actions import action_from_json
+from ferrovia.rules.game import Game
+from ferrovia.rules.state import GameState
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.errors import DataError, FerroviaError, GameError
-from engine.export import parse_game_text
-from engine.replay import filter_actions, load_export, replay
-from engine.rules.actions import action_from_json
-from engine.rules.game import Game
-from engine.rules.state import GameState
 from tests.conftest import shared_path
 
 FIXTURE = ("fixtures", "18xx.games", "1858", "219682.json")

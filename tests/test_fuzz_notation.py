@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ferrovia.errors import DataError, SourcePos
+from ferrovia.notation import NotationError, check, format_tile, parse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.errors import DataError, SourcePos
-from engine.notation import NotationError, check, format_tile, parse
 from tests.conftest import shared_path
 
 

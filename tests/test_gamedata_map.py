@@ -41,7 +41,7 @@ def neighbour(coord: str, edge: int) -> str | None:
 
 
 def tile(coord: str) -> Any:
-    notation = pytest.importorskip("engine.notation")
+    notation = pytest.importorskip("ferrovia.notation")
     return notation.parse(hexes()[coord].get("code", ""))
 
 
@@ -79,7 +79,7 @@ def test_colours() -> None:
 
 
 def test_every_code_parses() -> None:
-    notation = pytest.importorskip("engine.notation")
+    notation = pytest.importorskip("ferrovia.notation")
     for coord, entry in hexes().items():
         # strict: new data has none of the slips lenient mode forgives in 18xx.games codes
         assert notation.check(entry.get("code", ""), strict=True) is None, coord

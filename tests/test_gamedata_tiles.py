@@ -95,13 +95,13 @@ def test_tile_set_matches_the_18xx_games_registry() -> None:
 
 
 def test_every_code_parses() -> None:
-    notation = pytest.importorskip("engine.notation")
+    notation = pytest.importorskip("ferrovia.notation")
     for name in manifest():
         assert notation.check(colour_and_code(name)[1], strict=True) is None, name
 
 
 def test_own_tiles() -> None:
-    notation = pytest.importorskip("engine.notation")
+    notation = pytest.importorskip("ferrovia.notation")
     x19 = notation.parse(colour_and_code("X19")[1])
     assert colour_and_code("X19")[0] == "gray"
     assert [(c.revenue.flat, c.slots) for c in x19.cities] == [(100, 3)]
@@ -114,7 +114,7 @@ def test_own_tiles() -> None:
 
 
 def test_brown_and_gray_track_is_dual_gauge() -> None:
-    notation = pytest.importorskip("engine.notation")
+    notation = pytest.importorskip("ferrovia.notation")
     for name in manifest():
         colour, code = colour_and_code(name)
         if colour in ("brown", "gray"):
@@ -152,7 +152,7 @@ class Oracle:
     GAUGE: ClassVar[dict[str, str]] = {"broad": "broad", "narrow": "metre", "dual": "dual"}
 
     def __init__(self) -> None:
-        self.notation = pytest.importorskip("engine.notation")
+        self.notation = pytest.importorskip("ferrovia.notation")
         self.upgrades = rules()["upgrades"]
         self.order = ["white", *self.upgrades["colors"]]
 
@@ -276,7 +276,7 @@ def rulebook() -> str:
 
 
 def test_rulebook_city_values_range_from_10_to_100() -> None:
-    notation = pytest.importorskip("engine.notation")
+    notation = pytest.importorskip("ferrovia.notation")
     assert "ranges from P10 to P100" in rulebook()
     values = {
         stop.revenue.flat

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
-from engine import hexmap
-from engine.graph import TrackGraph, build_graph, chains_from, reachable, ruby_part_indices
-from engine.notation import parse
+from ferrovia import hexmap
+from ferrovia.graph import TrackGraph, build_graph, chains_from, reachable, ruby_part_indices
+from ferrovia.notation import parse
 
 
 def graph(

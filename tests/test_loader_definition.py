@@ -6,9 +6,8 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from ferrovia.definition import GameDefinition, load_game
 from pydantic import ValidationError
-
-from engine.definition import GameDefinition, load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "gamedata" / "1858"

@@ -8,11 +8,9 @@ from pathlib import Path as FsPath
 
 import pytest
 from conftest import shared_path
-from ruamel.yaml import YAML
-
-from engine.cli import main
-from engine.errors import FerroviaError, SourcePos
-from engine.notation import (
+from ferrovia.cli import main
+from ferrovia.errors import FerroviaError, SourcePos
+from ferrovia.notation import (
     Border,
     BorderType,
     City,
@@ -38,6 +36,7 @@ from engine.notation import (
     format_tile,
     parse,
 )
+from ruamel.yaml import YAML
 
 
 def corpus_lines() -> list[str]:

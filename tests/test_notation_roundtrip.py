@@ -6,10 +6,7 @@ from __future__ import annotations
 import csv
 
 from conftest import shared_path
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from engine.notation import (
+from ferrovia.notation import (
     INERT_KEYS,
     KNOWN_TERRAINS,
     Border,
@@ -44,7 +41,9 @@ from engine.notation import (
     format_tile,
     parse,
 )
-from engine.notation.models import Frame
+from ferrovia.notation.models import Frame
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 # Free text inside a value may hold anything but the notation's separators.
 value_text = st.text(

@@ -5,9 +5,8 @@ from __future__ import annotations
 import doctest
 
 import pytest
-
-from engine.rules.operating import dividend, game_end, phases, token, track, trains
-from engine.rules.operating.phases import TrainFacts
+from ferrovia.rules.operating import dividend, game_end, phases, token, track, trains
+from ferrovia.rules.operating.phases import TrainFacts
 
 
 @pytest.mark.parametrize("module", [dividend, game_end, phases, token, track, trains])

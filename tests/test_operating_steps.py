@@ -11,13 +11,12 @@ import dataclasses
 from collections.abc import Iterable
 
 import pytest
-
-from engine import tiles
-from engine.definition import load_game
-from engine.errors import IllegalAction
-from engine.games import get_rules
-from engine.paths import gamedata_root
-from engine.rules.actions import (
+from ferrovia import tiles
+from ferrovia.definition import load_game
+from ferrovia.errors import IllegalAction
+from ferrovia.games import get_rules
+from ferrovia.paths import gamedata_root
+from ferrovia.rules.actions import (
     Action,
     BuyTrain,
     Choose,
@@ -29,11 +28,11 @@ from engine.rules.actions import (
     ScrapTrain,
     SellShares,
 )
-from engine.rules.game import Game
-from engine.rules.operating import board, common, phases, routing, token
-from engine.rules.rounds import OperatingRound
-from engine.rules.state import POOL, GameState
-from engine.rules.stock.shares import move_share, set_par
+from ferrovia.rules.game import Game
+from ferrovia.rules.operating import board, common, phases, routing, token
+from ferrovia.rules.rounds import OperatingRound
+from ferrovia.rules.state import POOL, GameState
+from ferrovia.rules.stock.shares import move_share, set_par
 
 PLAYERS = [("1", "Ana"), ("2", "Bea"), ("3", "Cid"), ("4", "Dan")]
 
@@ -490,7 +489,7 @@ def test_wounded_train_earns_half_and_recorded_revenue_must_match(game: Game) ->
 
 
 def closure_round(game: Game, state: GameState) -> None:
-    from engine.games.g1858 import PrivateClosureRound
+    from ferrovia.games.g1858 import PrivateClosureRound
 
     state.phase = "5"
     for sym in state.corporations:

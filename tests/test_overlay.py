@@ -8,9 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from engine.paths import gamedata_root
-from engine.validate import validate_game
+from ferrovia.paths import gamedata_root
+from ferrovia.validate import validate_game
 
 BASE = gamedata_root() / "1858"
 
@@ -26,7 +25,7 @@ def _variant(tmp_path: Path, files: dict[str, str]) -> Path:
 
 def _cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "engine", *map(str, args)], capture_output=True, text=True
+        [sys.executable, "-m", "ferrovia", *map(str, args)], capture_output=True, text=True
     )
 
 
@@ -152,7 +151,7 @@ def test_resolve_origins_names_the_file_of_each_entry(tmp_path: Path) -> None:
 
 def test_quick_start_packets_are_read_from_the_variant_data(tmp_path: Path) -> None:
     """Changing a quick start is YAML only: the dealt packets and their prices follow it."""
-    from engine.play import new_game
+    from ferrovia.play import new_game
 
     options = """\
 options:

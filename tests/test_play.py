@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine.play import play
-from engine.replay import replay
+from ferrovia.play import play
+from ferrovia.replay import replay
 
 
 def test_random_game_plays_to_the_end_and_its_log_replays_identically(tmp_path: Path) -> None:
@@ -31,7 +31,7 @@ def test_play_command_is_deterministic_and_writes_a_replayable_log(tmp_path: Pat
             [
                 sys.executable,
                 "-m",
-                "engine",
+                "ferrovia",
                 "play",
                 "--players",
                 "3",
@@ -52,7 +52,7 @@ def test_play_command_is_deterministic_and_writes_a_replayable_log(tmp_path: Pat
         logs.append(log.read_text())
     assert logs[0] == logs[1]
     out = subprocess.run(
-        [sys.executable, "-m", "engine", "replay", "--json", str(tmp_path / "a.json")],
+        [sys.executable, "-m", "ferrovia", "replay", "--json", str(tmp_path / "a.json")],
         capture_output=True,
         text=True,
         check=True,

@@ -5,8 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-
-from engine.render import geometry as g
+from ferrovia.render import geometry as g
 
 
 def test_flat_map_positions_letters_are_columns_numbers_rows() -> None:

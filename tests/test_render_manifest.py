@@ -6,9 +6,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from conftest import GAMEDATA
-
-from engine.cli import main
-from engine.render.source import load_board
+from ferrovia.cli import main
+from ferrovia.render.source import load_board
 
 NS = "{http://www.w3.org/2000/svg}"
 

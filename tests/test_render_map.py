@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 from conftest import GAMEDATA
-
-from engine.cli import main
-from engine.render.map_svg import render_map
-from engine.render.source import load_board
+from ferrovia.cli import main
+from ferrovia.render.map_svg import render_map
+from ferrovia.render.source import load_board
 
 NS = "{http://www.w3.org/2000/svg}"
 G1858 = GAMEDATA / "1858"

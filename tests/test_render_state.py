@@ -7,12 +7,11 @@ from pathlib import Path
 
 import pytest
 from conftest import GAMEDATA, shared_path
-
-from engine.cli import main
-from engine.render.source import load_board
-from engine.render.state_svg import render_state, views_from_gamestate
-from engine.render.timeline import build_timeline, filter_undos
-from engine.rules.state import Corporation, GameState, Hex, Player, Share, Token, Train
+from ferrovia.cli import main
+from ferrovia.render.source import load_board
+from ferrovia.render.state_svg import render_state, views_from_gamestate
+from ferrovia.render.timeline import build_timeline, filter_undos
+from ferrovia.rules.state import Corporation, GameState, Hex, Player, Share, Token, Train
 
 NS = "{http://www.w3.org/2000/svg}"
 G1858 = GAMEDATA / "1858"

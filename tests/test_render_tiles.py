@@ -9,10 +9,9 @@ from collections.abc import Iterator
 
 import pytest
 from conftest import shared_path
-
-from engine.notation import models as m
-from engine.notation import parse
-from engine.render.tile_svg import (
+from ferrovia.notation import models as m
+from ferrovia.notation import parse
+from ferrovia.render.tile_svg import (
     REVENUE_RADIUS,
     HexExtras,
     Token,

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import SHARED, shared_path
-
-from engine.replay import load_export, replay
+from ferrovia.replay import load_export, replay
 
 FIXTURES = sorted(
     [
@@ -55,7 +54,7 @@ def test_until_reports_current_standings_of_an_unfinished_game() -> None:
 def test_replay_command_json_contract(tmp_path: Path) -> None:
     path = shared_path("fixtures", "reference-random", "random-s105-p3-quick_start_b.json")
     out = subprocess.run(
-        [sys.executable, "-m", "engine", "replay", "--json", str(path)],
+        [sys.executable, "-m", "ferrovia", "replay", "--json", str(path)],
         capture_output=True,
         text=True,
         check=True,
@@ -75,7 +74,7 @@ def test_replay_command_names_the_failing_action(tmp_path: Path) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text(json.dumps(data))
     out = subprocess.run(
-        [sys.executable, "-m", "engine", "replay", str(broken)], capture_output=True, text=True
+        [sys.executable, "-m", "ferrovia", "replay", str(broken)], capture_output=True, text=True
     )
     assert out.returncode == 1
     assert f"action {bad['id']} (bid" in out.stderr

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.replay import filter_actions
+from ferrovia.replay import filter_actions
 
 
 def a(i: int, kind: str = "pass", **kw: Any) -> dict[str, Any]:

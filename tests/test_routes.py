@@ -9,17 +9,16 @@ from __future__ import annotations
 import itertools
 
 import pytest
-
-from engine.errors import IllegalAction
-from engine.graph import TrackGraph, build_graph
-from engine.notation import parse
-from engine.routes import (
+from ferrovia.errors import IllegalAction
+from ferrovia.graph import TrackGraph, build_graph
+from ferrovia.notation import parse
+from ferrovia.routes import (
     RouteSpec,
     TrainSpec,
     run_revenue,
     train_spec_from_data,
 )
-from engine.routesearch import best_routes
+from ferrovia.routesearch import best_routes
 
 YELLOW = ("yellow",)
 GREEN = ("yellow", "green")

@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from ferrovia.replay import load_export, replay
 
-from engine.replay import load_export, replay
 from tests.conftest import shared_path
 
 # (action id, company, recorded, optimum) of every run below the optimum
@@ -106,7 +106,7 @@ def test_optimum_never_below_a_recorded_run(name: str) -> None:
 
 
 def test_check_routes_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
-    from engine.cli import main
+    from ferrovia.cli import main
 
     path = shared_path("fixtures", "18xx.games", "1858", "1858-quick-start-b.json")
     assert main(["replay", "--json", "--check-routes", str(path)]) == 0

@@ -1,6 +1,6 @@
 """Every ``run_routes`` of the 18xx.games 1858 exports: our revenue is the recorded one.
 
-Uses :mod:`engine.routestate` (map, tokens, trains and phase read from the export); once the
+Uses :mod:`ferrovia.routestate` (map, tokens, trains and phase read from the export); once the
 rules engine's replay is complete it is the better source of the state, and this check should
 move onto it.
 """
@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 from conftest import SHARED
-
-from engine.routes import RouteSpec, run_revenue
-from engine.routestate import ExportReader, RouteData
+from ferrovia.routes import RouteSpec, run_revenue
+from ferrovia.routestate import ExportReader, RouteData
 
 GAMES = [
     "18xx.games/1858/1858-quick-start-a",
@@ -66,7 +65,7 @@ def test_every_recorded_route_revenue_is_reproduced(game: str, data: RouteData) 
 
 
 def test_routes_command_prints_the_best_run(capsys: pytest.CaptureFixture[str]) -> None:
-    from engine.cli import main
+    from ferrovia.cli import main
 
     game = _export("18xx.games/1858/219682")
     assert main(["routes", "--game", str(game), "--before", "160", "--company", "A"]) == 0

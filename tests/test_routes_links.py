@@ -1,7 +1,8 @@
 """The link search of E and D trains (towns passed for free) is exact.
 
 Its two parts are checked apart and together: choosing one way per link so that everything
-fits (:func:`engine.routesearch._solve`, with its propagation) against trying every choice, and the
+fits (:func:`ferrovia.routesearch._solve`, with its propagation) against trying every choice,
+and the
 best run of trains that pass town meshes against the brute force of
 ``tests/test_routes_search.py``.
 """
@@ -10,13 +11,10 @@ from __future__ import annotations
 
 import itertools
 
-from hypothesis import HealthCheck, assume, event, given, settings
-from hypothesis import strategies as st
-
-from engine.graph import TrackGraph, build_graph
-from engine.notation import parse
-from engine.routes import RULES_1858, TrainSpec
-from engine.routesearch import (
+from ferrovia.graph import TrackGraph, build_graph
+from ferrovia.notation import parse
+from ferrovia.routes import RULES_1858, TrainSpec
+from ferrovia.routesearch import (
     _Candidate,
     _chain_set,
     _combine,
@@ -27,6 +25,9 @@ from engine.routesearch import (
     _solve,
     best_routes,
 )
+from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import strategies as st
+
 from tests.test_routes_search import HEXES, brute_force_best
 
 Groups = list[tuple[int, tuple[_Option, ...]]]

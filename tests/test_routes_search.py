@@ -1,7 +1,7 @@
 """The optimal route search is exact: on random small maps it matches a brute force.
 
 The brute force enumerates every stop-to-stop sequence of chains, asks the given-route checker
-(:func:`engine.routes.route_revenue`, itself checked against every recorded 18xx.games run) for
+(:func:`ferrovia.routes.route_revenue`, itself checked against every recorded 18xx.games run) for
 each one's legality and revenue, and tries every combination of routes for the trains.
 """
 
@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import itertools
 
+from ferrovia.errors import IllegalAction
+from ferrovia.graph import TrackGraph, build_graph, chains_from
+from ferrovia.notation import parse
+from ferrovia.routes import Route, TrainSpec, route_revenue
+from ferrovia.routesearch import best_routes
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from engine.errors import IllegalAction
-from engine.graph import TrackGraph, build_graph, chains_from
-from engine.notation import parse
-from engine.routes import Route, TrainSpec, route_revenue
-from engine.routesearch import best_routes
 
 HEXES = ["A1", "A3", "A5", "B2", "B4", "B6", "C1", "C3", "C5"]
 
@@ -182,7 +181,7 @@ def test_the_pair_search_and_the_plain_walk_fallbacks_are_exact(scenario) -> Non
     walk routes one by one).  Both limits are lowered here so small maps take them."""
     from unittest.mock import patch
 
-    from engine import routesearch
+    from ferrovia import routesearch
 
     with patch.object(routesearch, "_PAIR_AFTER", 3), patch.object(routesearch, "_MAX_WAYS", 2):
         test_best_routes_matches_brute_force.hypothesis.inner_test(scenario)

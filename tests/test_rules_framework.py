@@ -6,12 +6,11 @@ import json
 
 import pytest
 from conftest import shared_path
-
-from engine.errors import IllegalAction
-from engine.rules import rng
-from engine.rules.actions import Bid, action_from_json, action_to_json
-from engine.rules.ledger import transfer
-from engine.rules.state import (
+from ferrovia.errors import IllegalAction
+from ferrovia.rules import rng
+from ferrovia.rules.actions import Bid, action_from_json, action_to_json
+from ferrovia.rules.ledger import transfer
+from ferrovia.rules.state import (
     GameState,
     Hex,
     Player,
@@ -24,7 +23,7 @@ from engine.rules.state import (
 
 
 def _sample_state() -> GameState:
-    from engine.rules.state import Corporation, Private
+    from ferrovia.rules.state import Corporation, Private
 
     s = GameState(bank_cash=12000, phase="2", turn=3)
     s.players = [Player("1", "Ana", 500, ["B&M"]), Player("2", "Ben", 420)]

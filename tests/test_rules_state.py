@@ -6,10 +6,9 @@ from __future__ import annotations
 import json
 
 from conftest import shared_path
-
-from engine.replay import filter_actions, game_for, load_export
-from engine.rules.actions import action_from_json
-from engine.rules.state import GameState
+from ferrovia.replay import filter_actions, game_for, load_export
+from ferrovia.rules.actions import action_from_json
+from ferrovia.rules.state import GameState
 
 
 def test_save_load_mid_game_round_trips_and_continues_identically() -> None:

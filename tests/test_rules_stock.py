@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from ferrovia.errors import IllegalAction, OutOfTurn, UnknownEntity
+from ferrovia.rules.stock import shares as sh
 from rules_helpers import Table
-
-from engine.errors import IllegalAction, OutOfTurn, UnknownEntity
-from engine.rules.stock import shares as sh
 
 
 def in_or(s: object) -> bool:
@@ -196,7 +195,7 @@ def test_a_failure_half_way_through_an_action_rolls_everything_back() -> None:
     wire["auto_actions"] = [
         {"type": "place_token", "entity": "TBF", "entity_type": "corporation", "city": "A14-0-0"}
     ]
-    from engine.rules.actions import action_from_json
+    from ferrovia.rules.actions import action_from_json
 
     with pytest.raises(IllegalAction, match="cannot start in A14"):
         t.game.apply(t.state, action_from_json(wire))
@@ -217,7 +216,7 @@ def test_quick_start_deals_packets_with_the_seeded_generator() -> None:
 
 
 def _income(t: Table, syms: list[str]) -> int:
-    from engine.rules.operating.common import private_income
+    from ferrovia.rules.operating.common import private_income
 
     return sum(private_income(t.game, t.state, s) for s in syms)
 

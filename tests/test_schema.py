@@ -8,10 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from engine.cli import main
-from engine.commands.schema import schema_files
-from schemas import FILE_KINDS
+from ferrovia.cli import main
+from ferrovia.commands.schema import schema_files
+from ferrovia.schemas import FILE_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMITTED = ROOT / "schemas" / "json"
@@ -145,7 +144,7 @@ def test_data_file_satisfies_its_committed_json_schema(path: Path) -> None:
     )
     if isinstance(game, dict) and game.get("extends"):
         # A variant's file only says what differs (engine/overlay.py): check it merged.
-        from engine.overlay import plain, resolved_files
+        from ferrovia.overlay import plain, resolved_files
 
         data = plain(resolved_files(path.parent)[_kind(path)].data)
     schema = json.loads((COMMITTED / f"{_kind(path)}.schema.json").read_text(encoding="utf-8"))

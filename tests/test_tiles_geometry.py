@@ -7,10 +7,8 @@ from typing import Any
 
 import pytest
 from conftest import GAMEDATA, SHARED
-from ruamel.yaml import YAML
-
-from engine.notation import Edge, Gauge, NodeRef, format_tile, parse
-from engine.tiles import (
+from ferrovia.notation import Edge, Gauge, NodeRef, format_tile, parse
+from ferrovia.tiles import (
     Segment,
     added_track_gauges,
     any_gauge_fits,
@@ -25,6 +23,7 @@ from engine.tiles import (
     upgrade_rotations,
     upgrades_to,
 )
+from ruamel.yaml import YAML
 
 # Codes of the 18xx.games shared tile registry (colour noted), written here so the test is
 # self-contained.

@@ -6,8 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from engine.cli import main
+from ferrovia.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "gamedata" / "1858"

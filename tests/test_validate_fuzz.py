@@ -6,11 +6,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from ferrovia.errors import DataError
+from ferrovia.validate import validate_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from engine.errors import DataError
-from engine.validate import validate_game
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "gamedata" / "1858"

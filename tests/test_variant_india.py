@@ -4,11 +4,10 @@ pointy board has 18xx.games' neighbours, and its mine tokens are collected as in
 from __future__ import annotations
 
 from conftest import shared_path
-
-from engine import hexmap
-from engine.paths import gamedata_root
-from engine.replay import game_dir_for, load_export, replay
-from engine.validate import validate_game
+from ferrovia import hexmap
+from ferrovia.paths import gamedata_root
+from ferrovia.replay import game_dir_for, load_export, replay
+from ferrovia.validate import validate_game
 
 GAME = gamedata_root() / "1858_india"
 

@@ -8,11 +8,10 @@ from pathlib import Path
 
 import pytest
 from conftest import GAMEDATA, shared_path
-
-from engine.cli import main
-from engine.render.source import load_board
-from engine.render.timeline import build_timeline, filter_undos
-from engine.render.viewer import _script_json, build_viewer_data
+from ferrovia.cli import main
+from ferrovia.render.source import load_board
+from ferrovia.render.timeline import build_timeline, filter_undos
+from ferrovia.render.viewer import _script_json, build_viewer_data
 
 
 @pytest.fixture(scope="module")

@@ -23,8 +23,7 @@ from typing import Any
 
 import pytest
 from conftest import GAMEDATA, shared_path
-
-from engine.cli import main
+from ferrovia.cli import main
 
 CHROMIUM_FLAGS = [
     "--headless",

@@ -8,12 +8,11 @@ added each test).  Positions are built as in tests/test_operating_steps.py.
 from __future__ import annotations
 
 import pytest
-
-from engine.definition import load_game
-from engine.errors import IllegalAction
-from engine.games import get_rules
-from engine.paths import gamedata_root
-from engine.rules.actions import (
+from ferrovia.definition import load_game
+from ferrovia.errors import IllegalAction
+from ferrovia.games import get_rules
+from ferrovia.paths import gamedata_root
+from ferrovia.rules.actions import (
     BuyShares,
     BuyTrain,
     LayTile,
@@ -21,10 +20,11 @@ from engine.rules.actions import (
     action_from_json,
     action_to_json,
 )
-from engine.rules.game import Game
-from engine.rules.operating import board, closure, trains
-from engine.rules.rounds import StockRound
-from engine.rules.state import POOL, GameState
+from ferrovia.rules.game import Game
+from ferrovia.rules.operating import board, closure, trains
+from ferrovia.rules.rounds import StockRound
+from ferrovia.rules.state import POOL, GameState
+
 from tests.test_operating_steps import (
     PLAYERS,
     apply,

@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.errors import DataError, DataErrors
-from engine.overlay import EXTENDS, KEYED_LISTS, plain, resolved_files
+from ferrovia.errors import DataError, DataErrors
+from ferrovia.overlay import EXTENDS, KEYED_LISTS, plain, resolved_files
 
 Changes = dict[str, dict[str, Any]]
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.errors import FerroviaError
+from ferrovia.errors import FerroviaError
 
 
 def register(sub: Any) -> None:
@@ -31,9 +31,9 @@ def register(sub: Any) -> None:
 
 def usage_error(args: argparse.Namespace) -> str | None:
     """What is wrong with --players / --option for the chosen game (a usage error), if any."""
-    from engine.definition import load_game
-    from engine.play import export_header
-    from engine.replay import game_dir_for
+    from ferrovia.definition import load_game
+    from ferrovia.play import export_header
+    from ferrovia.replay import game_dir_for
 
     defn = load_game(game_dir_for(export_header(args.players, args.seed, (), args.game)["title"]))
     low, high = defn.players.min, defn.players.max
@@ -47,7 +47,7 @@ def usage_error(args: argparse.Namespace) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.play import play
+    from ferrovia.play import play
 
     wrong = usage_error(args)
     if wrong is not None:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.errors import FerroviaError
+from ferrovia.errors import FerroviaError
 
 
 def register(subparsers: Any) -> None:
@@ -49,14 +49,14 @@ def register(subparsers: Any) -> None:
 def _game_dir(args: argparse.Namespace) -> Path:
     if args.game_dir:
         return Path(args.game_dir)
-    from engine.commands.view import game_dir_for
+    from ferrovia.commands.view import game_dir_for
 
     return game_dir_for(Path(args.game), None)  # the game the file records (its title)
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.render.map_svg import render_map
-    from engine.render.source import load_board
+    from ferrovia.render.map_svg import render_map
+    from ferrovia.render.source import load_board
 
     if args.at is not None and not args.game:
         print("ferrovia render: --at needs --game FILE", file=sys.stderr)
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     if args.game and not Path(args.game).is_file():
         raise FerroviaError(f"{args.game}: no such file")
     if args.at is not None and args.at != 0:
-        from engine.export import read_game_file
+        from ferrovia.export import read_game_file
 
         actions = read_game_file(Path(args.game), require_players=False)["actions"]
         ids = [a.get("id") for a in actions if isinstance(a.get("id"), int)]
@@ -87,11 +87,11 @@ def run(args: argparse.Namespace) -> int:
     game_dir = _game_dir(args)
     board = load_board(game_dir)
     if args.tiles:
-        from engine.render.manifest_svg import render_manifest
+        from ferrovia.render.manifest_svg import render_manifest
 
         svg = render_manifest(board, scale=args.scale)
     elif args.game:
-        from engine.render.state_svg import render_state_file
+        from ferrovia.render.state_svg import render_state_file
 
         svg = render_state_file(
             board, Path(args.game), args.at, scale=args.scale, game_dir=game_dir

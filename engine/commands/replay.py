@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.errors import FerroviaError
+from ferrovia.errors import FerroviaError
 
 
 def register(sub: Any) -> None:
@@ -69,7 +69,7 @@ def _print_route_check(res: Any, *, to_stderr_only: bool) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.replay import describe_failure, load_export, replay
+    from ferrovia.replay import describe_failure, load_export, replay
 
     try:
         data = load_export(args.file)

@@ -16,11 +16,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ferrovia.errors import DataErrors, FerroviaError
+from ferrovia.overlay import EXTENDS, origins, plain, resolved_files
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
-from engine.errors import DataErrors, FerroviaError
-from engine.overlay import EXTENDS, origins, plain, resolved_files
 
 _SCHEMA = "# yaml-language-server: $schema=../../schemas/json/{kind}.schema.json\n"
 

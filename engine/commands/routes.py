@@ -1,10 +1,10 @@
 """``ferrovia routes --game FILE --at ID --company SYM``: a company's best routes at a moment.
 
-Replays the export through the rules engine (:mod:`engine.replay`) up to and including action
+Replays the export through the rules engine (:mod:`ferrovia.replay`) up to and including action
 ``ID`` (``--before ID``: up to the action before it, e.g. to compare with a recorded
-``run_routes``), then runs the exact search :func:`engine.routesearch.best_routes` for the company's
-trains and prints each route (train, stops, revenue) and the total.  When the rules engine
-cannot replay that far, the route engine's own export reader (:mod:`engine.routestate`) gives
+``run_routes``), then runs the exact search :func:`ferrovia.routesearch.best_routes` for the
+company's trains and prints each route (train, stops, revenue) and the total.  When the rules engine
+cannot replay that far, the route engine's own export reader (:mod:`ferrovia.routestate`) gives
 the map, stations and trains instead (said on stderr).
 """
 
@@ -17,10 +17,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine.errors import FerroviaError
-from engine.graph import TrackGraph
-from engine.routes import TrainSpec
-from engine.routesearch import BestRoutes, best_routes
+from ferrovia.errors import FerroviaError
+from ferrovia.graph import TrackGraph
+from ferrovia.routes import TrainSpec
+from ferrovia.routesearch import BestRoutes, best_routes
 
 
 def register(sub: Any) -> None:
@@ -43,8 +43,8 @@ class _NoSuchCompany(FerroviaError):
 def _from_rules(
     data: dict[str, Any], until: int, company: str
 ) -> tuple[TrackGraph, list[tuple[str, TrainSpec]], list[str], dict[str, Any]]:
-    from engine.replay import replay
-    from engine.rules.operating import common, routing
+    from ferrovia.replay import replay
+    from ferrovia.rules.operating import common, routing
 
     res = replay(data, until=until)
     if res.error is not None:
@@ -63,7 +63,7 @@ def _from_rules(
 def _from_reader(
     data: dict[str, Any], until: int, company: str
 ) -> tuple[TrackGraph, list[tuple[str, TrainSpec]], list[str], dict[str, Any]]:
-    from engine.routestate import ExportReader
+    from ferrovia.routestate import ExportReader
 
     reader = ExportReader(data)
     ids = [a["id"] for a in reader.actions if isinstance(a.get("id"), int)]
@@ -79,7 +79,7 @@ def _from_reader(
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.export import read_game_file
+    from ferrovia.export import read_game_file
 
     data = read_game_file(args.game)  # a DataError at FILE:LINE:COL when it cannot be read
     named = args.at if args.at is not None else args.before

@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.errors import FerroviaError
-from engine.paths import schemas_json_dir
-from schemas import FILE_KINDS, json_schema_text
+from ferrovia.errors import FerroviaError
+from ferrovia.paths import schemas_json_dir
+from ferrovia.schemas import FILE_KINDS, json_schema_text
 
 
 def schema_files() -> dict[str, str]:

@@ -14,7 +14,7 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from engine.notation import NotationError, format_tile, parse
+from ferrovia.notation import NotationError, format_tile, parse
 
 
 def register(subparsers: Any) -> None:

@@ -18,8 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.paths import gamedata_root
-from engine.validate import ValidationResult, find_games, validate_game
+from ferrovia.paths import gamedata_root
+from ferrovia.validate import ValidationResult, find_games, validate_game
 
 COUNT_NAMES = ("hexes", "tiles", "privates", "corporations", "trains", "phases")
 

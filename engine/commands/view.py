@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.errors import FerroviaError
+from ferrovia.errors import FerroviaError
 
 
 def register(subparsers: Any) -> None:
@@ -46,7 +46,7 @@ def game_dir_for(file: Path, explicit: str | None) -> Path:
     """The data directory of the game a file records."""
     if explicit:
         return Path(explicit)
-    from engine.paths import gamedata_root
+    from ferrovia.paths import gamedata_root
 
     try:
         title = str(json.loads(file.read_text(encoding="utf-8")).get("title") or "")
@@ -61,9 +61,9 @@ def game_dir_for(file: Path, explicit: str | None) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.render.source import load_board
-    from engine.render.timeline import build_timeline
-    from engine.render.viewer import render_viewer
+    from ferrovia.render.source import load_board
+    from ferrovia.render.timeline import build_timeline
+    from ferrovia.render.viewer import render_viewer
 
     file = Path(args.file)
     if not file.is_file():

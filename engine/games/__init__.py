@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import importlib
 
-from engine.errors import UnknownEntity
-from engine.rules.hooks import Rules
+from ferrovia.errors import UnknownEntity
+from ferrovia.rules.hooks import Rules
 
 # rules name -> module defining ``RULES`` (a Rules subclass instance)
 _MODULES: dict[str, str] = {
-    "1858": "engine.games.g1858",
-    "1858_switzerland": "engine.games.g1858_switzerland",
-    "1858_india": "engine.games.g1858_india",
+    "1858": "ferrovia.games.g1858",
+    "1858_switzerland": "ferrovia.games.g1858_switzerland",
+    "1858_india": "ferrovia.games.g1858_india",
 }
 
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.rules.hooks import Rules
-from engine.rules.rounds import OperatingRound, Round, StockRound
-from engine.rules.state import BANK, GameState
+from ferrovia.rules.hooks import Rules
+from ferrovia.rules.rounds import OperatingRound, Round, StockRound
+from ferrovia.rules.state import BANK, GameState
 
 if TYPE_CHECKING:
-    from engine.rules.game import Game
+    from ferrovia.rules.game import Game
 
 
 class PrivateClosureRound(OperatingRound):
@@ -73,8 +73,8 @@ class Rules1858(Rules):
         "closure": ("exchange_approval", "home_token", "private_closure"),
     }
     STEP_MODULES: ClassVar[tuple[str, ...]] = (
-        "engine.rules.stock",
-        "engine.rules.operating",
+        "ferrovia.rules.stock",
+        "ferrovia.rules.operating",
     )
     ROUNDS: ClassVar[tuple[type[Round], ...]] = (PrivateClosureRound,)
     GAME_END_CHECK: ClassVar[dict[str, str]] = {"bank": "current_or"}
@@ -83,7 +83,7 @@ class Rules1858(Rules):
     def init_round(self, game: Game, state: GameState) -> Round:
         """Without a quick start the game begins with a stock round in which privates can only
         be auctioned; with one, privates are dealt in packets and an OR comes first."""
-        from engine.rules.rounds import StockRound
+        from ferrovia.rules.rounds import StockRound
 
         if self.quick_start_packets(game) is not None:
             self.quick_start(game, state)
@@ -97,7 +97,7 @@ class Rules1858(Rules):
             state.log.append("-- Private Closure Round --")
             return PrivateClosureRound.create(game, state, state.round.num)
         if state.round.kind == "closure":
-            from engine.rules.rounds import StockRound
+            from ferrovia.rules.rounds import StockRound
 
             if state.round.num < state.operating_rounds:
                 return OperatingRound.create(game, state, state.round.num + 1)
@@ -108,7 +108,7 @@ class Rules1858(Rules):
     def setup_state(self, game: Game, state: GameState) -> None:
         """2 players: some privates are drawn (the game's seeded RNG, batch 1 then batch 2,
         each in P-number order shuffled as 18xx.games' ``sort_by { rand }``) to be unbuyable."""
-        from engine.rules import rng
+        from ferrovia.rules import rng
 
         draw = game.definition.two_player_unavailable
         if game.num_players != 2 or draw is None:
@@ -125,12 +125,12 @@ class Rules1858(Rules):
     # -- quick start [options] ---------------------------------------------------------------
     def quick_start_packets(self, game: Game) -> str | None:
         """The quick-start option in use, if any."""
-        from engine.rules import stock
+        from ferrovia.rules import stock
 
         return stock.quick_start_option(game)
 
     def quick_start(self, game: Game, state: GameState) -> None:
-        from engine.rules import stock
+        from ferrovia.rules import stock
 
         stock.deal_quick_start(game, state)
 
@@ -165,7 +165,7 @@ class Rules1858(Rules):
         return self.reservation_available(game, state, sym)
 
     def reservation_available(self, game: Game, state: GameState, sym: str) -> bool:
-        from engine.rules import board
+        from ferrovia.rules import board
 
         for h in state.hexes.values():
             for i, res in enumerate(h.reservations):
@@ -182,7 +182,7 @@ class Rules1858(Rules):
         homes = set(game.data.private(sym).home_hexes)
         if any(t.hex in homes for t in c.tokens):
             return True
-        from engine.rules.operating.routing import reaches_any_hex
+        from ferrovia.rules.operating.routing import reaches_any_hex
 
         return reaches_any_hex(game, state, corp, homes)
 
@@ -193,7 +193,7 @@ class Rules1858(Rules):
     def convert(self, game: Game, state: GameState, corp: str) -> None:
         """[§8.6] A 5-share company becomes a 10-share one: each certificate is worth half as
         much and five new 10 % shares go to its treasury."""
-        from engine.rules.stock.shares import convert
+        from ferrovia.rules.stock.shares import convert
 
         convert(game, state, corp)
 
@@ -201,7 +201,7 @@ class Rules1858(Rules):
         """A company started from a private puts its home in that private's reserved city; one
         started by buying its director's certificate in any free city space."""
         c = state.corporations[corp]
-        from engine.rules import board
+        from ferrovia.rules import board
 
         if not c.companies:
             return sorted(
@@ -227,7 +227,7 @@ class Rules1858(Rules):
         c = state.corporations[corp]
         if c.companies or any(t.hex for t in c.tokens):
             return 0
-        from engine.rules import board
+        from ferrovia.rules import board
 
         tile = board.tile_def(game, state.hexes[coord].tile, coord)
         color = board.tile_color(game, state.hexes[coord].tile)
@@ -252,14 +252,14 @@ class Rules1858(Rules):
     # -- privates ---------------------------------------------------------------------------
     def payout_companies(self, game: Game, state: GameState) -> None:
         """[§9.1] Player-owned privates pay their income at the start of each operating round."""
-        from engine.rules.operating.dividend import pay_private_income
+        from ferrovia.rules.operating.dividend import pay_private_income
 
         pay_private_income(game, state)
 
     def action_processed(self, game: Game, state: GameState, action: Any) -> None:
         """A company whose price reaches the closing space closes at once; if that leaves the
         acting entity with nothing to do, play moves on (18xx.games ``action_processed``)."""
-        from engine.rules.operating.closure import (
+        from ferrovia.rules.operating.closure import (
             close_companies_in_close_cell,
             companies_to_close,
         )
@@ -300,7 +300,7 @@ class Rules1858(Rules):
         return [m.sym for m in state.privates.values() if not m.closed]
 
     def close_private(self, game: Game, state: GameState, sym: str) -> None:
-        from engine.rules import stock
+        from ferrovia.rules import stock
 
         stock.close_private(game, state, sym)
 

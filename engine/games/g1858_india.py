@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.games.g1858 import Rules1858
-from engine.rules.actions import Action, Pass, RemoveHexToken
-from engine.rules.ledger import transfer
-from engine.rules.registry import register_step
-from engine.rules.state import BANK, GameState
-from engine.rules.step import Step
+from ferrovia.games.g1858 import Rules1858
+from ferrovia.rules.actions import Action, Pass, RemoveHexToken
+from ferrovia.rules.ledger import transfer
+from ferrovia.rules.registry import register_step
+from ferrovia.rules.state import BANK, GameState
+from ferrovia.rules.step import Step
 
 if TYPE_CHECKING:
-    from engine.rules.game import Game
+    from ferrovia.rules.game import Game
 
 
 class Rules1858India(Rules1858):
@@ -62,7 +62,7 @@ class Rules1858India(Rules1858):
     def collectable(self, game: Game, state: GameState, corp: str) -> dict[str, str]:
         """Hex -> kind of the tokens the company could afford now (track laid on the hex and
         the phase allowing that kind), whether or not it reaches them."""
-        from engine.rules.operating import board
+        from ferrovia.rules.operating import board
 
         status = game.data.phase(state.phase).status
         cash = state.corporations[corp].cash
@@ -83,7 +83,7 @@ class Rules1858India(Rules1858):
         (not doubled by a 5D)."""
         if not routes:
             return 0
-        from engine.rules.operating import common
+        from ferrovia.rules.operating import common
 
         colours = list(common.current_phase(game, state).tiles)
         total = 0
@@ -115,7 +115,7 @@ class CollectTokens(Step):
         return ["remove_hex_token", "pass"]
 
     def _reached(self, corp: str) -> set[str]:
-        from engine.rules.operating import routing
+        from ferrovia.rules.operating import routing
 
         hexes = routing.reached_hexes(self.game, self.state, corp)
         for r in routing._reaches(self.game, self.state, corp):

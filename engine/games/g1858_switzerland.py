@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.games.g1858 import Rules1858
-from engine.rules.state import BANK, GameState
+from ferrovia.games.g1858 import Rules1858
+from ferrovia.rules.state import BANK, GameState
 
 if TYPE_CHECKING:
-    from engine.rules.game import Game
+    from ferrovia.rules.game import Game
 
 
 class Rules1858Switzerland(Rules1858):
@@ -56,7 +56,7 @@ class Rules1858Switzerland(Rules1858):
         """A route joining the two ends of a bonus earns the value its bonus hex shows for the
         phase (map.yaml B15, L15), times the train's multiplier (5D: 2) like any stop; a
         wounded train's halving does not apply to it (18xx.games adds it after)."""
-        from engine.rules.operating import common
+        from ferrovia.rules.operating import common
 
         visited = set(stops)
         colours = list(common.current_phase(game, state).tiles)
@@ -78,7 +78,7 @@ class Rules1858Switzerland(Rules1858):
     """Only white hexes of this terrain cost take a mountain railway."""
 
     def _mountain_hex(self, game: Game, state: GameState, coord: str) -> bool:
-        from engine.rules.operating import board
+        from ferrovia.rules.operating import board
 
         old = board.placed(game, state, coord)
         return (
@@ -132,7 +132,7 @@ class Rules1858Switzerland(Rules1858):
         homes = set(game.definition.private(sym).home_hexes)
         if any(t.hex in homes for t in c.tokens):
             return True
-        from engine.rules.operating import routing
+        from ferrovia.rules.operating import routing
 
         broad, metre = routing._reaches(game, state, corp)
         for coord in homes:

@@ -4,7 +4,7 @@ A tile code is what 18xx.games writes for a tile, e.g.
 ``city=revenue:20;path=a:0,b:_0;path=a:_0,b:3;label=Y``: parts separated by ``;``, each
 ``type=key:value,...`` (a label is ``label=TEXT``, a junction just ``junction``).
 
-Public API (import from ``engine.notation``)
+Public API (import from ``ferrovia.notation``)
 --------------------------------------------
 ``parse(code, *, origin=None, style=None, strict=False) -> Tile``
     Parse (results cached by code; tiles are immutable, so sharing is safe).  Raises
@@ -13,7 +13,7 @@ Public API (import from ``engine.notation``)
     ``"plain"``/``None``, ``"'"`` or ``'"'`` so columns account for ``''`` and ``\\"``
     escaping.  One-line scalars only: for block/folded scalars pass the position of the
     line the code is on.  ``strict=True`` also rejects the slips lenient mode tolerates for
-    compatibility with real 18xx.games data (see :mod:`engine.notation.parser`).
+    compatibility with real 18xx.games data (see :mod:`ferrovia.notation.parser`).
 ``check(code, *, origin=None, style=None, strict=False) -> NotationError | None``
     The same, returning the error instead of raising.
 ``format_tile(tile) -> str`` / ``format_part(part) -> str``
@@ -46,7 +46,7 @@ color)``; ``Icon(image, name, sticky, blocks_lay, large, loc)``; ``Stub(edge)``;
 Enums (``StrEnum``): ``Gauge, Route, TownStyle, BorderType, PartitionType, Restrict``.
 
 Geometry on parsed tiles (rotation, exits, track segments, upgrade rotations, the generic
-upgrade rule) is in :mod:`engine.tiles`; the CLI is ``ferrovia tiles check|format FILE|-``.
+upgrade rule) is in :mod:`ferrovia.tiles`; the CLI is ``ferrovia tiles check|format FILE|-``.
 
 ``_N`` names the N-th (0-based) node in code order among city, pass, town, halt, offboard and
 junction parts, and must be defined before the path that names it.
@@ -60,9 +60,9 @@ junction parts, and must be defined before the path that names it.
 
 from __future__ import annotations
 
-from engine.notation.errors import NotationError, QuoteStyle, file_column_offset
-from engine.notation.formatter import format_part, format_tile
-from engine.notation.models import (
+from ferrovia.notation.errors import NotationError, QuoteStyle, file_column_offset
+from ferrovia.notation.formatter import format_part, format_tile
+from ferrovia.notation.models import (
     KNOWN_TERRAINS,
     PART_CLASSES,
     Border,
@@ -98,7 +98,7 @@ from engine.notation.models import (
     Upgrade,
     Vertex,
 )
-from engine.notation.parser import INERT_KEYS, PART_KEYS, PART_TYPES, check, parse
+from ferrovia.notation.parser import INERT_KEYS, PART_KEYS, PART_TYPES, check, parse
 
 __all__ = [
     "INERT_KEYS",

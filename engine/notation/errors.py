@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from engine.errors import DataError, FerroviaError, SourcePos
+from ferrovia.errors import DataError, FerroviaError, SourcePos
 
 #: How a code was written in YAML, for mapping a column in the code to one in the file.
 QuoteStyle = Literal["plain", "'", '"']

@@ -9,8 +9,8 @@ from __future__ import annotations
 import dataclasses
 from enum import Enum
 
-from engine.notation import models as m
-from engine.notation.parser import PART_KEYS
+from ferrovia.notation import models as m
+from ferrovia.notation.parser import PART_KEYS
 
 _DEFAULTS: dict[type[m.Part], dict[str, object]] = {}
 
@@ -62,7 +62,7 @@ def format_part(part: m.Part) -> str:
 def format_tile(tile: m.Tile) -> str:
     """The canonical code of a tile.
 
-    >>> from engine.notation import parse
+    >>> from ferrovia.notation import parse
     >>> format_tile(parse("city=slots:1,revenue:20;path=b:_0,a:0"))
     'city=revenue:20;path=a:0,b:_0'
     """

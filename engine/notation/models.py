@@ -433,7 +433,7 @@ class Tile:
     every part a ``_N`` reference can name, in code order: cities, passes, towns, halts,
     offboards and junctions.
 
-    >>> from engine.notation import parse
+    >>> from ferrovia.notation import parse
     >>> t = parse("city=revenue:20;path=a:0,b:_0;label=Y")
     >>> t.cities[0].revenue.flat, t.paths[0].a, t.paths[0].b, t.label
     (20, Edge(num=0), NodeRef(index=0), 'Y')
@@ -539,6 +539,6 @@ class Tile:
         raise ValueError("node is not a part of this tile")
 
     def __str__(self) -> str:
-        from engine.notation.formatter import format_tile
+        from ferrovia.notation.formatter import format_tile
 
         return format_tile(self)

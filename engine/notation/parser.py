@@ -1,4 +1,4 @@
-"""Tile code -> :class:`~engine.notation.models.Tile`: a lark LALR grammar, then semantic checks.
+"""Tile code -> :class:`~ferrovia.notation.models.Tile`: a lark LALR grammar, then semantic checks.
 
 The grammar (``grammar.lark``) only knows the shape ``type=key:value,...;...``.  What each part
 type accepts, which values are legal, and that ``_N`` names an existing node are checked here,
@@ -47,12 +47,11 @@ from functools import lru_cache
 from pathlib import Path as FsPath
 from typing import Any, NoReturn
 
+from ferrovia.errors import SourcePos
+from ferrovia.notation import models as m
+from ferrovia.notation.errors import NotationError, QuoteStyle
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
-from engine.errors import SourcePos
-from engine.notation import models as m
-from engine.notation.errors import NotationError, QuoteStyle
 
 # ----------------------------------------------------------------------------- value readers
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from engine.render import geometry as g
-from engine.render.source import BoardSource, TileEntry
-from engine.render.svg import document, el
-from engine.render.tile_svg import FONT, HexExtras, draw_tile
+from ferrovia.render import geometry as g
+from ferrovia.render.source import BoardSource, TileEntry
+from ferrovia.render.svg import document, el
+from ferrovia.render.tile_svg import FONT, HexExtras, draw_tile
 
 COLOUR_ORDER = ["yellow", "green", "brown", "gray", "grey", "white", "red", "blue"]
 PER_ROW = 10

@@ -1,6 +1,6 @@
 """The board: every hex in its place, coordinate labels on the margins, borders on top.
 
-:func:`render_map` draws a :class:`~engine.render.source.BoardSource` as it is printed, or,
+:func:`render_map` draws a :class:`~ferrovia.render.source.BoardSource` as it is printed, or,
 given a :class:`MapState`, as a game has left it (laid tiles in their rotations and station
 markers in city slots); the game-state view and the HTML viewer reuse it.
 """
@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from engine.notation import models as m
-from engine.render import geometry as g
-from engine.render.source import BoardSource, MapHex
-from engine.render.svg import document, el
-from engine.render.tile_svg import FONT, HexExtras, Token, border_svg, draw_tile
+from ferrovia.notation import models as m
+from ferrovia.render import geometry as g
+from ferrovia.render.source import BoardSource, MapHex
+from ferrovia.render.svg import document, el
+from ferrovia.render.tile_svg import FONT, HexExtras, Token, border_svg, draw_tile
 
 MARGIN = 44.0  # room for the coordinate labels around the hexes
 LABEL_SIZE = 26.0

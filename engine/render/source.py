@@ -1,6 +1,6 @@
 """What the renderer needs from a game definition, as plain data.
 
-:func:`load_board` reads a game directory through :func:`engine.definition.load_game` (the
+:func:`load_board` reads a game directory through :func:`ferrovia.definition.load_game` (the
 validated definition, one source of truth). When the data does not validate, it says so on
 stderr and draws what the YAML files hold anyway (a map with a broken trains file is still
 worth seeing; a broken map file is still an error naming file, line and column). Everything
@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.errors import DataError, DataErrors
-from engine.notation import models as m
-from engine.notation import parse
+from ferrovia.errors import DataError, DataErrors
+from ferrovia.notation import models as m
+from ferrovia.notation import parse
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ def _yaml(path: Path) -> Any:
 
 
 def _parse_code(code: str, where: str, path: Path) -> m.Tile:
-    from engine.notation.errors import NotationError
+    from ferrovia.notation.errors import NotationError
 
     try:
         return parse(code or "")
@@ -93,7 +93,7 @@ def _parse_code(code: str, where: str, path: Path) -> m.Tile:
 
 
 def board_from_definition(defn: Any) -> BoardSource:
-    """The renderer's view of a validated :class:`engine.definition.GameDefinition`."""
+    """The renderer's view of a validated :class:`ferrovia.definition.GameDefinition`."""
     hexes = tuple(MapHex(h.coord, h.color, h.tile, h.name) for h in defn.hexes.values())
     tiles = tuple(TileEntry(t.name, t.color, t.count, t.tile) for t in defn.tiles.values())
     privates = tuple(
@@ -124,14 +124,14 @@ def load_board(game_dir: Path | str, *, warn: Any = None) -> BoardSource:
 
     Uses the validated definition; if the game does not validate, ``warn`` (default: print to
     stderr) is told how many errors there are and the YAML files are read directly.
-    Raises :class:`engine.errors.DataError` naming the file when the map itself cannot be read.
+    Raises :class:`ferrovia.errors.DataError` naming the file when the map itself cannot be read.
     """
     root = Path(game_dir)
     if not (root / "map.yaml").is_file():
         raise DataError(str(root / "map.yaml"), 1, 1, "file not found (is this a game directory?)")
     failure: DataErrors | None = None
     try:
-        from engine.definition import load_game
+        from ferrovia.definition import load_game
 
         return board_from_definition(load_game(root))
     except DataErrors as exc:

@@ -2,13 +2,13 @@
 
 Two plain snapshots feed the drawing, so any source of game states plugs in with a thin adapter:
 
-* :class:`~engine.render.map_svg.MapState` for the board (laid tiles and rotations, station
+* :class:`~ferrovia.render.map_svg.MapState` for the board (laid tiles and rotations, station
   markers per city slot);
 * :class:`StateView` for the panels: the stock market in stack order, each company's treasury,
   trains and shares, each player's cash and certificates.
 
 :func:`views_from_gamestate` is the adapter for the rules engine's
-:class:`~engine.rules.state.GameState`; :mod:`engine.render.timeline` builds them action by
+:class:`~ferrovia.rules.state.GameState`; :mod:`ferrovia.render.timeline` builds them action by
 action from a game file.
 """
 
@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.render.map_svg import LaidTile, MapState, render_map_body
-from engine.render.source import BoardSource
-from engine.render.svg import document, el
-from engine.render.tile_svg import FONT, Token, colour
+from ferrovia.render.map_svg import LaidTile, MapState, render_map_body
+from ferrovia.render.source import BoardSource
+from ferrovia.render.svg import document, el
+from ferrovia.render.tile_svg import FONT, Token, colour
 
 if TYPE_CHECKING:
-    from engine.rules.state import GameState
+    from ferrovia.rules.state import GameState
 
 PANEL_WIDTH = 900.0
 
@@ -137,7 +137,7 @@ def map_state_from_hexes(
 ) -> MapState:
     """``hexes``: coord -> object with ``tile`` (instance id), ``rotation``, ``tokens``.
 
-    Works on :class:`engine.rules.state.Hex` and on the timeline's own hex records alike.
+    Works on :class:`ferrovia.rules.state.Hex` and on the timeline's own hex records alike.
     """
     by_name = tiles_by_name if tiles_by_name is not None else {t.name: t for t in board.tiles}
     printed = {h.coord for h in board.hexes}
@@ -494,7 +494,7 @@ def render_state_file(
     game_dir: Path | None = None,
 ) -> str:
     """Replay ``game`` up to action id ``at`` (default: the end) and draw it."""
-    from engine.render.timeline import build_timeline
+    from ferrovia.render.timeline import build_timeline
 
     timeline = build_timeline(board, game, game_dir=game_dir, upto=at)
     frame = timeline.frame_at(at)

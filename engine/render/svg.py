@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from xml.sax.saxutils import escape as _escape
 from xml.sax.saxutils import quoteattr
 
-from engine.render.geometry import fmt
+from ferrovia.render.geometry import fmt
 
 SVG_NS = "http://www.w3.org/2000/svg"
 

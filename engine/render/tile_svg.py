@@ -11,7 +11,7 @@ Track styles follow the 1858 rulebook (§9.2): broad gauge a solid black line, m
 alternate black and white, dual gauge a white line bordered with black; track printed for a
 private railway's future line is dashed.
 
->>> from engine.notation import parse
+>>> from ferrovia.notation import parse
 >>> svg = draw_tile(parse("city=revenue:20;path=a:0,b:_0;path=a:_0,b:3"), "yellow")
 >>> svg.count('class="slot"'), svg.count('class="track broad"')
 (1, 2)
@@ -23,9 +23,9 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from engine.notation import models as m
-from engine.render import geometry as g
-from engine.render.svg import el
+from ferrovia.notation import models as m
+from ferrovia.render import geometry as g
+from ferrovia.render.svg import el
 
 # Board colours (the shades players know from 18xx.games boards).
 COLOURS: dict[str, str] = {
@@ -1312,7 +1312,7 @@ def tile_svg(
     scale: float = 1.0,
 ) -> str:
     """A standalone SVG document showing one hex."""
-    from engine.render.svg import document
+    from ferrovia.render.svg import document
 
     size = 2 * (g.RADIUS + 6)
     body = draw_tile(tile, color, rotation, extras)

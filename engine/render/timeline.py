@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.render.map_svg import MapState
-from engine.render.source import BoardSource
-from engine.render.state_svg import StateView, map_state_from_hexes, views_from_gamestate
+from ferrovia.render.map_svg import MapState
+from ferrovia.render.source import BoardSource
+from ferrovia.render.state_svg import StateView, map_state_from_hexes, views_from_gamestate
 
 
 @dataclass
@@ -64,14 +64,14 @@ class Timeline:
 
 def load_game_file(path: Path) -> dict[str, Any]:
     """The game file, shape-checked (errors at FILE:LINE:COL); ``players`` may be absent."""
-    from engine.export import read_game_file
+    from ferrovia.export import read_game_file
 
     return read_game_file(path, require_players=False)
 
 
 def filter_undos(actions: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """The actions that count once undo/redo are applied (the replay harness's rule)."""
-    from engine.replay import filter_actions
+    from ferrovia.replay import filter_actions
 
     return list(filter_actions([dict(a) for a in actions]))
 
@@ -229,14 +229,14 @@ class _BoardOnly:
 def _rules_engine(game_dir: Path, data: Mapping[str, Any]) -> tuple[Any, Any] | str:
     """(game, initial state) from the rules engine, or the reason it is not available."""
     try:
-        from engine.definition import load_game
-        from engine.games import get_rules
-        from engine.rules.game import Game
+        from ferrovia.definition import load_game
+        from ferrovia.games import get_rules
+        from ferrovia.rules.game import Game
     except ImportError as exc:  # pragma: no cover - depends on the tree's progress
         return f"rules engine not available ({exc})"
     try:
-        from engine.paths import gamedata_root
-        from engine.replay import game_for
+        from ferrovia.paths import gamedata_root
+        from ferrovia.replay import game_for
 
         title = str(data.get("title") or "")
         if title and (gamedata_root() / title).resolve() == game_dir.resolve():
@@ -321,7 +321,7 @@ def build_timeline(
         paid: int | None = None
         touched: set[str] = set()
         if tracker is None and game is not None and state is not None:
-            from engine.rules.actions import action_from_json
+            from ferrovia.rules.actions import action_from_json
 
             before = state.bank_cash
             before_hexes = _freeze_hexes(state.hexes)

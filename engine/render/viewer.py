@@ -12,19 +12,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import engine.render.map_svg as map_svg
-from engine.render import geometry as g
-from engine.render.map_svg import MapState, hex_extras
-from engine.render.source import BoardSource, MapHex
-from engine.render.state_svg import StateView
-from engine.render.svg import el, escape
-from engine.render.tile_svg import draw_tile
-from engine.render.timeline import Frame, Timeline
+import ferrovia.render.map_svg as map_svg
+from ferrovia.render import geometry as g
+from ferrovia.render.map_svg import MapState, hex_extras
+from ferrovia.render.source import BoardSource, MapHex
+from ferrovia.render.state_svg import StateView
+from ferrovia.render.svg import el, escape
+from ferrovia.render.tile_svg import draw_tile
+from ferrovia.render.timeline import Frame, Timeline
 
 
 def _cell_svg(board: BoardSource, hex_: MapHex, state: MapState) -> tuple[str, str]:
     """The inner SVG of one hex cell in ``state``, and the name of the tile shown."""
-    from engine.notation import models as m
+    from ferrovia.notation import models as m
 
     laid = state.tiles.get(hex_.coord)
     tile, colour, rotation, name = hex_.tile, hex_.color, 0, f"{hex_.coord}-printed"

@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from engine.errors import IllegalAction, UnknownEntity
+from ferrovia.errors import IllegalAction, UnknownEntity
 
 
 @dataclass(frozen=True)

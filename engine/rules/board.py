@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import UnknownEntity
-from engine.rules.state import GameState, Hex
+from ferrovia.errors import UnknownEntity
+from ferrovia.rules.state import GameState, Hex
 
 if TYPE_CHECKING:
-    from engine.rules.game import Game
+    from ferrovia.rules.game import Game
 
 
 def preprinted_id(coord: str) -> str:
@@ -63,7 +63,7 @@ def tile_def(game: Game, tile_id: str, coord: str | None = None) -> Any:
 def resolve_city(game: Game, state: GameState, ref: str) -> tuple[str, int]:
     """``"H11-0-2"`` -> (hex, city index).  The last number is the city's *part* index in the
     tile code (18xx.games numbers every part), so Madrid's second city is ``H11-0-2``."""
-    from engine.rules.operating.board import city_from_id
+    from ferrovia.rules.operating.board import city_from_id
 
     try:
         return city_from_id(game, state, ref)
@@ -72,7 +72,7 @@ def resolve_city(game: Game, state: GameState, ref: str) -> tuple[str, int]:
 
 
 def city_ref(game: Game, state: GameState, coord: str, city: int) -> str:
-    from engine.rules.operating.board import city_id
+    from ferrovia.rules.operating.board import city_id
 
     return city_id(game, state, coord, city)
 
@@ -132,8 +132,8 @@ def place_token(
     state: GameState, corp: str, coord: str, city: int, price: int, why: str = "station"
 ) -> None:
     """Put the company's next unused marker in a city, paying ``price`` to the bank."""
-    from engine.errors import IllegalAction
-    from engine.rules.ledger import transfer
+    from ferrovia.errors import IllegalAction
+    from ferrovia.rules.ledger import transfer
 
     c = state.corporations[corp]
     token = next((t for t in c.tokens if t.hex is None), None)

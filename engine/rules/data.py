@@ -1,5 +1,5 @@
 """The rules' view of a game definition: the numbers and lists the rules core reads, resolved
-once per Game (immutable).  Built from :mod:`engine.definition` (``GameDefinition``); nothing
+once per Game (immutable).  Built from :mod:`ferrovia.definition` (``GameDefinition``); nothing
 here is a game constant — every value comes from ``gamedata/<game>/*.yaml``.
 """
 
@@ -102,7 +102,7 @@ def _income(p: Any, phase_names: list[str]) -> tuple[tuple[str, int], ...]:
 
 
 def rules_data(defn: Any, num_players: int) -> RulesData:
-    """Resolve a :class:`engine.definition.GameDefinition` for ``num_players`` players."""
+    """Resolve a :class:`ferrovia.definition.GameDefinition` for ``num_players`` players."""
     m = defn.market
     phase_names = [p.name for p in defn.phases]
     corps = tuple(

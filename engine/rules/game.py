@@ -1,8 +1,8 @@
 """The interpreter: a :class:`Game` (immutable: definition + options + rule hooks) applies actions
-to a :class:`~engine.rules.state.GameState`.
+to a :class:`~ferrovia.rules.state.GameState`.
 
 ``game.apply(state, action)`` checks the action against the rules and either applies it whole
-or raises a typed error (:class:`~engine.errors.IllegalAction`, ``OutOfTurn``,
+or raises a typed error (:class:`~ferrovia.errors.IllegalAction`, ``OutOfTurn``,
 ``UnknownEntity``) leaving the state exactly as it was: the state is snapshotted (pickle, a
 few tens of microseconds) before the action and restored on any error.
 """
@@ -13,13 +13,13 @@ import importlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from engine.errors import GameError, IllegalAction, UnknownEntity
-from engine.rules.actions import Action, Message, Program
-from engine.rules.hooks import Rules
-from engine.rules.registry import STEPS
-from engine.rules.rounds import ROUND_KINDS, Round
-from engine.rules.state import GameState, RoundState
-from engine.rules.step import Step
+from ferrovia.errors import GameError, IllegalAction, UnknownEntity
+from ferrovia.rules.actions import Action, Message, Program
+from ferrovia.rules.hooks import Rules
+from ferrovia.rules.registry import STEPS
+from ferrovia.rules.rounds import ROUND_KINDS, Round
+from ferrovia.rules.state import GameState, RoundState
+from ferrovia.rules.step import Step
 
 
 class Game:
@@ -32,7 +32,7 @@ class Game:
         num_players: int,
         optional_rules: Iterable[str] = (),
     ) -> None:
-        from engine.rules.data import rules_data
+        from ferrovia.rules.data import rules_data
 
         self.definition = definition
         self.num_players = num_players
@@ -83,7 +83,7 @@ class Game:
     # -- setup -----------------------------------------------------------------------------
     def new_state(self, players: Sequence[tuple[str, str]], seed: int = 0) -> GameState:
         """A fresh game: players as (id, name) in seating order (the first has priority)."""
-        from engine.rules.setup import initial_state
+        from ferrovia.rules.setup import initial_state
 
         state = initial_state(self, players, seed)
         self.rules.setup_state(self, state)
@@ -219,21 +219,21 @@ class Game:
         return []
 
     def phase_operating_rounds(self, state: GameState) -> int:
-        from engine.rules import market
+        from ferrovia.rules import market
 
         return market.phase_operating_rounds(self, state)
 
     def share_value(self, state: GameState, corp: str, percent: int) -> int:
-        from engine.rules import market
+        from ferrovia.rules import market
 
         return market.share_value(self, state, corp, percent)
 
     def private_value(self, sym: str) -> int:
-        from engine.rules import market
+        from ferrovia.rules import market
 
         return market.private_face_value(self, sym)
 
     def sorted_by_price(self, state: GameState, corps: list[Any]) -> list[Any]:
-        from engine.rules import market
+        from ferrovia.rules import market
 
         return market.sorted_by_price(self, state, corps)

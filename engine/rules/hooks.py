@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.rules.state import GameState
+from ferrovia.rules.state import GameState
 
 if TYPE_CHECKING:
-    from engine.rules.game import Game
-    from engine.rules.rounds import Round
+    from ferrovia.rules.game import Game
+    from ferrovia.rules.rounds import Round
 
 
 class Rules:
@@ -36,13 +36,13 @@ class Rules:
         """Game-specific setup after the generic one (before the first round)."""
 
     def init_round(self, game: Game, state: GameState) -> Round:
-        from engine.rules.rounds import StockRound
+        from ferrovia.rules.rounds import StockRound
 
         return StockRound.create(game, state)
 
     def next_round(self, game: Game, state: GameState) -> Round:
         """The round after the current one (18xx.games ``next_round!``)."""
-        from engine.rules.rounds import OperatingRound, StockRound
+        from ferrovia.rules.rounds import OperatingRound, StockRound
 
         rs = state.round
         if rs.kind == "stock":
@@ -156,7 +156,7 @@ class Rules:
         pass
 
     def close_private(self, game: Game, state: GameState, sym: str) -> None:
-        from engine.rules.stock import close_private
+        from ferrovia.rules.stock import close_private
 
         close_private(game, state, sym)
 

@@ -3,7 +3,7 @@
 So the total (bank + players + companies) never changes — ``state.total_cash()`` is the one-line
 invariant — and each movement can be logged in words.
 
->>> from engine.rules.state import GameState, Player
+>>> from ferrovia.rules.state import GameState, Player
 >>> s = GameState(players=[Player("1", "Ana", cash=100)], bank_cash=1000)
 >>> transfer(s, "1", "bank", 30, "buys B&M")
 >>> (s.player("1").cash, s.bank_cash, s.total_cash())
@@ -12,8 +12,8 @@ invariant — and each movement can be logged in words.
 
 from __future__ import annotations
 
-from engine.errors import IllegalAction
-from engine.rules.state import BANK, GameState
+from ferrovia.errors import IllegalAction
+from ferrovia.rules.state import BANK, GameState
 
 
 def _add(state: GameState, ref: str, amount: int) -> None:

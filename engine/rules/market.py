@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.rules.state import GameState
+from ferrovia.rules.state import GameState
 
 if TYPE_CHECKING:
-    from engine.rules.game import Game
+    from ferrovia.rules.game import Game
 
 
 def price_at(game: Game, cell: list[int]) -> int:

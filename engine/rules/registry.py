@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from engine.rules.step import Step
+from ferrovia.rules.step import Step
 
 STEPS: dict[str, type[Step]] = {}
 

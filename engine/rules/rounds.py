@@ -2,7 +2,7 @@
 
 A round is a declared sequence of steps (named per game by the rule hooks) over a list of
 entities.  The round classes here are code only; their state is ``state.round``
-(:class:`~engine.rules.state.RoundState`).  The order of questions asked mirrors 18xx.games
+(:class:`~ferrovia.rules.state.RoundState`).  The order of questions asked mirrors 18xx.games
 (``round/base.rb``, ``round/stock.rb``, ``round/operating.rb``), because that order decides
 whose turn it is and so whether recorded games replay.
 """
@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.errors import IllegalAction, OutOfTurn
-from engine.rules.actions import Action
-from engine.rules.state import GameState, RoundState, StepState
-from engine.rules.step import Step
+from ferrovia.errors import IllegalAction, OutOfTurn
+from ferrovia.rules.actions import Action
+from ferrovia.rules.state import GameState, RoundState, StepState
+from ferrovia.rules.step import Step
 
 if TYPE_CHECKING:
-    from engine.rules.game import Game
+    from ferrovia.rules.game import Game
 
 
 class Round:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from engine.errors import IllegalAction
-from engine.rules import rng
-from engine.rules.ledger import transfer
-from engine.rules.state import BANK, Corporation, GameState, Player, Private, Share, Token, Train
+from ferrovia.errors import IllegalAction
+from ferrovia.rules import rng
+from ferrovia.rules.ledger import transfer
+from ferrovia.rules.state import BANK, Corporation, GameState, Player, Private, Share, Token, Train
 
 if TYPE_CHECKING:
-    from engine.rules.game import Game
+    from ferrovia.rules.game import Game
 
 
 def new_corporation(game: Game, sym: str) -> Corporation:
@@ -49,7 +49,7 @@ def initial_state(game: Game, players: Sequence[tuple[str, str]], seed: int) -> 
     for name, count in d.tiles.items():
         n = 1 if count is None else count
         state.tiles[name] = [f"{name}-{i}" for i in range(n)]
-    from engine.rules import board
+    from ferrovia.rules import board
 
     state.hexes = board.initial_hexes(game)
     state.phase = d.phases[0].name

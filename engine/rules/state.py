@@ -137,7 +137,7 @@ class StepState:
 class RoundState:
     """The current round: which kind, its entities in order, whose turn, its steps."""
 
-    kind: str  # 'stock', 'operating', 'closure' ... (a key of engine.rules.rounds.ROUNDS)
+    kind: str  # 'stock', 'operating', 'closure' ... (a key of ferrovia.rules.rounds.ROUNDS)
     num: int = 1
     entities: list[str] = field(default_factory=list)
     entity_index: int = 0

@@ -1,6 +1,6 @@
 """The step interface: what every step of every round implements.
 
-A step is *code only*; its state is a :class:`~engine.rules.state.StepState` in the round (so the
+A step is *code only*; its state is a :class:`~ferrovia.rules.state.StepState` in the round (so the
 whole game stays plain data).  The interpreter binds a step to ``(game, state, step_state)``
 each time it needs it; binding is cheap.  How the interpreter uses the methods (this mirrors
 18xx.games, whose order of asking decides who acts next, and so whether replays match):
@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.errors import IllegalAction
-from engine.rules.actions import Action
-from engine.rules.state import GameState, RoundState, StepState
+from ferrovia.errors import IllegalAction
+from ferrovia.rules.actions import Action
+from ferrovia.rules.state import GameState, RoundState, StepState
 
 if TYPE_CHECKING:
-    from engine.rules.game import Game
+    from ferrovia.rules.game import Game
 
 
 class Step:

@@ -22,8 +22,8 @@ def main() -> int:
     args = ap.parse_args()
 
     started = time.perf_counter()
-    from engine.notation import format_tile, parse
-    from engine.notation.parser import _LARK, _parse_cached
+    from ferrovia.notation import format_tile, parse
+    from ferrovia.notation.parser import _LARK, _parse_cached
 
     import_s = time.perf_counter() - started
 

@@ -11,10 +11,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.paths import gamedata_root, shared_root
-from engine.render.manifest_svg import render_manifest
-from engine.render.map_svg import render_map
-from engine.render.source import load_board
+from ferrovia.paths import gamedata_root, shared_root
+from ferrovia.render.manifest_svg import render_manifest
+from ferrovia.render.map_svg import render_map
+from ferrovia.render.source import load_board
 
 
 def _time(fn: Callable[[], object], repeat: int) -> list[float]:
@@ -59,8 +59,8 @@ def main() -> None:
         else None
     )
     if game_file is not None and game_file.is_file():
-        from engine.render.timeline import build_timeline
-        from engine.render.viewer import render_viewer
+        from ferrovia.render.timeline import build_timeline
+        from ferrovia.render.viewer import render_viewer
 
         start = time.process_time()
         timeline = build_timeline(board, game_file, game_dir=game)

@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from engine.replay import load_export, replay  # noqa: E402
+from ferrovia.replay import load_export, replay  # noqa: E402
 
 
 def fixtures() -> list[Path]:
@@ -63,7 +63,7 @@ def main() -> int:
             n = res.actions
         t0 = time.perf_counter()
         subprocess.run(
-            [sys.executable, "-m", "engine", "replay", "--json", str(f)],
+            [sys.executable, "-m", "ferrovia", "replay", "--json", str(f)],
             check=False,
             capture_output=True,
             cwd=ROOT,

@@ -9,7 +9,7 @@ Prints one line per difference and exits 1 if there is any. What is compared:
   every other tile is in the tile set;
 - tilesets/standard.yaml: each tile's colour and code against the shared registry, and that it
   holds only tiles some bundled game's manifest uses.
-It also parses every code with ``engine.notation`` when that package is importable.
+It also parses every code with ``ferrovia.notation`` when that package is importable.
 """
 
 from __future__ import annotations
@@ -91,12 +91,12 @@ def check_tiles(manifest: dict[str, Any], tileset: dict[str, Any]) -> Iterator[s
 
 def check_notation(codes: dict[str, str]) -> Iterator[str]:
     try:
-        notation: Any = importlib.import_module("engine.notation")
+        notation: Any = importlib.import_module("ferrovia.notation")
     except ImportError:
         notation = None
     parse = getattr(notation, "parse", None)
     if parse is None:
-        print("(engine.notation.parse not available yet: codes not parsed)")
+        print("(ferrovia.notation.parse not available yet: codes not parsed)")
         return
     for where, code in codes.items():
         try:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import sys
 
-from engine.replay import filter_actions, game_for
-from engine.rules.actions import action_from_json
+from ferrovia.replay import filter_actions, game_for
+from ferrovia.rules.actions import action_from_json
 
 
 def main(path: str) -> None:

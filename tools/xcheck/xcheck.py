@@ -29,7 +29,7 @@ def ruby(path: str) -> dict[str, Any]:
 
 def ferrovia(path: str) -> dict[str, Any]:
     out = subprocess.run(
-        [sys.executable, "-m", "engine", "replay", path, "--json"],
+        [sys.executable, "-m", "ferrovia", "replay", path, "--json"],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -6,10 +6,10 @@ beside them and register themselves by name (imported here so a hook set naming 
 gets them all).
 """
 
-import engine.rules.operating.closure
-import engine.rules.operating.dividend
-import engine.rules.operating.issue
-import engine.rules.operating.route_step
-import engine.rules.operating.token
-import engine.rules.operating.track
-import engine.rules.operating.trains  # noqa: F401  (importing registers the steps)
+import ferrovia.rules.operating.closure
+import ferrovia.rules.operating.dividend
+import ferrovia.rules.operating.issue
+import ferrovia.rules.operating.route_step
+import ferrovia.rules.operating.token
+import ferrovia.rules.operating.track
+import ferrovia.rules.operating.trains  # noqa: F401  (importing registers the steps)

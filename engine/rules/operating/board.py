@@ -12,14 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.errors import UnknownEntity
-from engine.graph import ruby_part_indices
-from engine.notation.models import City, Edge, NodeRef, Tile
-from engine.rules import board as core_board
-from engine.rules.state import GameState, Hex
+from ferrovia.errors import UnknownEntity
+from ferrovia.graph import ruby_part_indices
+from ferrovia.notation.models import City, Edge, NodeRef, Tile
+from ferrovia.rules import board as core_board
+from ferrovia.rules.state import GameState, Hex
 
 if TYPE_CHECKING:
-    from engine.rules.game import Game
+    from ferrovia.rules.game import Game
 
 
 def tile_name(tile_id: str) -> str:

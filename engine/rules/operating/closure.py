@@ -16,15 +16,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.rules.actions import Action, Choose, Pass
-from engine.rules.ledger import transfer
-from engine.rules.operating import common, phases, routing, trains
-from engine.rules.registry import register_step
-from engine.rules.state import BANK, POOL, GameState
-from engine.rules.step import Step
+from ferrovia.rules.actions import Action, Choose, Pass
+from ferrovia.rules.ledger import transfer
+from ferrovia.rules.operating import common, phases, routing, trains
+from ferrovia.rules.registry import register_step
+from ferrovia.rules.state import BANK, POOL, GameState
+from ferrovia.rules.step import Step
 
 if TYPE_CHECKING:
-    from engine.rules.game import Game
+    from ferrovia.rules.game import Game
 
 
 # -- company closure ------------------------------------------------------------------------------
@@ -48,8 +48,8 @@ def companies_to_close(game: Game, state: GameState) -> list[str]:
 
 def close_corporation(game: Game, state: GameState, sym: str) -> None:
     """Close a public company and put a fresh, unstarted one in its place."""
-    from engine.rules.setup import new_corporation
-    from engine.rules.stock import close_private
+    from ferrovia.rules.setup import new_corporation
+    from ferrovia.rules.stock import close_private
 
     corp = state.corporations[sym]
     state.log.append(f"{sym} closes")
@@ -158,15 +158,15 @@ class PrivateClosureStep(Step):
         return ["choose", "pass"]
 
     def process_pass(self, action: Action) -> None:
-        from engine.rules.stock import close_private
+        from ferrovia.rules.stock import close_private
 
         close_private(self.game, self.state, action.entity)
         self.pass_()
 
     def process_choose(self, action: Action) -> None:
         assert isinstance(action, Choose)
-        from engine.rules.stock import close_private
-        from engine.rules.stock.shares import holder_shares
+        from ferrovia.rules.stock import close_private
+        from ferrovia.rules.stock.shares import holder_shares
 
         state, minor = self.state, action.entity
         try:
@@ -204,8 +204,8 @@ class PrivateClosureStep(Step):
             self.rdata["pending_approval"] = corp.sym
             self.log(f"{minor} asks {corp.director} to exchange for a {corp.sym} treasury share")
             return
-        from engine.rules.stock import shares as sh
-        from engine.rules.stock.steps import exchange_for_share
+        from ferrovia.rules.stock import shares as sh
+        from ferrovia.rules.stock.steps import exchange_for_share
 
         player = state.privates[minor].owner
         share = (treasury if where == "treasury" else pool)[0]

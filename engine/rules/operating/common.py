@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.rules.state import POOL, Corporation, GameState
+from ferrovia.rules.state import POOL, Corporation, GameState
 
 if TYPE_CHECKING:
-    from engine.rules.game import Game
+    from ferrovia.rules.game import Game
 
 
 # -- entities -----------------------------------------------------------------------------------

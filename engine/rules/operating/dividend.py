@@ -1,6 +1,6 @@
 """Distribute earnings [1858 rules 9.6]: pay out, pay half or withhold, and the market move.
 
-Pure arithmetic; the step that applies it to a game lives in :mod:`engine.rules.operating.steps`.
+Pure arithmetic; the step that applies it to a game lives in :mod:`ferrovia.rules.operating.steps`.
 
 Full payout divides the earnings by the number of shares (5 or 10), rounds down and pays that
 per share; the remainder goes to the company.  Half payout halves the earnings first (rounding
@@ -21,16 +21,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.rules.actions import Action
-from engine.rules.actions import Dividend as DividendAction
-from engine.rules.ledger import transfer
-from engine.rules.operating import common
-from engine.rules.registry import register_step
-from engine.rules.state import BANK, POOL, GameState
-from engine.rules.step import Step
+from ferrovia.rules.actions import Action
+from ferrovia.rules.actions import Dividend as DividendAction
+from ferrovia.rules.ledger import transfer
+from ferrovia.rules.operating import common
+from ferrovia.rules.registry import register_step
+from ferrovia.rules.state import BANK, POOL, GameState
+from ferrovia.rules.step import Step
 
 if TYPE_CHECKING:
-    from engine.rules.game import Game
+    from ferrovia.rules.game import Game
 
 KINDS = ("payout", "half", "withhold")
 
@@ -94,7 +94,7 @@ def private_revenue(game: Game, state: GameState, corp: str) -> int:
 def close_owned_privates(game: Game, state: GameState, corp: str) -> None:
     """9.7: the company's privates close; it receives each one's face value from the bank
     (and their reserved city spaces are freed)."""
-    from engine.rules.stock import close_private
+    from ferrovia.rules.stock import close_private
 
     for sym in list(state.corporations[corp].companies):
         if sym in state.privates and not state.privates[sym].closed:

@@ -8,19 +8,19 @@ shares from the bank pool at the current price into the treasury.  One issue or 
 
 from __future__ import annotations
 
-from engine.rules.actions import Action, BuyShares, Pass, SellShares
-from engine.rules.ledger import transfer
-from engine.rules.operating import common
-from engine.rules.operating.trains import (
+from ferrovia.rules.actions import Action, BuyShares, Pass, SellShares
+from ferrovia.rules.ledger import transfer
+from ferrovia.rules.operating import common
+from ferrovia.rules.operating.trains import (
     bundle_percent,
     is_bundle_of,
     issuable_bundles,
     issue_shares,
 )
-from engine.rules.registry import register_step
-from engine.rules.state import BANK, POOL, GameState
-from engine.rules.step import Step
-from engine.rules.stock.shares import move_share
+from ferrovia.rules.registry import register_step
+from ferrovia.rules.state import BANK, POOL, GameState
+from ferrovia.rules.step import Step
+from ferrovia.rules.stock.shares import move_share
 
 
 def redeemable_bundles(step: Step, corp_sym: str) -> list[list[str]]:

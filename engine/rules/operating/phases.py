@@ -16,11 +16,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.rules.operating import common
-from engine.rules.state import POOL, GameState, Share
+from ferrovia.rules.operating import common
+from ferrovia.rules.state import POOL, GameState, Share
 
 if TYPE_CHECKING:
-    from engine.rules.game import Game
+    from ferrovia.rules.game import Game
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ def apply_wound_and_rust(game: Game, state: GameState, bought_type: str) -> None
 
 
 def _rust(state: GameState, tids: Iterable[str]) -> None:
-    from engine.rules.operating.trains import remove_from_play
+    from ferrovia.rules.operating.trains import remove_from_play
 
     tids = list(tids)
     for tid in tids:
@@ -185,7 +185,7 @@ def convert_to_ten_share(game: Game, state: GameState, sym: str) -> None:
     """5-share -> 10-share (companies.yaml ``conversion``): every certificate's percent halves;
     the new 10% shares go to the company's treasury (18xx.games numbers them 4-8), after all
     existing certificates in acquisition order."""
-    from engine.rules.stock.shares import next_seq
+    from ferrovia.rules.stock.shares import next_seq
 
     conv = game.definition.companies.conversion
     corp = state.corporations[sym]

@@ -1,6 +1,6 @@
 """Run trains [1858 rules 9.5]: record each train's route and what it earns.
 
-The route search and revenue are the routes engineer's (:mod:`engine.routes`); this step checks
+The route search and revenue are the routes engineer's (:mod:`ferrovia.routes`); this step checks
 the trains are the company's own, each runs once, and keeps the routes for the dividend step.
 Every route is valued by Ferrovia's route engine; a recorded revenue (18xx.games export) must
 equal it.
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import IllegalAction
-from engine.rules.actions import Action, RunRoutes
-from engine.rules.operating import common, routing
-from engine.rules.registry import register_step
-from engine.rules.step import Step
+from ferrovia.errors import IllegalAction
+from ferrovia.rules.actions import Action, RunRoutes
+from ferrovia.rules.operating import common, routing
+from ferrovia.rules.registry import register_step
+from ferrovia.rules.step import Step
 
 
 def runnable_trains(step: Step, corp: str) -> list[str]:
@@ -69,7 +69,7 @@ class RouteStep(Step):
         self.pass_()
 
     def legal_actions(self, entity: str) -> list[Action]:
-        """The company's best run (exact search of :func:`engine.routes.best_routes`), and not
+        """The company's best run (exact search of :func:`ferrovia.routes.best_routes`), and not
         running at all (always legal)."""
         out: list[Action] = []
         best = routing.best_run(self.game, self.state, entity, runnable_trains(self, entity))

@@ -1,4 +1,5 @@
-"""The bridge from the game state to the route engine (:mod:`engine.graph`, :mod:`engine.routes`):
+"""The bridge from the game state to the route engine
+(:mod:`ferrovia.graph`, :mod:`ferrovia.routes`):
 the track graph of the map as it stands, the company's trains as route specs, the phase's tile
 colours.  The graph is cached per map (tiles and rotations), since it changes only on a lay."""
 
@@ -6,14 +7,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.graph import TrackGraph, build_graph, reachable
-from engine.notation.models import Border, BorderType, Tile
-from engine.routes import RouteSpec, TrainSpec, run_revenue, train_spec_from_data
-from engine.rules.operating import board, common
-from engine.rules.state import GameState
+from ferrovia.graph import TrackGraph, build_graph, reachable
+from ferrovia.notation.models import Border, BorderType, Tile
+from ferrovia.routes import RouteSpec, TrainSpec, run_revenue, train_spec_from_data
+from ferrovia.rules.operating import board, common
+from ferrovia.rules.state import GameState
 
 if TYPE_CHECKING:
-    from engine.rules.game import Game
+    from ferrovia.rules.game import Game
 
 _GRAPHS: dict[tuple[int, tuple[tuple[str, str, int], ...]], TrackGraph] = {}
 
@@ -180,8 +181,8 @@ def reaches_any_hex(game: Game, state: GameState, corp: str, hexes: Any) -> bool
 
 def best_run(game: Game, state: GameState, corp: str, train_ids: list[str]) -> list[Any]:
     """The best legal routes of a company's trains, as ``run_routes`` routes."""
-    from engine.routes import best_routes
-    from engine.rules.actions import Route
+    from ferrovia.routes import best_routes
+    from ferrovia.rules.actions import Route
 
     graph = track_graph(game, state)
     tokens = {c: h.tokens for c, h in state.hexes.items()}

@@ -17,15 +17,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from engine.rules.actions import Action, Pass, PlaceToken
-from engine.rules.ledger import transfer
-from engine.rules.operating import board, common, routing
-from engine.rules.registry import register_step
-from engine.rules.state import BANK, GameState
-from engine.rules.step import Step
+from ferrovia.rules.actions import Action, Pass, PlaceToken
+from ferrovia.rules.ledger import transfer
+from ferrovia.rules.operating import board, common, routing
+from ferrovia.rules.registry import register_step
+from ferrovia.rules.state import BANK, GameState
+from ferrovia.rules.step import Step
 
 if TYPE_CHECKING:
-    from engine.rules.game import Game
+    from ferrovia.rules.game import Game
 
 PER_BOUNDARY = 40
 MINIMUM = 20

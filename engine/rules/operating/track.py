@@ -20,15 +20,15 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence, Set
 from typing import Any
 
-from engine import hexmap, tiles
-from engine.errors import IllegalAction
-from engine.graph import gauge_skip
-from engine.rules.actions import Action, LayTile, Pass
-from engine.rules.ledger import transfer
-from engine.rules.operating import board, common, routing
-from engine.rules.registry import register_step
-from engine.rules.state import BANK
-from engine.rules.step import Step
+from ferrovia import hexmap, tiles
+from ferrovia.errors import IllegalAction
+from ferrovia.graph import gauge_skip
+from ferrovia.rules.actions import Action, LayTile, Pass
+from ferrovia.rules.ledger import transfer
+from ferrovia.rules.operating import board, common, routing
+from ferrovia.rules.registry import register_step
+from ferrovia.rules.state import BANK
+from ferrovia.rules.step import Step
 
 METRE = "narrow"  # 18xx.games' name for metre gauge, used in tile codes
 SECOND_LAY_FEE = 20
@@ -107,7 +107,7 @@ def uses_new_track_or_city(
     new track or touches a stop whose value changes.  ``usable``: the paths the network can
     use (one gauge family's); None: all.
 
-    >>> from engine.notation import parse
+    >>> from ferrovia.notation import parse
     >>> straight, x = parse("path=a:0,b:3"), parse("path=a:0,b:3;path=a:1,b:4")
     >>> uses_new_track_or_city(straight, 0, x, 0, {0})  # the new crossing is off the network
     False

@@ -1,6 +1,6 @@
 """Buying trains [1858 rules 9.8]: limits, emergency issue, what a trainless company may do.
 
-Pure rules; :mod:`engine.rules.operating.steps` applies them to a game.
+Pure rules; :mod:`ferrovia.rules.operating.steps` applies them to a game.
 
 - A company may buy while it has fewer trains than its limit (wounded trains count).
 - Trains come from the bank (the next new one, or any type the phase makes available, or any in
@@ -14,16 +14,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine.rules.actions import Action, BuyTrain, DiscardTrain, Pass, ScrapTrain, SellShares
-from engine.rules.ledger import transfer
-from engine.rules.operating import common, phases
-from engine.rules.registry import register_step
-from engine.rules.state import BANK, POOL, GameState
-from engine.rules.step import Step
-from engine.rules.stock.shares import move_share
+from ferrovia.rules.actions import Action, BuyTrain, DiscardTrain, Pass, ScrapTrain, SellShares
+from ferrovia.rules.ledger import transfer
+from ferrovia.rules.operating import common, phases
+from ferrovia.rules.registry import register_step
+from ferrovia.rules.state import BANK, POOL, GameState
+from ferrovia.rules.step import Step
+from ferrovia.rules.stock.shares import move_share
 
 if TYPE_CHECKING:
-    from engine.rules.game import Game
+    from ferrovia.rules.game import Game
 
 
 def train_limit(limits: Mapping[str, int], company_kind: str) -> int:

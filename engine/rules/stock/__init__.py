@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.rules import rng
-from engine.rules.ledger import transfer
-from engine.rules.state import BANK, GameState
+from ferrovia.rules import rng
+from ferrovia.rules.ledger import transfer
+from ferrovia.rules.state import BANK, GameState
 
 if TYPE_CHECKING:
-    from engine.rules.game import Game
+    from ferrovia.rules.game import Game
 
 
 def purchase_private(game: Game, state: GameState, player: str, sym: str, price: int) -> None:
@@ -79,4 +79,4 @@ def close_private(game: Game, state: GameState, sym: str) -> None:
     game.rules.private_closed(game, state, sym)
 
 
-from engine.rules.stock import steps as _steps  # noqa: E402,F401  (registers the steps)
+from ferrovia.rules.stock import steps as _steps  # noqa: E402,F401  (registers the steps)

@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.errors import IllegalAction, UnknownEntity
-from engine.rules import market
-from engine.rules.ledger import transfer
-from engine.rules.state import BANK, POOL, Corporation, GameState, Share
+from ferrovia.errors import IllegalAction, UnknownEntity
+from ferrovia.rules import market
+from ferrovia.rules.ledger import transfer
+from ferrovia.rules.state import BANK, POOL, Corporation, GameState, Share
 
 if TYPE_CHECKING:
-    from engine.rules.game import Game
+    from ferrovia.rules.game import Game
 
 
 @dataclass

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.rules import board, market
-from engine.rules.actions import (
+from ferrovia.rules import board, market
+from ferrovia.rules.actions import (
     Action,
     Bid,
     BuyShares,
@@ -19,10 +19,10 @@ from engine.rules.actions import (
     PlaceToken,
     SellShares,
 )
-from engine.rules.registry import register_step
-from engine.rules.state import POOL, Corporation
-from engine.rules.step import Step
-from engine.rules.stock import shares as sh
+from ferrovia.rules.registry import register_step
+from ferrovia.rules.state import POOL, Corporation
+from ferrovia.rules.step import Step
+from ferrovia.rules.stock import shares as sh
 
 PURCHASES = ("bid", "buy_shares", "par")
 
@@ -738,7 +738,7 @@ class StockTurn(Step):
         if len(bidders) != 1 or not self.data["bids"]:
             return
         winner, price = self.data["bids"][0]
-        from engine.rules.stock import purchase_private
+        from ferrovia.rules.stock import purchase_private
 
         purchase_private(self.game, self.state, winner, sym, int(price))
         self.log(f"{self.state.player(winner).name} wins {sym} for {price}")
