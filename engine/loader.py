@@ -19,7 +19,9 @@ import difflib
 import re
 import types
 import typing
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -39,6 +41,8 @@ __all__ = [
     "load_model",
     "load_yaml",
     "parse_yaml",
+    "read_source",
+    "unsaved_texts",
     "validate_model",
 ]
 
@@ -226,6 +230,35 @@ def parse_yaml(text: str, file: str) -> tuple[YamlDoc | None, list[DataError]]:
     return YamlDoc(file, data, text.splitlines()), errors
 
 
+# An editor validates the text in its buffers, not yet saved, over the game's files on disk.
+_UNSAVED: ContextVar[Mapping[Path, str] | None] = ContextVar("unsaved", default=None)
+
+
+@contextmanager
+def unsaved_texts(texts: Mapping[Path, str]) -> Iterator[None]:
+    """Within this block, reading a file in ``texts`` (by resolved path) gives that text.
+
+    >>> with unsaved_texts({Path("nowhere.yaml"): "a: 1"}):
+    ...     read_source(Path("nowhere.yaml"))
+    'a: 1'
+    """
+    token = _UNSAVED.set({p.resolve(): t for p, t in texts.items()})
+    try:
+        yield
+    finally:
+        _UNSAVED.reset(token)
+
+
+def read_source(path: Path) -> str:
+    """The text of a data file: an editor's unsaved buffer if one is given, else the disk's."""
+    unsaved = _UNSAVED.get()
+    if unsaved:
+        text = unsaved.get(path.resolve())
+        if text is not None:
+            return text
+    return path.read_text(encoding="utf-8")
+
+
 def not_utf8(file: str, exc: UnicodeDecodeError) -> DataError:
     r"""The position of the first byte that is not UTF-8 (editors show line and column).
 
@@ -244,7 +277,7 @@ def load_yaml(path: Path, file: str | None = None) -> tuple[YamlDoc | None, list
     """Read and parse a YAML file; ``file`` is the name shown in messages (default: ``path``)."""
     shown = file if file is not None else str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_source(path)
     except FileNotFoundError:
         return None, [DataError(shown, 1, 1, "file not found")]
     except UnicodeDecodeError as exc:
@@ -429,7 +462,7 @@ def load_model(
     are never changed after loading, so sharing them is safe.
     """
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_source(path)
     except FileNotFoundError:
         return None, None, [DataError(file, 1, 1, "file not found")]
     except UnicodeDecodeError as exc:
