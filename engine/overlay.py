@@ -617,7 +617,7 @@ def _merged(
         # The base may name its file of this kind differently (game.yaml files:).
         bgame, _ = _merged(base, base_shown, "game.yaml", "game", depth + 1)
         files = bgame.data.get("files") if bgame and isinstance(bgame.data, dict) else None
-        if isinstance(files, dict) and isinstance(files.get(kind), str):
+        if isinstance(files, dict) and _inside_name(files.get(kind)):
             base_name = files[kind]
     base_doc, base_errors = _merged(base, base_shown, base_name, kind, depth + 1)
     errors += [e for e in base_errors if kind != "game" or e not in errors]
@@ -688,6 +688,9 @@ def resolved_files(game_dir: Path, shown: str | None = None) -> dict[str, YamlDo
     for kind in PART_FILES:
         name = f"{kind}.yaml"
         if isinstance(files, dict) and isinstance(files.get(kind), str):
+            if not _inside_name(files[kind]):
+                # never read a data file from outside the game directory
+                raise _errors([game.error(("files", kind), _outside(files[kind]) or "")])
             name = files[kind]
         doc, errs = _merged(game_dir, label, name, kind)
         if doc is not None:
@@ -695,6 +698,17 @@ def resolved_files(game_dir: Path, shown: str | None = None) -> dict[str, YamlDo
         elif kind != "options" and errs:
             raise _errors(errs)
     return out
+
+
+def _inside_name(value: Any) -> bool:
+    """A ``files:`` entry that names a file inside the game directory."""
+    return isinstance(value, str) and _outside(value) is None
+
+
+def _outside(value: str) -> str | None:
+    from ferrovia.schemas.game import inside_problem
+
+    return inside_problem(value)
 
 
 def _errors(errors: list[DataError]) -> Exception:

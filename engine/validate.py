@@ -184,6 +184,7 @@ class _Checker:
         self.files = {"game": "game.yaml", **files.model_dump()}
         if game:
             result.title = game.model.title
+            self.check_rules(game)
 
         def part(name: str, model: type[M], optional: bool = False) -> _Part[M] | None:
             path, shown = self.file(name)
@@ -275,6 +276,19 @@ class _Checker:
             options=options.model if options else OptionsFile(),
         )
         return result
+
+    # ------------------------------------------------------------------ game
+    def check_rules(self, game: _Part[GameFile]) -> None:
+        """``rules:`` names a registered rule-hook set (engine/games), or nothing can play."""
+        from ferrovia.games import available
+
+        known = available()
+        if game.model.rules not in known:
+            self.err(
+                game.doc,
+                ("rules",),
+                f"no rule set {game.model.rules!r} (known rule sets: {', '.join(known)})",
+            )
 
     # ------------------------------------------------------------------ map
     def check_map(

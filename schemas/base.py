@@ -89,6 +89,10 @@ def _unlimited_to_none(value: Any) -> Any:
         raise PydanticCustomError(
             "count", "expected a whole number or 'unlimited', got {value}", {"value": repr(value)}
         )
+    if value < 0:  # the JSON Schema's minimum 0, enforced here too
+        raise PydanticCustomError(
+            "count", "expected a count of 0 or more, got {value}", {"value": repr(value)}
+        )
     return value
 
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from pathlib import PurePosixPath, PureWindowsPath
+from typing import Annotated, Literal
 
 from ferrovia.schemas.base import Model, Name, PlayerCount
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
 
 class Players(Model):
@@ -21,17 +22,44 @@ class Players(Model):
         return self
 
 
-class Files(Model):
-    """Override the file name of a part of the game (relative to the game directory)."""
+def inside_problem(value: str) -> str | None:
+    """Why ``value`` is not a file name inside the game directory (None: it is one).
 
-    map: str = "map.yaml"
-    tiles: str = "tiles.yaml"
-    privates: str = "privates.yaml"
-    companies: str = "companies.yaml"
-    trains: str = "trains.yaml"
-    phases: str = "phases.yaml"
-    market: str = "market.yaml"
-    options: str = "options.yaml"
+    >>> inside_problem("../../etc/passwd")
+    "'../../etc/passwd' leaves the game directory; name a file inside it"
+    """
+    if not value or "\0" in value:
+        return "expected a file name inside the game directory"
+    if PurePosixPath(value).is_absolute() or PureWindowsPath(value).is_absolute():
+        return f"{value!r} is an absolute path; name a file inside the game directory"
+    if ".." in value.replace("\\", "/").split("/"):
+        return f"{value!r} leaves the game directory; name a file inside it"
+    return None
+
+
+def _inside(value: str) -> str:
+    """A data file stays inside its game directory: no absolute path, no ``..``."""
+    problem = inside_problem(value)
+    if problem is not None:
+        raise ValueError(problem)
+    return value
+
+
+InsideName = Annotated[str, AfterValidator(_inside)]
+
+
+class Files(Model):
+    """Override the file name of a part of the game (relative to the game directory, and
+    inside it: a game's data never comes from elsewhere)."""
+
+    map: InsideName = "map.yaml"
+    tiles: InsideName = "tiles.yaml"
+    privates: InsideName = "privates.yaml"
+    companies: InsideName = "companies.yaml"
+    trains: InsideName = "trains.yaml"
+    phases: InsideName = "phases.yaml"
+    market: InsideName = "market.yaml"
+    options: InsideName = "options.yaml"
 
 
 class GameEnd(Model):
