@@ -284,7 +284,16 @@ def load_yaml(path: Path, file: str | None = None) -> tuple[YamlDoc | None, list
         return None, [not_utf8(shown, exc)]
     except OSError as exc:
         return None, [DataError(shown, 1, 1, f"cannot read file: {exc}")]
-    return parse_yaml(text, shown)
+    # A variant re-reads its bases' files for each file kind it merges, and an editor re-checks
+    # the game on every keystroke: parse each unchanged text once (documents are never changed).
+    key = (text, shown)
+    cached = _PARSED.get(key)
+    if cached is None:
+        if len(_PARSED) >= _CACHE_SIZE:
+            _PARSED.pop(next(iter(_PARSED)))
+        doc, errors = parse_yaml(text, shown)
+        cached = _PARSED[key] = (doc, tuple(errors))
+    return cached[0], list(cached[1])
 
 
 # ---------------------------------------------------------------------- model validation
@@ -444,12 +453,14 @@ def validate_model(doc: YamlDoc, model: type[M]) -> tuple[M | None, list[DataErr
 
 # ---------------------------------------------------------------------- cached file loading
 _CACHE: dict[tuple[str, str, type[BaseModel]], tuple[Any, ...]] = {}
+_PARSED: dict[tuple[str, str], tuple[YamlDoc | None, tuple[DataError, ...]]] = {}
 _CACHE_SIZE = 128
 
 
 def clear_cache() -> None:
     """Forget every cached file (benchmarks measure uncached work with it)."""
     _CACHE.clear()
+    _PARSED.clear()
 
 
 def load_model(
