@@ -110,7 +110,7 @@ def play(
         from ferrovia.rules.actions import action_from_json
 
         try:
-            game.apply(state, action_from_json(wire))
+            game.apply(state, action_from_json(wire, game.action_types))
         except GameError as exc:
             raise IllegalAction(
                 f"the random player's legal action was refused: {exc}",

@@ -298,7 +298,7 @@ def _replay(
     game, state = game_for(data)
     game.check = check
     actions = filter_actions(list(data.get("actions") or []))
-    parsed = [action_from_json(a) for a in actions]
+    parsed = [action_from_json(a, game.action_types) for a in actions]
     t1 = time.perf_counter()
     n = 0
     err: GameError | None = None

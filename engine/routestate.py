@@ -8,9 +8,8 @@ train type) -- and honours ``undo``/``redo``.  It does not check any rule; the r
 does.  Facts (which purchase starts which phase, which wounds which train) come from
 ``gamedata/1858``.
 
->>> # doctest: +SKIP
->>> game = ExportReader.open("219682.json")
->>> for snap in game.run_routes():
+>>> game = ExportReader.open("219682.json")  # doctest: +SKIP
+>>> for snap in game.run_routes():  # doctest: +SKIP
 ...     snap.action["id"], snap.phase_colours
 """
 

@@ -14,6 +14,7 @@ from ferrovia.rules.state import BANK, GameState
 
 if TYPE_CHECKING:
     from ferrovia.rules.game import Game
+    from ferrovia.rules.step import Step
 
 
 class PrivateClosureRound(OperatingRound):
@@ -72,12 +73,33 @@ class Rules1858(Rules):
         ),
         "closure": ("exchange_approval", "home_token", "private_closure"),
     }
-    STEP_MODULES: ClassVar[tuple[str, ...]] = (
-        "ferrovia.rules.stock",
-        "ferrovia.rules.operating",
-    )
     ROUNDS: ClassVar[tuple[type[Round], ...]] = (PrivateClosureRound,)
     GAME_END_CHECK: ClassVar[dict[str, str]] = {"bank": "current_or"}
+
+    def steps(self) -> tuple[type[Step], ...]:
+        from ferrovia.rules.operating.closure import PrivateClosureStep
+        from ferrovia.rules.operating.dividend import DividendStep
+        from ferrovia.rules.operating.issue import IssueSharesStep
+        from ferrovia.rules.operating.route_step import RouteStep
+        from ferrovia.rules.operating.token import TokenStep
+        from ferrovia.rules.operating.track import TrackStep
+        from ferrovia.rules.operating.trains import BuyTrainStep, DiscardTrainStep
+        from ferrovia.rules.stock.steps import Exchange, ExchangeApproval, HomeToken, StockTurn
+
+        return (
+            Exchange,
+            ExchangeApproval,
+            HomeToken,
+            StockTurn,
+            TrackStep,
+            TokenStep,
+            RouteStep,
+            DividendStep,
+            DiscardTrainStep,
+            BuyTrainStep,
+            IssueSharesStep,
+            PrivateClosureStep,
+        )
 
     # -- round sequence [§7] ---------------------------------------------------------------
     def init_round(self, game: Game, state: GameState) -> Round:

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ferrovia.games.g1858 import Rules1858
 from ferrovia.rules.actions import Action, Pass, RemoveHexToken
 from ferrovia.rules.ledger import transfer
-from ferrovia.rules.registry import register_step
 from ferrovia.rules.state import BANK, GameState
 from ferrovia.rules.step import Step
 
@@ -52,6 +51,9 @@ class Rules1858India(Rules1858):
     """Kind -> the phase status from which it can be collected (None: always)."""
     BONUS_HEX: ClassVar[dict[str, str]] = {"mine": "C18", "oil": "C22", "port": "C26"}
     """Kind -> the map hex showing its bonus by phase."""
+
+    def steps(self) -> tuple[type[Step], ...]:
+        return (*super().steps(), CollectTokens)
 
     def setup_state(self, game: Game, state: GameState) -> None:
         super().setup_state(game, state)
@@ -93,7 +95,6 @@ class Rules1858India(Rules1858):
         return total
 
 
-@register_step
 class CollectTokens(Step):
     """After laying track a company may collect mine, oil and port tokens it reaches."""
 

@@ -331,7 +331,7 @@ def build_timeline(
             except (KeyError, AttributeError):
                 own_before = None
             try:
-                game.apply(state, action_from_json(dict(a)))
+                game.apply(state, action_from_json(dict(a), game.action_types))
             except Exception as exc:
                 note = (
                     f"panels frozen at the action before {action_id}; the board follows tile "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -311,9 +312,13 @@ def _route(data: dict[str, Any], i: int, r: Any) -> Route:
     )
 
 
-def action_from_json(data: dict[str, Any]) -> Action:
+def action_from_json(
+    data: dict[str, Any], types: Mapping[str, type[Action]] | None = None
+) -> Action:
     """Parse one action (18xx.games wire form); raises UnknownEntity for an unknown type and
-    IllegalAction (rule ``'action format'``) for a field of the wrong type."""
+    IllegalAction (rule ``'action format'``) for a field of the wrong type.  ``types``: the
+    action types of the game being played (``Game.action_types``; default the core's)."""
+    known = ACTION_TYPES if types is None else types
     if not isinstance(data, dict):
         raise IllegalAction(f"an action must be an object, got {_show(data)}", rule="action format")
     kind = data.get("type")
@@ -338,12 +343,12 @@ def action_from_json(data: dict[str, Any]) -> Action:
         "id": data.get("id"),
         "created_at": data.get("created_at"),
         "user": data.get("user"),
-        "auto_actions": tuple(action_from_json(a) for a in autos),
+        "auto_actions": tuple(action_from_json(a, known) for a in autos),
     }
     if kind.startswith("program_"):
         settings = tuple(sorted((k, _freeze(v)) for k, v in data.items() if k not in _BASE))
         return Program(**common, program=kind, settings=settings)
-    cls = ACTION_TYPES.get(kind)
+    cls = known.get(kind)
     if cls is None:
         raise UnknownEntity(
             f"unknown action type {kind!r}", index=common["id"], rule="action format"

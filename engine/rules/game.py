@@ -9,17 +9,31 @@ few tens of microseconds) before the action and restored on any error.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from ferrovia.errors import GameError, IllegalAction, UnknownEntity
-from ferrovia.rules.actions import Action, Message, Program
+from ferrovia.rules.actions import ACTION_TYPES, Action, Message, Program
 from ferrovia.rules.hooks import Rules
-from ferrovia.rules.registry import STEPS
 from ferrovia.rules.rounds import ROUND_KINDS, Round
 from ferrovia.rules.state import GameState, RoundState
 from ferrovia.rules.step import Step
+
+T = TypeVar("T")
+
+
+def _by_name(
+    what: str, rules: str, base: dict[str, T], items: Iterable[tuple[str, T]]
+) -> dict[str, T]:
+    """``base`` plus ``items`` by name; one name twice is a mistake in the hook set."""
+    out = dict(base)
+    for name, item in items:
+        if not name:
+            raise ValueError(f"rules {rules}: a {what} without a name: {item!r}")
+        if name in out and out[name] is not item:
+            raise ValueError(f"rules {rules}: two {what}s named {name!r}")
+        out[name] = item
+    return out
 
 
 class Game:
@@ -39,9 +53,16 @@ class Game:
         self.data = rules_data(definition, num_players)
         self.rules = rules
         self.optional_rules = frozenset(optional_rules)
-        for module in rules.STEP_MODULES:
-            importlib.import_module(module)
-        self._steps: dict[str, type[Step]] = dict(STEPS)
+        self._steps = _by_name("step", rules.NAME, {}, ((s.NAME, s) for s in rules.steps()))
+        for kind, names in rules.ROUND_STEPS.items():
+            missing = [n for n in names if n not in self._steps]
+            if missing:
+                raise UnknownEntity(
+                    f"rules {rules.NAME}: {kind} round names unknown steps {', '.join(missing)}"
+                )
+        self.action_types = _by_name(
+            "action type", rules.NAME, ACTION_TYPES, ((a.TYPE, a) for a in rules.actions())
+        )
         self._rounds: dict[str, type[Round]] = dict(ROUND_KINDS)
         self._rounds.update({r.KIND: r for r in rules.ROUNDS})
         self.check = True  # snapshot and roll back on error (off: trusted replays only)

@@ -12,21 +12,34 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ferrovia.rules.state import GameState
 
 if TYPE_CHECKING:
+    from ferrovia.rules.actions import Action
     from ferrovia.rules.game import Game
     from ferrovia.rules.rounds import Round
+    from ferrovia.rules.step import Step
 
 
 class Rules:
-    """Default hooks.  ``ROUND_STEPS`` names the step sequence of each round kind."""
+    """Default hooks.  ``ROUND_STEPS`` names the step sequence of each round kind; ``steps()``
+    is the one place a game says which step classes those names are (explicitly: importing a
+    module registers nothing), and ``actions()`` which action types beyond the core's it
+    reads."""
 
     NAME: ClassVar[str] = "base"
     ROUND_STEPS: ClassVar[dict[str, tuple[str, ...]]] = {}
-    STEP_MODULES: ClassVar[tuple[str, ...]] = ()  # modules registering the steps named above
     ROUNDS: ClassVar[tuple[type[Round], ...]] = ()  # extra round kinds this game uses
     # when each game-end reason ends the game: 'immediate', 'current_round', 'current_or',
     # 'full_or' (end of the OR set)
     GAME_END_CHECK: ClassVar[dict[str, str]] = {"bank": "full_or"}
     MAX_TURNS: ClassVar[int] = 100  # stock rounds; then the game ends unfinished ('dnf')
+
+    # -- registration ----------------------------------------------------------------------
+    def steps(self) -> tuple[type[Step], ...]:
+        """The step classes this game's rounds are made of (each by its ``NAME``)."""
+        return ()
+
+    def actions(self) -> tuple[type[Action], ...]:
+        """Action types this game adds to the core's (``ferrovia.rules.actions``)."""
+        return ()
 
     # -- rounds ----------------------------------------------------------------------------
     def round_steps(self, kind: str) -> tuple[str, ...]:

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from ferrovia.rules.actions import Action, Choose, Pass
 from ferrovia.rules.ledger import transfer
 from ferrovia.rules.operating import common, phases, routing, trains
-from ferrovia.rules.registry import register_step
 from ferrovia.rules.state import BANK, POOL, GameState
 from ferrovia.rules.step import Step
 
@@ -128,7 +127,6 @@ def _choice(action: Choose) -> dict[str, Any]:
     raise ValueError(f"expected {{corporation, from}}, got {choice!r}")
 
 
-@register_step
 class PrivateClosureStep(Step):
     """Each private railway in turn: exchange for a share (choose) or sell to the bank (pass)."""
 

@@ -25,7 +25,6 @@ from ferrovia.rules.actions import Action
 from ferrovia.rules.actions import Dividend as DividendAction
 from ferrovia.rules.ledger import transfer
 from ferrovia.rules.operating import common
-from ferrovia.rules.registry import register_step
 from ferrovia.rules.state import BANK, POOL, GameState
 from ferrovia.rules.step import Step
 
@@ -101,7 +100,6 @@ def close_owned_privates(game: Game, state: GameState, corp: str) -> None:
             close_private(game, state, sym)
 
 
-@register_step
 class DividendStep(Step):
     NAME = "dividend"
     DESCRIPTION = "Pay or Withhold Dividends"

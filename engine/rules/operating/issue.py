@@ -17,7 +17,6 @@ from ferrovia.rules.operating.trains import (
     issuable_bundles,
     issue_shares,
 )
-from ferrovia.rules.registry import register_step
 from ferrovia.rules.state import BANK, POOL, GameState
 from ferrovia.rules.step import Step
 from ferrovia.rules.stock.shares import move_share
@@ -43,7 +42,6 @@ def first_operating_turn(state: GameState, corp_sym: str) -> bool:
     return int(state.corporations[corp_sym].data.get("operating_turns", 0)) <= 1
 
 
-@register_step
 class IssueSharesStep(Step):
     NAME = "issue_shares"
     DESCRIPTION = "Issue or Redeem Shares"

@@ -13,7 +13,6 @@ from typing import Any
 from ferrovia.errors import IllegalAction
 from ferrovia.rules.actions import Action, RunRoutes
 from ferrovia.rules.operating import common, routing
-from ferrovia.rules.registry import register_step
 from ferrovia.rules.step import Step
 
 
@@ -21,7 +20,6 @@ def runnable_trains(step: Step, corp: str) -> list[str]:
     return [t for t in common.trains_of(step.state, corp) if not step.state.trains[t].operated]
 
 
-@register_step
 class RouteStep(Step):
     NAME = "route"
     DESCRIPTION = "Run Routes"

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 from ferrovia.rules.actions import Action, Pass, PlaceToken
 from ferrovia.rules.ledger import transfer
 from ferrovia.rules.operating import board, common, routing
-from ferrovia.rules.registry import register_step
 from ferrovia.rules.state import BANK, GameState
 from ferrovia.rules.step import Step
 
@@ -67,7 +66,6 @@ def station_cost_for(game: Game, state: GameState, corp: str, coord: str) -> int
     return station_cost(distances, per_boundary=stations.per_border, minimum=stations.minimum)
 
 
-@register_step
 class TokenStep(Step):
     """Place one station marker on a free city space the company's network reaches."""
 

@@ -26,7 +26,6 @@ from ferrovia.graph import gauge_skip
 from ferrovia.rules.actions import Action, LayTile, Pass
 from ferrovia.rules.ledger import transfer
 from ferrovia.rules.operating import board, common, routing
-from ferrovia.rules.registry import register_step
 from ferrovia.rules.state import BANK
 from ferrovia.rules.step import Step
 
@@ -162,7 +161,6 @@ def _tile_lays(step: Step, operator: str) -> list[dict[str, Any]]:
     return [{"cost": 0, "upgrade": True}, {"cost": SECOND_LAY_FEE, "upgrade": True}]
 
 
-@register_step
 class TrackStep(Step):
     """Lay or upgrade track: one or two tile operations, then the turn moves on."""
 

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 from ferrovia.rules.actions import Action, BuyTrain, DiscardTrain, Pass, ScrapTrain, SellShares
 from ferrovia.rules.ledger import transfer
 from ferrovia.rules.operating import common, phases
-from ferrovia.rules.registry import register_step
 from ferrovia.rules.state import BANK, POOL, GameState
 from ferrovia.rules.step import Step
 from ferrovia.rules.stock.shares import move_share
@@ -167,7 +166,6 @@ def to_pool(state: GameState, tid: str) -> None:
     order.append(tid)
 
 
-@register_step
 class DiscardTrainStep(Step):
     """Companies over their (new, lower) train limit discard to the bank pool, in order."""
 
@@ -273,7 +271,6 @@ def issue_shares(game: Game, state: GameState, corp_sym: str, share_ids: list[st
     return price
 
 
-@register_step
 class BuyTrainStep(Step):
     """Buy trains (bank, bank pool, other companies), discard wounded trains, and the
     trainless company's emergency issue and director's contribution."""

@@ -1,5 +1,5 @@
 """Stock-round rules: privates (auction, purchase, closure), shares (buy, sell, par, exchange,
-director changes) and the stock-round steps.  Importing this package registers its steps."""
+director changes) and the stock-round steps (in :mod:`.steps`)."""
 
 from __future__ import annotations
 
@@ -79,4 +79,3 @@ def close_private(game: Game, state: GameState, sym: str) -> None:
     game.rules.private_closed(game, state, sym)
 
 
-from ferrovia.rules.stock import steps as _steps  # noqa: E402,F401  (registers the steps)

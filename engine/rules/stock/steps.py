@@ -19,7 +19,6 @@ from ferrovia.rules.actions import (
     PlaceToken,
     SellShares,
 )
-from ferrovia.rules.registry import register_step
 from ferrovia.rules.state import POOL, Corporation
 from ferrovia.rules.step import Step
 from ferrovia.rules.stock import shares as sh
@@ -28,7 +27,6 @@ PURCHASES = ("bid", "buy_shares", "par")
 
 
 # ---------------------------------------------------------------------------------------------
-@register_step
 class HomeToken(Step):
     """A company that just started places its home station (18xx.games home token timing
     'float'): the round waits for its director."""
@@ -118,7 +116,6 @@ def queue_home_token(
 
 
 # ---------------------------------------------------------------------------------------------
-@register_step
 class Exchange(Step):
     """[§8.3, §8.5] A player's private railway: exchanged (with the par price) for a director's
     certificate of an unstarted company, or for a treasury share of a started one (with the
@@ -307,7 +304,6 @@ def maybe_home_token(step: Step, corp: Corporation) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-@register_step
 class ExchangeApproval(Step):
     """[§8.5] The director of the company asked for a treasury share decides."""
 
@@ -376,7 +372,6 @@ class ExchangeApproval(Step):
 
 
 # ---------------------------------------------------------------------------------------------
-@register_step
 class StockTurn(Step):
     """[§8] A stock-round turn: sell, then one purchase (a certificate, starting a company, or
     bidding on a private, which starts an auction among all players)."""
