@@ -77,5 +77,3 @@ def close_private(game: Game, state: GameState, sym: str) -> None:
     remove_reservations(state, sym)
     state.log.append(f"{sym} closes")
     game.rules.private_closed(game, state, sym)
-
-
