@@ -74,13 +74,20 @@ def board_frame(hexes: Sequence[MapHex], layout: str) -> Frame:
 
 
 def _axis_labels(hexes: Sequence[MapHex], layout: str, frame: Frame) -> str:
-    cols: dict[int, float] = {}
-    rows: dict[int, float] = {}
+    """Letters and numbers on the margins, each level with its hexes.  A flat map's letters
+    name columns (top and bottom) and its numbers rows (left and right); on a pointy map the
+    letters name rows (left and right) and the numbers columns (top and bottom)."""
+    pointy = layout == "pointy"
+    across: dict[str, float] = {}  # label -> x, drawn above and below the board
+    down: dict[str, float] = {}  # label -> y, drawn left and right of the board
     for h in hexes:
         col, row = g.parse_coordinate(h.coord)
         x, y = g.hex_position(h.coord, layout)
-        cols[col] = x
-        rows[row] = y
+        letter, number = g.column_letter(col), str(row + 1)
+        if pointy:
+            across[number], down[letter] = x, y
+        else:
+            across[letter], down[number] = x, y
     parts: list[str] = []
     top = frame.min_y + MARGIN / 2
     bottom = frame.min_y + frame.height - MARGIN / 2
@@ -91,12 +98,10 @@ def _axis_labels(hexes: Sequence[MapHex], layout: str, frame: Frame) -> str:
         "text_anchor": "middle",
         "dominant_baseline": "central",
     }
-    for col, x in sorted(cols.items()):
-        letter = g.column_letter(col) if layout != "pointy" else str(col + 1)
+    for label, x in sorted(across.items(), key=lambda kv: kv[1]):
         for y in (top, bottom):
-            parts.append(el("text", {"x": x, "y": y, **attrs}, text=letter))
-    for row, y in sorted(rows.items()):
-        label = str(row + 1) if layout != "pointy" else g.column_letter(row)
+            parts.append(el("text", {"x": x, "y": y, **attrs}, text=label))
+    for label, y in sorted(down.items(), key=lambda kv: kv[1]):
         for x in (left, right):
             parts.append(el("text", {"x": x, "y": y, **attrs}, text=label))
     return el("g", {"class": "axis", "fill": "#333", "font_family": FONT}, parts)

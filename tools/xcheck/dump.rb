@@ -1,5 +1,6 @@
-# Per action id, the cash of every player, company and private after the 18xx.games engine
-# applied it (and where play stands); pairs with dump.py for firstdiff.py.
+# Per action id, the state after the 18xx.games engine applied it: the cash of every player,
+# company and private, each company's trains and share price, each player's shares, the
+# phase and where play stands; pairs with dump.py for firstdiff.py.
 $LOAD_PATH.unshift(File.join(__dir__, 'shim'))
 $LOAD_PATH.unshift(ENV.fetch('XCHECK_18XX_LIB', '/tmp/xcheck/18xx/lib'))
 require 'json'
@@ -21,12 +22,32 @@ def snap(game)
   c
 end
 
-puts JSON.generate({ id: 0, cash: snap(game) })
+def trains(game)
+  (game.corporations + game.minors).to_h { |x| [x.id, x.trains.map(&:name).sort] }
+end
+
+def prices(game)
+  game.corporations.select(&:share_price).to_h { |x| [x.id, x.share_price.price] }
+end
+
+def shares(game)
+  game.players.to_h do |p|
+    [p.id.to_s, game.corporations.to_h { |x| [x.id, p.percent_of(x)] }.reject { |_, v| v.zero? }]
+  end
+end
+
+def line(game, id)
+  { id: id, cash: snap(game), trains: trains(game), prices: prices(game), shares: shares(game),
+    phase: game.phase.name, round: game.round.class.name.split('::').last,
+    acting: game.round.active_entities.map(&:id) }
+end
+
+puts JSON.generate(line(game, 0))
 actions.each do |a|
   game = game.process_action(a)
   if game.exception
     puts JSON.generate({ id: a['id'], error: game.exception.message })
     break
   end
-  puts JSON.generate({ id: a['id'], cash: snap(game), round: game.round.class.name.split('::').last })
+  puts JSON.generate(line(game, a['id']))
 end
