@@ -175,7 +175,7 @@ def optimum_before(
     from ferrovia.rules.operating import common, routing
 
     corp = action.entity
-    train_ids = [t for t in common.trains_of(state, corp) if not state.trains[t].operated]
+    train_ids = [t for t in common.engines(game, state, corp) if not state.trains[t].operated]
     graph = routing.track_graph(game, state)
     tokens = {c: h.tokens for c, h in state.hexes.items()}
     phase = list(common.current_phase(game, state).tiles)
@@ -185,6 +185,9 @@ def optimum_before(
         r.revenue
         + game.rules.route_bonus(
             game, state, corp, r.train, [graph.stops[s].hex for s in r.route.stops]
+        )
+        + routing.car_bonus(
+            game, state, corp, r.train, [graph.stops[s].kind for s in r.route.stops]
         )
         for r in best.routes
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from ferrovia.schemas.base import ListNotEmpty, Model, Money, Name, NotEmpty, PositiveInt
-from pydantic import Field
+from pydantic import Field, model_validator
 
 
 class CityRef(Model):
@@ -26,16 +26,27 @@ class Reservation(CityRef):
     """The city's name, for people reading the file."""
 
 
+class TrainDiscount(Model):
+    """A share off the face value of trains its owner buys from the bank."""
+
+    percent: int = Field(gt=0, le=100)
+    """Taken off the price, rounded down to whole money (10: a 500 train costs 450)."""
+    trains: tuple[Name, ...] = ()
+    """The faces it applies to (empty: every train)."""
+
+
 class Private(Model):
-    """One private railway."""
+    """One private company: a private railway, or (``kind: works``) an industry that public
+    companies buy."""
 
     number: PositiveInt
     """Printed number (P1, P2, ...); also the order in which player-owned privates operate."""
     symbol: Name
     name: Name
-    batch: Literal[1, 2, 3]
+    batch: Literal[1, 2, 3] | None = None
     """1: auctioned from the start (yellow); 2: from phase 3 (green); 3: a third batch (1858
-    Switzerland's blue privates; which phases offer which batch is a rule hook)."""
+    Switzerland's blue privates; which phases offer which batch is a rule hook).  Every private
+    railway has one; a works has none."""
     face_value: Money
     minimum_bid: Money
     """Lowest opening bid (face value less the auction discount)."""
@@ -60,6 +71,24 @@ class Private(Model):
     """Its map icon (``icon=image:1858/<icon>`` in map.yaml), removed when it closes."""
     color: Literal["yellow", "green", "blue"] | None = None
     description: str | None = None
+    kind: Literal["railway", "works"] = "railway"
+    """``railway``: a private railway (auctioned to players, exchanged, closed as the rules
+    say).  ``works``: an industry that is never auctioned nor closed: once the phase has
+    ``works_status`` a public company may buy one from the bank at face value in its
+    buy-trains step (one each); it pays its income to its owner at the start of each operating
+    round (1858 India's locomotive works)."""
+    works_status: Name | None = None
+    """The phase status from which a works may be bought."""
+    train_discount: TrainDiscount | None = None
+    """What its owner saves on trains bought from the bank."""
+
+    @model_validator(mode="after")
+    def _batch_for_railways(self) -> Private:
+        if self.kind == "railway" and self.batch is None:
+            raise ValueError("a private railway needs a 'batch' (1, 2 or 3)")
+        if self.kind == "works" and self.works_status is None:
+            raise ValueError("a works needs 'works_status' (the phase status to buy it from)")
+        return self
 
 
 class TwoPlayerUnavailable(Model):

@@ -67,6 +67,20 @@ class RustAfterPurchases(Model):
     """Train faces (types or variants) whose purchases are counted."""
 
 
+class Car(Model):
+    """A car that runs attached to one of its company's trains, never on its own (1858 India's
+    Pullman).  A company holds at most one; it is not a train for the trainless rules (emergency
+    money, the price drop of a company without a train), is never discarded and is not sold
+    between companies."""
+
+    attaches_to: Gauge = "broad"
+    """The gauge of the trains it can be attached to."""
+    per_large_stop: Money
+    """Added to its host's run for each city or off-board the host visits, multiplied as the
+    host's revenue is (a double train doubles it, a wounded host earns it divided by the
+    wounded revenue divisor)."""
+
+
 class Train(Model):
     """One train type."""
 
@@ -88,6 +102,11 @@ class Train(Model):
     events: tuple[Name, ...] = ()
     """Events triggered by the first purchase of this type (rule hooks read their names)."""
     variants: tuple[Variant, ...] = ()
+    counts_for_train_limit: bool = True
+    """False: owning one does not use up room under the company's train limit, and a company
+    at its limit may still buy one."""
+    car: Car | None = None
+    """It is a car that runs attached to another train (see :class:`Car`)."""
 
 
 class WoundedRules(Model):

@@ -24,6 +24,10 @@ FIXTURES = sorted(
         p.relative_to(SHARED / "fixtures").as_posix()
         for p in (SHARED / "fixtures").glob("reference-random/*.json")
     ]
+    + [
+        p.relative_to(SHARED / "fixtures").as_posix()
+        for p in (SHARED / "fixtures").glob("18xx.games/1858India/*.json")
+    ]
 ) or ["18xx.games/1858/219682.json"]
 
 

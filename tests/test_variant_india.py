@@ -1,10 +1,13 @@
-"""1858 India (gamedata/1858_india, an overlay on 1858), in progress: its data validates, its
-pointy board has 18xx.games' neighbours, and its mine tokens are collected as in a real game."""
+"""1858 India (gamedata/1858_india, an overlay on 1858): its data validates, its pointy board
+has 18xx.games' neighbours, its recorded game replays to its exact result, and each of its own
+rules (mine/oil/port tokens, Pullman cars, locomotive works) works as in that game."""
 
 from __future__ import annotations
 
+import pytest
 from conftest import shared_path
 from ferrovia import hexmap
+from ferrovia.errors import IllegalAction
 from ferrovia.paths import gamedata_root
 from ferrovia.replay import game_dir_for, load_export, replay
 from ferrovia.validate import validate_game
@@ -19,7 +22,10 @@ def test_india_data_validates() -> None:
     assert d is not None
     assert d.game.layout == "pointy" and len(d.hexes) == 155
     assert d.hexes["E12"].name == "Delhi" and len(d.hexes["E12"].tile.cities) == 3
-    assert len(d.privates) == 30 and len(d.companies.corporations) == 10
+    railways = [p for p in d.privates if p.kind == "railway"]
+    works = [p.symbol for p in d.privates if p.kind == "works"]
+    assert len(railways) == 30 and works == ["LW1", "LW2"]
+    assert len(d.companies.corporations) == 10
     assert [t.name for t in d.trains][-1] == "Pullman"
     qsb = next(o for o in d.options if o.id == "quick_start_b")
     assert [p.cost for p in qsb.packets[5]] == [390, 365, 360, 395, 390]
@@ -41,3 +47,95 @@ def test_a_mine_token_is_collected_as_in_the_recorded_game() -> None:
     assert res.state.corporations["GIP"].data["hex_tokens"] == ["mine"]
     assert "I16" not in res.state.data["hex_tokens"]
     assert any("GIP spends 50 and collects a mine token from hex I16" in m for m in res.state.log)
+
+
+INDIA_GAME = ("fixtures", "18xx.games", "1858India", "hotseat_qs_b.json")
+
+
+def _at(until: int):  # type: ignore[no-untyped-def]
+    res = replay(load_export(shared_path(*INDIA_GAME)), until=until)
+    assert res.error is None, res.error
+    return res.game, res.state
+
+
+def test_the_recorded_india_game_replays_to_its_exact_result() -> None:
+    data = load_export(shared_path(*INDIA_GAME))
+    res = replay(data)
+    assert res.error is None, str(res.error)
+    assert res.state.finished and res.state.game_end_reason == "bank"
+    assert res.game.result(res.state) == {str(k): int(v) for k, v in data["result"].items()}
+
+
+def test_a_company_at_its_train_limit_still_buys_a_pullman_but_only_one() -> None:
+    from ferrovia.rules.actions import BuyTrain
+    from ferrovia.rules.operating import common, trains
+
+    game, state = _at(281)  # MSM, at its limit of trains, is about to buy the first Pullman
+    assert common.trains_against_limit(game, state, "MSM") == trains.limit_of(game, state, "MSM")
+    game.apply(state, BuyTrain(entity="MSM", entity_type="corporation", id=282,
+                               train="Pullman-0", price=100, variant="Pullman"))  # fmt: skip
+    assert "Pullman-0" in state.corporations["MSM"].trains
+    assert trains.crowded_companies(game, state) == []  # the car is outside the limit
+    before = state.dumps()
+    with pytest.raises(IllegalAction):
+        game.apply(state, BuyTrain(entity="MSM", entity_type="corporation", id=283,
+                                   train="Pullman-1", price=100, variant="Pullman"))  # fmt: skip
+    assert state.dumps() == before
+
+
+def test_a_pullman_attached_to_a_broad_train_adds_ten_a_city() -> None:
+    from ferrovia.rules.actions import Choose
+    from ferrovia.rules.operating import routing
+
+    game, state = _at(352)  # MSM is about to attach its Pullman to its 2H-3
+    with pytest.raises(IllegalAction, match="cannot attach"):
+        game.apply(state, Choose(entity="MSM", entity_type="corporation", id=353,
+                                 choice="Pullman-0"))  # fmt: skip
+    game.apply(state, Choose(entity="MSM", entity_type="corporation", id=353, choice="2H-3"))
+    assert routing.attached_car(state, "MSM") == ("Pullman-0", "2H-3")
+    # P13-O14-O12: two cities and a town; the wounded 2H earns 50 and its Pullman 5 a city
+    # (18xx.games recorded 60)
+    assert state.trains["2H-3"].obsolete
+    assert routing.car_bonus(game, state, "MSM", "2H-3", ["city", "town", "city"]) == 10
+    assert routing.car_bonus(game, state, "MSM", "4H-2", ["city", "city"]) == 0
+    # one attachment per operating round
+    assert "choose" not in game.round(state).active_step().actions("MSM")  # type: ignore[union-attr]
+
+
+def test_a_pullman_behind_a_sound_train_adds_ten_and_never_runs_alone() -> None:
+    from ferrovia.rules.operating import common, route_step, routing
+
+    game, state = _at(353)
+    state.trains["2H-3"].obsolete = False
+    assert routing.car_bonus(game, state, "MSM", "2H-3", ["city", "offboard", "town"]) == 20
+    step = game.round(state).active_step()
+    assert "Pullman-0" not in route_step.runnable_trains(step, "MSM")  # type: ignore[arg-type]
+    assert common.engines(game, state, "MSM") == ["2H-3", "4H-2"]
+
+
+def test_a_locomotive_works_is_bought_at_face_value_and_takes_ten_percent_off_trains() -> None:
+    from ferrovia.rules.actions import BuyCompany, BuyTrain
+    from ferrovia.rules.operating import trains
+
+    game, state = _at(508)  # SIR, in phase 5, has just issued shares to buy a train
+    assert trains.works_for_sale(game, state, "SIR") == ["LW1", "LW2"]
+    assert "LW1" not in game.rules.buyable_privates(game, state)  # never auctioned
+    with pytest.raises(IllegalAction, match="LW1 costs 100"):
+        game.apply(state, BuyCompany(entity="SIR", entity_type="corporation", id=509,
+                                     company="LW1", price=90))  # fmt: skip
+    game.apply(state, BuyCompany(entity="SIR", entity_type="corporation", id=509,
+                                 company="LW1", price=100))  # fmt: skip
+    assert state.privates["LW1"].owner == "SIR" and state.corporations["SIR"].companies == ["LW1"]
+    assert trains.works_for_sale(game, state, "SIR") == []  # one works a company
+    assert trains.bank_train_prices(game, state, "5E-1", "SIR") == {"5E": 450, "4M": 450}
+    assert trains.bank_train_prices(game, state, "5E-1", "EIR") == {"5E": 500, "4M": 500}
+    with pytest.raises(IllegalAction, match="costs SIR 450"):
+        game.apply(state, BuyTrain(entity="SIR", entity_type="corporation", id=510,
+                                   train="5E-1", price=500, variant="4M"))  # fmt: skip
+
+
+def test_a_locomotive_works_pays_its_company_ten_each_operating_round_and_never_closes() -> None:
+    _game, state = _at(998)
+    assert state.privates["LW1"].owner == "SIR" and not state.privates["LW1"].closed
+    assert state.privates["LW2"].owner == "EIR" and not state.privates["LW2"].closed
+    assert any("SIR collects 10 from LW1" in m for m in state.log)

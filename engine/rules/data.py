@@ -23,7 +23,7 @@ class PrivateDef:
     number: int
     sym: str
     name: str
-    batch: int
+    batch: int | None
     face_value: int
     minimum_bid: int
     income: tuple[tuple[str, int], ...]  # (phase from which, income), in phase order
@@ -33,6 +33,7 @@ class PrivateDef:
     can_start: bool
     exchange_for_share: bool
     minor: bool
+    kind: str = "railway"  # 'railway' or 'works' (privates.yaml kind)
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,7 @@ def rules_data(defn: Any, num_players: int) -> RulesData:
             can_start=p.can_start != "none",
             exchange_for_share=p.exchange_for_share,
             minor=p.minor,
+            kind=p.kind,
         )
         for p in sorted(defn.privates, key=lambda p: p.number)
     )

@@ -195,3 +195,29 @@ def pool_trains(state: GameState) -> list[str]:
     order = {tid: i for i, tid in enumerate(state.data.get("pool_order", ()))}
     found = [t.id for t in state.trains.values() if t.owner == POOL and not t.rusted]
     return sorted(found, key=lambda tid: order.get(tid, len(order)))
+
+
+def is_car(game: Game, train_id: str) -> bool:
+    """A car (trains.yaml ``car``: 1858 India's Pullman) runs attached to a train, not alone."""
+    return train_type_def(game, train_id).car is not None
+
+
+def engines(game: Game, state: GameState, ref: str) -> list[str]:
+    """The trains that run on their own (every train but cars): a company without one is
+    trainless."""
+    return [t for t in trains_of(state, ref) if not is_car(game, t)]
+
+
+def cars(game: Game, state: GameState, ref: str) -> list[str]:
+    return [t for t in trains_of(state, ref) if is_car(game, t)]
+
+
+def trains_against_limit(game: Game, state: GameState, ref: str) -> int:
+    """How many of the company's trains use up room under its train limit."""
+    return sum(1 for t in trains_of(state, ref) if train_type_def(game, t).counts_for_train_limit)
+
+
+def has_cars(game: Game) -> bool:
+    """Whether the game has any car (the buy-trains step then stays open to a company without
+    one even at its train limit, as 18xx.games has it)."""
+    return any(t.car is not None for t in game.definition.trains)

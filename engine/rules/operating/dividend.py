@@ -82,11 +82,14 @@ def holder_payments(per_share: int, holdings: Mapping[str, int], *, pool: str) -
 
 
 def private_revenue(game: Game, state: GameState, corp: str) -> int:
-    """Income of the privates a company owns: added to its earnings [4.1]."""
+    """Income of the private railways a company owns: added to its earnings [4.1] (a works
+    pays its owner at the start of the operating round instead)."""
     return sum(
         common.private_income(game, state, sym)
         for sym in state.corporations[corp].companies
-        if sym in state.privates and not state.privates[sym].closed
+        if sym in state.privates
+        and not state.privates[sym].closed
+        and game.data.private(sym).kind == "railway"
     )
 
 
@@ -164,7 +167,7 @@ class DividendStep(Step):
 def pay_private_income(game: Game, state: GameState) -> None:
     """Start of each operating round [9]: every player-owned private pays its income to its
     owner (privates owned by a public company add to its earnings instead; none are paid in
-    the private closure round)."""
+    the private closure round), then every works owned by a public company pays it."""
     if state.data.get("private_closure_round") == "in_progress":
         return
     order = {p.id: i for i, p in enumerate(state.players)}
@@ -174,6 +177,19 @@ def pay_private_income(game: Game, state: GameState) -> None:
         if not p.closed and p.owner in order
     ]
     for _, sym in sorted(owned):
+        income = common.private_income(game, state, sym)
+        if income > 0:
+            owner = state.privates[sym].owner
+            transfer(state, BANK, owner, income, f"{sym} income")
+            state.log.append(f"{owner} collects {income} from {sym}")
+    works = [
+        p.sym
+        for p in state.privates.values()
+        if not p.closed
+        and p.owner in state.corporations
+        and game.data.private(p.sym).kind == "works"
+    ]
+    for sym in works:
         income = common.private_income(game, state, sym)
         if income > 0:
             owner = state.privates[sym].owner

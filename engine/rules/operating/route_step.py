@@ -11,13 +11,31 @@ from __future__ import annotations
 from typing import Any
 
 from ferrovia.errors import IllegalAction
-from ferrovia.rules.actions import Action, RunRoutes
+from ferrovia.rules.actions import Action, Choose, RunRoutes
 from ferrovia.rules.operating import common, routing
 from ferrovia.rules.step import Step
 
 
 def runnable_trains(step: Step, corp: str) -> list[str]:
-    return [t for t in common.trains_of(step.state, corp) if not step.state.trains[t].operated]
+    """The company's trains that have not run yet; a car never runs on its own."""
+    return [
+        t for t in common.engines(step.game, step.state, corp) if not step.state.trains[t].operated
+    ]
+
+
+def attachable_trains(step: Step, corp: str) -> list[str]:
+    """The trains of ``corp`` its car could be attached to (trains.yaml ``car.attaches_to``),
+    while no car is attached yet this operating round."""
+    if routing.attached_car(step.state, corp) is not None:
+        return []
+    out: list[str] = []
+    for car_id in common.cars(step.game, step.state, corp)[:1]:
+        gauge = common.train_type_def(step.game, car_id).car.attaches_to
+        for tid in common.engines(step.game, step.state, corp):
+            typ, variant = common.face_def(step.game, step.state.trains[tid].name)
+            if str((variant or typ).gauge) == gauge:
+                out.append(tid)
+    return out
 
 
 class RouteStep(Step):
@@ -26,12 +44,25 @@ class RouteStep(Step):
 
     @classmethod
     def round_data(cls) -> dict[str, Any]:
-        return {"routes": []}
+        return {"routes": [], "attached": {}}
 
     def actions(self, entity: str) -> list[str]:
         if entity != self.current_entity() or not common.operating_company(self.state, entity):
             return []
-        return ["run_routes"] if runnable_trains(self, entity) else []
+        if not runnable_trains(self, entity):
+            return []
+        return ["run_routes", "choose"] if attachable_trains(self, entity) else ["run_routes"]
+
+    def process_choose(self, action: Action) -> None:
+        """Attach the company's car to one of its trains for this operating round."""
+        assert isinstance(action, Choose)
+        op = action.entity
+        if action.choice not in attachable_trains(self, op):
+            raise self.illegal(action, "cars", f"{op} cannot attach its car to {action.choice!r}")
+        car = common.cars(self.game, self.state, op)[0]
+        self.rdata.setdefault("attached", {})[op] = [car, action.choice]
+        name = self.state.trains[action.choice].name
+        self.log(f"{op} attaches its {self.state.trains[car].name} to its {name} train")
 
     def process_run_routes(self, action: Action) -> None:
         assert isinstance(action, RunRoutes)
@@ -70,6 +101,8 @@ class RouteStep(Step):
         """The company's best run (exact search of :func:`ferrovia.routes.best_routes`), and not
         running at all (always legal)."""
         out: list[Action] = []
+        for tid in attachable_trains(self, entity):
+            out.append(Choose(entity=entity, entity_type="corporation", choice=tid))
         best = routing.best_run(self.game, self.state, entity, runnable_trains(self, entity))
         if best:
             out.append(RunRoutes(entity=entity, entity_type="corporation", routes=tuple(best)))

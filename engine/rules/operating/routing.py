@@ -65,6 +65,28 @@ def train_spec(game: Game, state: GameState, tid: str) -> TrainSpec:
     )
 
 
+def attached_car(state: GameState, corp: str) -> tuple[str, str] | None:
+    """(car, host train) the company attached this operating round, if any."""
+    pair = state.round.data.get("attached", {}).get(corp)
+    return (str(pair[0]), str(pair[1])) if pair else None
+
+
+def car_bonus(game: Game, state: GameState, corp: str, train: str, stop_kinds: list[str]) -> int:
+    """What the car attached to ``train`` adds to its route: trains.yaml ``per_large_stop``
+    for each city or off-board, times the host's multiplier, divided for a wounded host as its
+    revenue is (1858 India's Pullman: 10 a stop, 5 behind a wounded train, 20 behind a 5D)."""
+    pair = attached_car(state, corp)
+    if pair is None or pair[1] != train:
+        return 0
+    car = common.train_type_def(game, pair[0]).car
+    host = state.trains[train]
+    typ, variant = common.face_def(game, host.name)
+    per_stop = int(car.per_large_stop) * int((variant or typ).multiplier)
+    if host.obsolete:
+        per_stop //= int(game.definition.wounded.revenue_divisor)
+    return per_stop * sum(1 for k in stop_kinds if k in ("city", "offboard"))
+
+
 def route_revenues(game: Game, state: GameState, corp: str, routes: Any) -> list[int]:
     """Ferrovia's value of each recorded route of a ``run_routes`` (raises IllegalAction for
     an illegal route or combination)."""
@@ -83,11 +105,13 @@ def route_revenues(game: Game, state: GameState, corp: str, routes: Any) -> list
     graph = track_graph(game, state)
     result = run_revenue(graph, specs, trains, phase=phase, company=corp, tokens=tokens)
     by_train = {
-        # A game's own per-route bonus (1858 Switzerland: north-south, east-west).
+        # A game's own per-route bonus (1858 Switzerland: north-south, east-west), and what an
+        # attached car adds.
         r.train: r.revenue
         + game.rules.route_bonus(
             game, state, corp, r.train, [graph.stops[s].hex for s in r.route.stops]
         )
+        + car_bonus(game, state, corp, r.train, [graph.stops[s].kind for s in r.route.stops])
         for r in result.routes
     }
     return [by_train[r.train] for r in routes]
@@ -199,7 +223,8 @@ def best_run(game: Game, state: GameState, corp: str, train_ids: list[str]) -> l
                 hexes=tuple(s.hex for s in stops),
                 # The game's route bonus is added, not searched for (a legal, maybe not best run).
                 revenue=r.revenue
-                + game.rules.route_bonus(game, state, corp, r.train, [s.hex for s in stops]),
+                + game.rules.route_bonus(game, state, corp, r.train, [s.hex for s in stops])
+                + car_bonus(game, state, corp, r.train, [s.kind for s in stops]),
                 revenue_str="-".join(s.hex for s in stops),
                 nodes=tuple(s.signature for s in stops),
             )

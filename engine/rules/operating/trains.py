@@ -14,7 +14,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ferrovia.rules.actions import Action, BuyTrain, DiscardTrain, Pass, ScrapTrain, SellShares
+from ferrovia.rules.actions import (
+    Action,
+    BuyCompany,
+    BuyTrain,
+    DiscardTrain,
+    Pass,
+    ScrapTrain,
+    SellShares,
+)
 from ferrovia.rules.ledger import transfer
 from ferrovia.rules.operating import common, phases
 from ferrovia.rules.state import BANK, POOL, GameState
@@ -80,7 +88,11 @@ def limit_of(game: Game, state: GameState, corp: str) -> int:
 def crowded_companies(game: Game, state: GameState) -> list[str]:
     """Companies over their train limit, in operating order (they discard in that order)."""
     corps = [c for c in state.corporations.values() if c.floated and not c.closed]
-    over = [c for c in corps if len(c.trains) > limit_of(game, state, c.sym)]
+    over = [
+        c
+        for c in corps
+        if common.trains_against_limit(game, state, c.sym) > limit_of(game, state, c.sym)
+    ]
     return [c.sym for c in game.sorted_by_price(state, over)]
 
 
@@ -106,10 +118,32 @@ def depot_offer(game: Game, state: GameState) -> list[str]:
     return out
 
 
-def bank_train_prices(game: Game, state: GameState, tid: str) -> dict[str, int]:
-    """Face -> price of a bank train.  Like 18xx.games (and unlike rulebook 9.8, which fixes
-    the face once chosen) a card from the bank pool may be bought with either face up."""
-    return {f: common.face_price(game, f) for f in common.faces_of(game, tid)}
+def discounted_price(game: Game, state: GameState, buyer: str | None, face: str, price: int) -> int:
+    """What ``buyer`` pays for a bank train of face ``face`` listed at ``price``: the best
+    train discount of the privates it owns (privates.yaml ``train_discount``) rounded down.
+
+    A 10 % discount makes a 500 train 450 and a 650 one 585."""
+    if buyer is None or buyer not in state.corporations:
+        return price
+    best = price
+    for sym in state.corporations[buyer].companies:
+        discount = game.definition.private(sym).train_discount
+        if discount is None or (discount.trains and face not in discount.trains):
+            continue
+        best = min(best, price - price * discount.percent // 100)
+    return best
+
+
+def bank_train_prices(
+    game: Game, state: GameState, tid: str, buyer: str | None = None
+) -> dict[str, int]:
+    """Face -> price of a bank train (to ``buyer``, after its train discount).  Like
+    18xx.games (and unlike rulebook 9.8, which fixes the face once chosen) a card from the bank
+    pool may be bought with either face up."""
+    return {
+        f: discounted_price(game, state, buyer, f, common.face_price(game, f))
+        for f in common.faces_of(game, tid)
+    }
 
 
 def other_companies_trains(state: GameState, corp: str) -> list[str]:
@@ -118,6 +152,23 @@ def other_companies_trains(state: GameState, corp: str) -> list[str]:
         for c in state.corporations.values()
         if c.sym != corp and not c.closed
         for tid in c.trains
+    ]
+
+
+def works_for_sale(game: Game, state: GameState, corp: str) -> list[str]:
+    """The works (privates.yaml ``kind: works``) ``corp`` may buy from the bank now: none if
+    it owns one already, else the bank's whose ``works_status`` the phase has."""
+    c = state.corporations[corp]
+    if any(game.data.private(sym).kind == "works" for sym in c.companies):
+        return []
+    status = common.current_phase(game, state).status
+    return [
+        p.symbol
+        for p in game.definition.privates
+        if p.kind == "works"
+        and p.works_status in status
+        and state.privates[p.symbol].owner == BANK
+        and not state.privates[p.symbol].closed
     ]
 
 
@@ -185,11 +236,17 @@ class DiscardTrainStep(Step):
     def actions(self, entity: str) -> list[str]:
         return ["discard_train"] if entity in self.crowded()[:1] else []
 
+    def discardable(self, corp: str) -> list[str]:
+        """A car is never discarded."""
+        return common.engines(self.game, self.state, corp)
+
     def process_discard_train(self, action: Action) -> None:
         assert isinstance(action, DiscardTrain)
         corp = self.state.corporations[action.entity]
-        if action.train not in corp.trains:
-            raise self.illegal(action, "9.8 train limit", f"{action.train} is not {corp.sym}'s")
+        if action.train not in self.discardable(corp.sym):
+            raise self.illegal(
+                action, "9.8 train limit", f"{action.train} is not a train {corp.sym} may discard"
+            )
         t = self.state.trains[action.train]
         if t.obsolete:
             remove_from_play(self.state, action.train)  # wounded trains leave the game
@@ -200,14 +257,14 @@ class DiscardTrainStep(Step):
     def legal_actions(self, entity: str) -> list[Action]:
         return [
             DiscardTrain(entity=entity, entity_type="corporation", train=t)
-            for t in self.state.corporations[entity].trains
+            for t in self.discardable(entity)
         ]
 
 
 def emergency_bundles(game: Game, state: GameState, corp_sym: str) -> list[list[str]]:
     """Treasury-share bundles a trainless company may issue in the buy-trains step."""
     corp = state.corporations[corp_sym]
-    if corp.trains:
+    if common.engines(game, state, corp_sym):
         return []
     bundles = issuable_bundles(game, state, corp_sym)
     price = common.share_price(game, corp)
@@ -272,8 +329,8 @@ def issue_shares(game: Game, state: GameState, corp_sym: str, share_ids: list[st
 
 
 class BuyTrainStep(Step):
-    """Buy trains (bank, bank pool, other companies), discard wounded trains, and the
-    trainless company's emergency issue and director's contribution."""
+    """Buy trains (bank, bank pool, other companies), discard wounded trains, the trainless
+    company's emergency issue and director's contribution, and buying a works."""
 
     NAME = "buy_train"
     DESCRIPTION = "Buy Trains"
@@ -281,14 +338,45 @@ class BuyTrainStep(Step):
     def setup(self) -> None:
         self.data["last_issued_price"] = None
 
-    def _room(self, corp: str) -> bool:
-        return has_room(
-            len(self.state.corporations[corp].trains), limit_of(self.game, self.state, corp)
+    def _full(self, corp: str) -> bool:
+        """At the train limit (cars do not count against it when the data says so)."""
+        return not has_room(
+            common.trains_against_limit(self.game, self.state, corp),
+            limit_of(self.game, self.state, corp),
         )
+
+    def _room(self, corp: str) -> bool:
+        """Room for a train, or (in a game with cars) for the car it lacks: as in 18xx.games
+        the step then stays open even when no car is for sale."""
+        if not self._full(corp):
+            return True
+        return common.has_cars(self.game) and not common.cars(self.game, self.state, corp)
+
+    def _trainless(self, corp: str) -> bool:
+        return not common.engines(self.game, self.state, corp)
+
+    def _offer(self, corp: str) -> list[str]:
+        """The bank trains ``corp`` may buy: no second car, and only a car at its limit."""
+        owns_car = bool(common.cars(self.game, self.state, corp))
+        full = self._full(corp)
+        out = []
+        for tid in depot_offer(self.game, self.state):
+            car = common.is_car(self.game, tid)
+            if (car and not owns_car) or (not car and not full):
+                out.append(tid)
+        return out
+
+    def _from_others(self, corp: str) -> list[str]:
+        """Other companies' trains ``corp`` may buy (cars are not sold between companies)."""
+        if self._full(corp):
+            return []
+        return [
+            t for t in other_companies_trains(self.state, corp) if not common.is_car(self.game, t)
+        ]
 
     def _min_price(self, corp: str) -> int | None:
         prices = [
-            min(bank_train_prices(self.game, self.state, t).values())
+            min(bank_train_prices(self.game, self.state, t, corp).values())
             for t in depot_offer(self.game, self.state)
         ]
         if other_companies_trains(self.state, corp):
@@ -301,6 +389,15 @@ class BuyTrainStep(Step):
 
     def _scrappable(self, corp: str) -> list[str]:
         return [t for t in self.state.corporations[corp].trains if self.state.trains[t].obsolete]
+
+    def _works(self, corp: str) -> list[str]:
+        """Works ``corp`` can buy and afford now."""
+        cash = self.state.corporations[corp].cash
+        return [
+            sym
+            for sym in works_for_sale(self.game, self.state, corp)
+            if self.game.data.private(sym).face_value <= cash
+        ]
 
     def can_emergency_issue(self, corp: str) -> bool:
         if not self.can_buy(corp):
@@ -323,6 +420,8 @@ class BuyTrainStep(Step):
             out.append("buy_train")
         if self._scrappable(entity):
             out.append("scrap_train")
+        if self._works(entity):
+            out.append("buy_company")
         if out:
             out.append("pass")
         return out
@@ -351,6 +450,22 @@ class BuyTrainStep(Step):
         remove_from_play(self.state, action.train)
         self.log(f"{action.entity} discards wounded {action.train}")
 
+    def process_buy_company(self, action: Action) -> None:
+        assert isinstance(action, BuyCompany)
+        op, sym = action.entity, action.company
+        if sym not in works_for_sale(self.game, self.state, op):
+            raise self.illegal(action, "works", f"{op} cannot buy {sym} now")
+        face = self.game.data.private(sym).face_value
+        if action.price != face:
+            raise self.illegal(action, "works", f"{sym} costs {face}")
+        corp = self.state.corporations[op]
+        if corp.cash < face:
+            raise self.illegal(action, "works", f"{op} has {corp.cash}, needs {face}")
+        transfer(self.state, op, BANK, face, f"{op} buys {sym}")
+        self.state.privates[sym].owner = op
+        corp.companies.append(sym)
+        self.log(f"{op} buys {sym} for {face}")
+
     def process_buy_train(self, action: Action) -> None:
         assert isinstance(action, BuyTrain)
         game, state, op = self.game, self.state, action.entity
@@ -358,18 +473,22 @@ class BuyTrainStep(Step):
         if action.train not in state.trains:
             raise self.illegal(action, "9.8 trains", f"no train {action.train}")
         t = state.trains[action.train]
-        if not self._room(op):
+        car = common.is_car(game, action.train)
+        if car and common.cars(game, state, op):
+            raise self.illegal(action, "9.8 train limit", f"{op} already has a {t.name}")
+        if not car and self._full(op):
             raise self.illegal(action, "9.8 train limit", f"{op} has no room for another train")
         # of alike cards in the bank pool only the first discarded is for sale
         from_bank = action.train in depot_offer(game, state)
         seller = t.owner
-        if not from_bank and action.train not in other_companies_trains(state, op):
+        if not from_bank and action.train not in self._from_others(op):
             raise self.illegal(action, "9.8 trains", f"{action.train} is not for sale")
         face = action.variant or t.name
         if face not in common.faces_of(game, action.train):
             raise self.illegal(action, "9.8 trains", f"{action.train} has no face {face}")
+        trainless = self._trainless(op)
         issued = self.data.get("last_issued_price")
-        if issued is not None and not corp.trains:
+        if issued is not None and trainless:
             if not from_bank:
                 raise self.illegal(
                     action,
@@ -382,13 +501,13 @@ class BuyTrainStep(Step):
                 )
         price = action.price
         if from_bank:
-            face_price = bank_train_prices(game, state, action.train)[face]
+            face_price = bank_train_prices(game, state, action.train, op)[face]
             if price != face_price:
                 raise self.illegal(
-                    action, "9.8 face value", f"a {face} from the bank costs {face_price}"
+                    action, "9.8 face value", f"a {face} from the bank costs {op} {face_price}"
                 )
             if price > corp.cash:
-                if corp.trains:
+                if not trainless:
                     raise self.illegal(action, "9.8 trains", f"{op} has {corp.cash}, needs {price}")
                 need = price - corp.cash
                 director = corp.director
@@ -431,14 +550,15 @@ class BuyTrainStep(Step):
             return
         corp = self.state.corporations[op]
         closing = corp.market is not None and common.share_price(self.game, corp) == 0
-        if self.data.get("last_issued_price") is not None and not corp.trains and not closing:
+        trainless = self._trainless(op)
+        if self.data.get("last_issued_price") is not None and trainless and not closing:
             if action is not None:
                 raise self.illegal(
                     action, "9.8 emergency money", "after issuing shares a train must be bought"
                 )
         self.data["last_issued_price"] = None
         self.pass_()
-        if not corp.trains and not closing:
+        if trainless and not closing:
             self.log(f"{op} does not own a train")
             common.move_price(self.game, self.state, corp, -1)
 
@@ -447,15 +567,14 @@ class BuyTrainStep(Step):
         corp = state.corporations[entity]
         kind = "corporation"
         issued = self.data.get("last_issued_price")
-        must_buy = issued is not None and not corp.trains
+        trainless = self._trainless(entity)
+        must_buy = issued is not None and trainless
         out: list[Action] = [] if must_buy else [Pass(entity=entity, entity_type=kind)]
         director = state.cash_of(corp.director) if corp.director else 0
         if self.can_buy(entity):
-            for tid in depot_offer(game, state):
-                for face, price in bank_train_prices(game, state, tid).items():
-                    affordable = price <= corp.cash or (
-                        not corp.trains and price - corp.cash <= director
-                    )
+            for tid in self._offer(entity):
+                for face, price in bank_train_prices(game, state, tid, entity).items():
+                    affordable = price <= corp.cash or (trainless and price - corp.cash <= director)
                     if must_buy and corp.cash - int(issued or 0) > price:
                         affordable = False
                     if affordable:
@@ -470,7 +589,7 @@ class BuyTrainStep(Step):
                         )
             if not must_buy and corp.cash >= 1:
                 seen: set[str] = set()
-                for tid in other_companies_trains(state, entity):
+                for tid in self._from_others(entity):
                     if state.trains[tid].name not in seen:
                         seen.add(state.trains[tid].name)
                         out.append(BuyTrain(entity=entity, entity_type=kind, train=tid, price=1))
@@ -481,7 +600,7 @@ class BuyTrainStep(Step):
             faces = [
                 p
                 for t in depot_offer(game, state)
-                for p in bank_train_prices(game, state, t).values()
+                for p in bank_train_prices(game, state, t, entity).values()
             ]
             for b in emergency_bundles(game, state, entity):
                 after = corp.cash + len(b) * share
@@ -496,4 +615,8 @@ class BuyTrainStep(Step):
                     )
         for tid in self._scrappable(entity):
             out.append(ScrapTrain(entity=entity, entity_type=kind, train=tid))
+        if not must_buy:
+            for sym in self._works(entity):
+                price = int(game.data.private(sym).face_value)
+                out.append(BuyCompany(entity=entity, entity_type=kind, company=sym, price=price))
         return out

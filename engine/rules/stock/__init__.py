@@ -62,8 +62,8 @@ def close_private(game: Game, state: GameState, sym: str) -> None:
     """A private closes: its owner (unless the bank) receives its face value from the bank;
     its reservations go."""
     priv = state.privates[sym]
-    if priv.closed:
-        return
+    if priv.closed or game.data.private(sym).kind == "works":
+        return  # a works never closes
     owner = priv.owner
     if owner != BANK:
         transfer(state, BANK, owner, game.data.private(sym).face_value, f"{sym} closes")
