@@ -7,7 +7,8 @@ is checked.  ``--format`` picks the output:
 * ``text``: ``FILE:LINE:COL: error: MESSAGE`` lines, then one summary line per game;
 * ``github``: ``::error file=...,line=...,col=...::MESSAGE`` workflow commands;
 * ``json``: ``{"games": [{"path", "title", "counts": {...}, "errors": [{"file", "line",
-  "col", "message"}]}]}``.
+  "col", "message"}]}]}``;
+* ``sarif``: a SARIF 2.1.0 log for code-scanning tools (:mod:`ferrovia.sarif`).
 """
 
 from __future__ import annotations
@@ -32,7 +33,10 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="game directory")
     parser.add_argument(
-        "--format", choices=("text", "json", "github"), default="text", help="output format"
+        "--format",
+        choices=("text", "json", "github", "sarif"),
+        default="text",
+        help="output format (sarif: SARIF 2.1.0 for code-scanning tools)",
     )
     parser.set_defaults(func=run)
 
@@ -89,6 +93,11 @@ def run(args: argparse.Namespace) -> int:
             ]
         }
         print(json.dumps(document, indent=2, ensure_ascii=False))
+    elif args.format == "sarif":
+        from ferrovia.sarif import sarif_log
+
+        log = sarif_log(e for r in results for e in r.errors)
+        print(json.dumps(log, indent=2, ensure_ascii=False))
     elif args.format == "github":
         for r in results:
             for e in r.errors:
