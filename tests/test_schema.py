@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 from ferrovia.cli import main
-from ferrovia.commands.schema import schema_files
+from ferrovia.commands.schema import overlay_schema_files, schema_files
+from ferrovia.overlay_schema import OVERLAY_KINDS
 from ferrovia.schemas import FILE_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,11 +51,11 @@ def test_schema_command_writes_every_file(
 ) -> None:
     out = tmp_path / "json"
     assert main(["schema", "--out", str(out)]) == 0
-    assert sorted(p.name for p in out.iterdir()) == sorted(schema_files())
+    assert sorted(p.name for p in out.iterdir()) == sorted(schema_files() | overlay_schema_files())
     schema = json.loads((out / "map.schema.json").read_text(encoding="utf-8"))
     assert schema["additionalProperties"] is False  # unknown keys are errors for editors too
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    assert len(capsys.readouterr().out.splitlines()) == len(FILE_KINDS)
+    assert len(capsys.readouterr().out.splitlines()) == len(FILE_KINDS) + len(OVERLAY_KINDS)
 
 
 def test_schema_command_refuses_a_file_as_directory(tmp_path: Path) -> None:
@@ -75,7 +76,11 @@ def test_data_file_starts_with_its_schema_line(path: Path) -> None:
     found = HEADER.match(first)
     assert found, f"{path.name}: first line must be '# yaml-language-server: $schema=...'"
     target = (path.parent / found.group(1)).resolve()
-    assert target == (COMMITTED / f"{_kind(path)}.schema.json").resolve()
+    game = path.parent / "game.yaml"
+    overlay = game.is_file() and "\nextends:" in game.read_text(encoding="utf-8")
+    # a variant's files say only what differs: they point at the overlay schemas
+    name = f"{_kind(path)}.overlay.schema.json" if overlay else f"{_kind(path)}.schema.json"
+    assert target == (COMMITTED / name).resolve()
     assert target.exists()
 
 

@@ -2,7 +2,8 @@
 
 Editors (yaml-language-server) read these through the ``# yaml-language-server: $schema=...``
 line at the top of each data file; ``tests/test_schema.py`` checks the committed copies are
-up to date with the pydantic models in ``schemas/``.
+up to date with the pydantic models in ``schemas/``.  A variant's files (overlays) point at
+``KIND.overlay.schema.json`` instead (:mod:`ferrovia.overlay_schema`).
 """
 
 from __future__ import annotations
@@ -22,11 +23,19 @@ def schema_files() -> dict[str, str]:
     return {f"{kind}.schema.json": json_schema_text(kind) for kind in FILE_KINDS}
 
 
+def overlay_schema_files() -> dict[str, str]:
+    """File name -> text of every overlay schema (``map.overlay.schema.json``: ...)."""
+    from ferrovia.overlay_schema import OVERLAY_KINDS, overlay_schema_text
+
+    return {f"{kind}.overlay.schema.json": overlay_schema_text(kind) for kind in OVERLAY_KINDS}
+
+
 def write_schemas(out: Path) -> list[Path]:
-    """Write every schema into ``out`` (created if needed); return the paths written."""
+    """Write every schema (full and overlay) into ``out`` (created if needed); return the
+    paths written."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, text in schema_files().items():
+    for name, text in {**schema_files(), **overlay_schema_files()}.items():
         path = out / name
         path.write_text(text, encoding="utf-8")
         written.append(path)
