@@ -25,7 +25,7 @@ tiles         ``tiles``: name -> :class:`TileDef` (``color``, ``count`` or ``Non
               ``tile_lays`` (operator kind -> tile operations per turn)
 privates      ``privates`` (tuple of :class:`ferrovia.schemas.privates.Private`, number order),
               ``private(symbol)``, ``private_income(symbol, phase)``,
-              ``private_operating``, ``two_player_unavailable``
+              ``two_player_unavailable``
 corporations  ``corporations`` (tuple of :class:`ferrovia.schemas.companies.Corporation`),
               ``corporation(symbol)``, ``share_structures``, ``companies`` (capitalisation,
               conversion)
@@ -53,7 +53,7 @@ from ferrovia.schemas.game import GameFile, Players
 from ferrovia.schemas.market import MarketFile
 from ferrovia.schemas.options import Option, OptionsFile
 from ferrovia.schemas.phases import Phase, PhasesFile
-from ferrovia.schemas.privates import Private, PrivateOperating, PrivatesFile, TwoPlayerUnavailable
+from ferrovia.schemas.privates import Private, PrivatesFile, TwoPlayerUnavailable
 from ferrovia.schemas.tiles import TileLay, UpgradeRules
 from ferrovia.schemas.trains import Train, TrainsFile, Variant, WoundedRules
 
@@ -122,7 +122,6 @@ class GameDefinition:
     tile_lays: Mapping[str, tuple[TileLay, ...]]
     """Tile operations per operating turn by operator kind (``corporation``, ``private``)."""
     privates: tuple[Private, ...]
-    private_operating: PrivateOperating | None
     two_player_unavailable: TwoPlayerUnavailable | None
     companies: CompaniesFile
     trains_file: TrainsFile
@@ -301,7 +300,6 @@ def build_definition(
         upgrade_rules=upgrade_rules,
         tile_lays=tile_lays,
         privates=privates.privates,
-        private_operating=privates.operating,
         two_player_unavailable=privates.two_player_unavailable,
         companies=companies,
         trains_file=trains,

@@ -180,7 +180,15 @@ def optimum_before(
     tokens = {c: h.tokens for c, h in state.hexes.items()}
     phase = list(common.current_phase(game, state).tiles)
     trains = [(t, routing.train_spec(game, state, t)) for t in train_ids]
-    best = best_routes(graph, trains, phase=phase, company=corp, tokens=tokens, limit=limit)
+    best = best_routes(
+        graph,
+        trains,
+        phase=phase,
+        company=corp,
+        tokens=tokens,
+        rules=routing.route_rules(game),
+        limit=limit,
+    )
     optimum = sum(
         r.revenue
         + game.rules.route_bonus(

@@ -65,14 +65,11 @@ class Files(Model):
 class GameEnd(Model):
     """When the game ends."""
 
-    bank_broken: (
-        Literal["immediate", "current_round", "current_or", "full_or", "one_more_full_or_set"]
-        | None
-    ) = None
-    """When the bank runs out: ``current_or`` = at the end of the operating round in progress
-    (or, if it breaks in a stock round, of the next one)."""
-    bankruptcy_allowed: bool = True
-    """Whether a player may go bankrupt (otherwise the rules prevent it)."""
+    bank_broken: Literal["immediate", "current_round", "current_or", "full_or"] = "full_or"
+    """When the game ends once the bank has run out: ``immediate`` (at once),
+    ``current_round`` (at the end of the round in progress), ``current_or`` (at the end of the
+    operating round in progress, or, if it broke in a stock round, of the next one) or
+    ``full_or`` (at the end of the set of operating rounds)."""
 
 
 class GameFile(Model):

@@ -28,21 +28,30 @@ class StockMarket(Model):
 
 
 class Movement(Model):
-    """Spaces the price marker moves (negative = left) on each occasion."""
+    """Spaces the price marker moves (negative = left, positive = right) on each occasion."""
 
     withheld: int
-    """Earnings withheld, or zero earnings."""
+    """Earnings withheld, or earnings too small to pay anything per share."""
+    paid: int = 0
+    """A dividend is paid but the per-share test below is not met."""
     dividend_at_least_price: int
-    """The dividend per share times ten is at least the current price."""
+    """A dividend whose per-share amount times ``dividend_times`` is at least the price."""
+    dividend_times: PositiveInt
+    """The per-share dividend is multiplied by this before the comparison with the price
+    (1858: ten, even for a 5-share company)."""
     director_sells: int
-    """Once per turn in which the (outgoing) director sells shares."""
+    """Once per sale by the (outgoing) director."""
     others_sell: int
+    """Once per sale by a player who is not the director."""
     no_train: int
     """The company has no train at the end of its turn and buys none."""
     issue: int = 0
     """The company issues treasury shares into the bank pool."""
     redeem: int = 0
     """The company buys back shares from the bank pool."""
+    sold_out: int = 0
+    """At the end of a stock round, for each started company with every share held by
+    players."""
 
 
 class StationCosts(Model):
@@ -73,13 +82,19 @@ class MarketFile(Model):
     """Most percent of a company that may be in the bank pool."""
     holding_limit: dict[int, int] = Field(default_factory=dict)
     """Most percent of one company a player may hold, by player count (absent: no limit)."""
-    sell_buy_order: Literal["sell_buy", "sell_buy_sell", "any"]
+    sell_buy_order: Literal["sell_buy", "sell_buy_sell"]
+    """``sell_buy``: once a player has bought in a turn, they sell no more that turn;
+    ``sell_buy_sell``: they may sell after buying too."""
     sell_after: Literal["operate", "first_stock_round", "any_time"]
-    """Shares of a company may be sold only once it has operated (``operate``)."""
+    """When a company's shares may be sold: once it has operated (``operate``), from the
+    second stock round on (``first_stock_round``), or whenever (``any_time``)."""
     must_sell_in_blocks: bool = False
-    sold_out_increase: bool = False
+    """A player sells the shares of one company they sell in a turn all at once (one sale per
+    company per turn)."""
     stations: StationCosts | None = None
-    minimum_bid_increment: PositiveInt | None = None
+    """Station marker costs; without them station markers cost nothing."""
+    minimum_bid_increment: PositiveInt = 1
+    """A bid on a private is at least this much above the one before."""
     bids_in_multiples: bool = False
     """Every bid is a multiple of ``minimum_bid_increment``."""
     note: str | None = None

@@ -98,31 +98,8 @@ class TwoPlayerUnavailable(Model):
     batch_2: int = Field(default=0, ge=0)
 
 
-class TrackLay(Model):
-    """One tile lay in an operating turn, and its cost."""
-
-    cost: Money = 0
-
-
-class PrivateOperating(Model):
-    """A player-owned private's operating turn.
-
-    Its tile lays and terrain costs are declared in tiles.yaml (``lays.private``,
-    ``upgrades.terrain.private_home_hexes``); ``track_lays``, ``upgrades`` and
-    ``home_terrain_free`` here are kept only for older data and will go.
-    """
-
-    track_lays: tuple[TrackLay, ...] = ()
-    upgrades: bool = False
-    """Whether its lays may upgrade (otherwise only yellow tiles on empty hexes)."""
-    home_terrain_free: bool = False
-    needs_home_tile_first: bool = False
-    """No lay elsewhere until one of its home hexes holds track."""
-
-
 class PrivatesFile(Model):
     """The privates, in number order."""
 
     privates: Annotated[tuple[Private, ...], NotEmpty, ListNotEmpty]
     two_player_unavailable: TwoPlayerUnavailable | None = None
-    operating: PrivateOperating | None = None

@@ -7,6 +7,17 @@ import doctest
 import pytest
 from ferrovia.rules.operating import dividend, game_end, phases, token, track, trains
 from ferrovia.rules.operating.phases import TrainFacts
+from ferrovia.schemas.market import Movement
+from ferrovia.schemas.tiles import TerrainRules, TileLay
+
+MOVES = Movement(
+    withheld=-1,
+    dividend_at_least_price=1,
+    dividend_times=10,
+    director_sells=-1,
+    others_sell=0,
+    no_train=-1,
+)
 
 
 @pytest.mark.parametrize("module", [dividend, game_end, phases, token, track, trains])
@@ -39,11 +50,11 @@ def test_payments_to_holders_treasury_paid_pool_lost() -> None:
 
 def test_market_move_ten_times_dividend_rule_even_for_five_share() -> None:
     # 5-share company at P100 paying P10 a share: 10 x 10 >= 100 -> right.
-    assert dividend.market_steps(10, 100) == 1
+    assert dividend.market_steps(10, 100, MOVES) == 1
     # P9 a share at P100: stays.
-    assert dividend.market_steps(9, 100) == 0
+    assert dividend.market_steps(9, 100, MOVES) == 0
     # withheld (or P0 a share): left.
-    assert dividend.market_steps(0, 100) == -1
+    assert dividend.market_steps(0, 100, MOVES) == -1
 
 
 def test_unknown_dividend_kind_is_a_clear_error() -> None:
@@ -56,51 +67,65 @@ def test_unknown_dividend_kind_is_a_clear_error() -> None:
 
 def test_station_cost_nearest_marker_counts() -> None:
     # MZA in Madrid, second marker in Barcelona two provinces away: P80 (rulebook example).
-    assert token.station_cost([2]) == 80
+    assert token.station_cost([2], per_boundary=40, minimum=20) == 80
     # another marker only one boundary away makes it P40
-    assert token.station_cost([2, 1]) == 40
+    assert token.station_cost([2, 1], per_boundary=40, minimum=20) == 40
     # same province: P20
-    assert token.station_cost([0, 3]) == 20
+    assert token.station_cost([0, 3], per_boundary=40, minimum=20) == 20
 
 
 # -- 9.3 track --------------------------------------------------------------------------------
 
 
+SECOND = TileLay(cost=20, metre_cost=10, other_hex=True)
+TERRAIN = TerrainRules(metre_only="half", private_home_hexes="free")
+
+
 def test_second_tile_costs_20_and_10_when_metre_only() -> None:
     assert (
         track.tile_lay_cost(
-            lay_index=1, terrain=0, new_gauges={"broad"}, turn_gauges=[{"broad"}, {"broad"}]
+            SECOND, TERRAIN, terrain=0, new_gauges={"broad"}, turn_gauges=[{"broad"}, {"broad"}]
         )
         == 20
     )
     assert (
         track.tile_lay_cost(
-            lay_index=1, terrain=0, new_gauges={"narrow"}, turn_gauges=[{"broad"}, {"narrow"}]
+            SECOND, TERRAIN, terrain=0, new_gauges={"narrow"}, turn_gauges=[{"broad"}, {"narrow"}]
         )
         == 10
     )
 
 
 def test_terrain_halved_for_metre_and_free_in_private_home() -> None:
+    first = TileLay()
     assert (
         track.tile_lay_cost(
-            lay_index=0, terrain=80, new_gauges={"narrow"}, turn_gauges=[{"narrow"}]
+            first, TERRAIN, terrain=80, new_gauges={"narrow"}, turn_gauges=[{"narrow"}]
         )
         == 40
     )
     assert (
-        track.tile_lay_cost(lay_index=0, terrain=80, new_gauges={"dual"}, turn_gauges=[{"dual"}])
+        track.tile_lay_cost(first, TERRAIN, terrain=80, new_gauges={"dual"}, turn_gauges=[{"dual"}])
         == 80
     )
     assert (
         track.tile_lay_cost(
-            lay_index=0,
+            first,
+            TERRAIN,
             terrain=80,
             new_gauges={"broad"},
             turn_gauges=[{"broad"}],
             home_of_private=True,
         )
         == 0
+    )
+    # with terrain paid in full the same metre lay costs all 80
+    full = TerrainRules(metre_only="full", private_home_hexes="paid")
+    assert (
+        track.tile_lay_cost(
+            first, full, terrain=80, new_gauges={"narrow"}, turn_gauges=[{"narrow"}]
+        )
+        == 80
     )
 
 

@@ -74,7 +74,6 @@ class Rules1858(Rules):
         "closure": ("exchange_approval", "home_token", "private_closure"),
     }
     ROUNDS: ClassVar[tuple[type[Round], ...]] = (PrivateClosureRound,)
-    GAME_END_CHECK: ClassVar[dict[str, str]] = {"bank": "current_or"}
 
     def steps(self) -> tuple[type[Step], ...]:
         from ferrovia.rules.operating.closure import PrivateClosureStep

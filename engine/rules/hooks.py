@@ -27,9 +27,6 @@ class Rules:
     NAME: ClassVar[str] = "base"
     ROUND_STEPS: ClassVar[dict[str, tuple[str, ...]]] = {}
     ROUNDS: ClassVar[tuple[type[Round], ...]] = ()  # extra round kinds this game uses
-    # when each game-end reason ends the game: 'immediate', 'current_round', 'current_or',
-    # 'full_or' (end of the OR set)
-    GAME_END_CHECK: ClassVar[dict[str, str]] = {"bank": "full_or"}
     MAX_TURNS: ClassVar[int] = 100  # stock rounds; then the game ends unfinished ('dnf')
 
     # -- registration ----------------------------------------------------------------------
@@ -78,7 +75,18 @@ class Rules:
         state.players = state.players[i:] + state.players[:i]
 
     def finish_stock_round(self, game: Game, state: GameState) -> None:
-        """End-of-stock-round price moves (sold out up...)."""
+        """End-of-stock-round price moves: a started company whose shares are all held by
+        players moves market.yaml ``movement.sold_out`` spaces."""
+        from ferrovia.rules.operating import common
+
+        move = game.definition.market.movement.sold_out
+        if not move:
+            return
+        for corp in game.sorted_by_price(state, list(state.corporations.values())):
+            if corp.closed or corp.market is None:
+                continue
+            if all(state.is_player(sh.owner) for sh in corp.shares):
+                common.move_price(game, state, corp, move)
 
     def operating_order(self, game: Game, state: GameState) -> list[str]:
         """Floated minors in charter order, then floated corporations by share price."""
@@ -179,9 +187,10 @@ class Rules:
 
     # -- game end --------------------------------------------------------------------------
     def game_end_check(self, game: Game, state: GameState) -> tuple[str, str] | None:
-        for reason, timing in self.GAME_END_CHECK.items():
-            if reason == "bank" and state.bank_broken:
-                return reason, timing
+        """(reason, when) once the game is to end: the bank has broken (game.yaml
+        ``end.bank_broken`` says when)."""
+        if state.bank_broken:
+            return "bank", game.definition.game.end.bank_broken
         return None
 
     def end_now(self, game: Game, state: GameState, timing: str) -> bool:

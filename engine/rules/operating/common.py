@@ -213,8 +213,15 @@ def cars(game: Game, state: GameState, ref: str) -> list[str]:
 
 
 def trains_against_limit(game: Game, state: GameState, ref: str) -> int:
-    """How many of the company's trains use up room under its train limit."""
-    return sum(1 for t in trains_of(state, ref) if train_type_def(game, t).counts_for_train_limit)
+    """How many of the company's trains use up room under its train limit (a wounded one only
+    if trains.yaml ``wounded.counts_for_train_limit``)."""
+    wounded_count = game.definition.wounded.counts_for_train_limit
+    return sum(
+        1
+        for t in trains_of(state, ref)
+        if train_type_def(game, t).counts_for_train_limit
+        and (wounded_count or not state.trains[t].obsolete)
+    )
 
 
 def has_cars(game: Game) -> bool:

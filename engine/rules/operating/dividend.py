@@ -30,6 +30,7 @@ from ferrovia.rules.step import Step
 
 if TYPE_CHECKING:
     from ferrovia.rules.game import Game
+    from ferrovia.schemas.market import Movement
 
 KINDS = ("payout", "half", "withhold")
 
@@ -53,19 +54,25 @@ def split_earnings(revenue: int, total_shares: int, kind: str) -> Payout:
     return Payout(per_share, revenue - per_share * total_shares)
 
 
-def market_steps(per_share: int, share_price: int) -> int:
-    """Stock-price move after the dividend: -1 (left), 0 or +1 (right).
+def market_steps(per_share: int, share_price: int, movement: Movement) -> int:
+    """Stock-price move after the dividend (market.yaml ``movement``).
 
-    Nothing paid (withheld, or earnings too small to pay a peseta a share) moves left; ten
-    times the dividend per share reaching the share price moves right, even for a 5-share
-    company.
+    Nothing paid (withheld, or earnings too small to pay a peseta a share) moves
+    ``withheld``; ``dividend_times`` times the dividend per share reaching the share price
+    moves ``dividend_at_least_price`` (in 1858 ten times, even for a 5-share company); any
+    other dividend moves ``paid``.
 
-    >>> market_steps(0, 100), market_steps(9, 100), market_steps(10, 100)
+    >>> from ferrovia.schemas.market import Movement
+    >>> rules = Movement(withheld=-1, dividend_at_least_price=1, dividend_times=10,
+    ...                  director_sells=-1, others_sell=0, no_train=-1)
+    >>> market_steps(0, 100, rules), market_steps(9, 100, rules), market_steps(10, 100, rules)
     (-1, 0, 1)
     """
     if per_share <= 0:
-        return -1
-    return 1 if per_share * 10 >= share_price else 0
+        return movement.withheld
+    if per_share * movement.dividend_times >= share_price:
+        return movement.dividend_at_least_price
+    return movement.paid
 
 
 def holder_payments(per_share: int, holdings: Mapping[str, int], *, pool: str) -> dict[str, int]:
@@ -156,7 +163,9 @@ class DividendStep(Step):
         self.log(
             f"{op} earns {revenue}: {kind}, {split.per_share} per share, keeps {split.retained}"
         )
-        common.move_price(game, state, corp, market_steps(split.per_share, price))
+        common.move_price(
+            game, state, corp, market_steps(split.per_share, price, game.definition.market.movement)
+        )
         close_owned_privates(game, state, op)
         self.pass_()
 

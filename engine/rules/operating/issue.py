@@ -1,9 +1,9 @@
 """Redeem and issue stock [1858 rules 9.9], the last thing a company may do in its turn.
 
 Issue: treasury shares go to the bank pool at the current price (never past the pool limit),
-the price moves one space left; not in the company's first operating turn.  Redeem: buy back
-shares from the bank pool at the current price into the treasury.  One issue or one redemption
-(of any size) ends the step.
+and the price moves (market.yaml ``movement.issue``); not in the company's first operating
+turn.  Redeem: buy back shares from the bank pool at the current price into the treasury
+(``movement.redeem``).  One issue or one redemption (of any size) ends the step.
 """
 
 from __future__ import annotations
@@ -94,6 +94,7 @@ class IssueSharesStep(Step):
         for i in action.shares:
             move_share(self.state, by_id[i], op)
         self.log(f"{op} redeems {', '.join(action.shares)} for {amount}")
+        common.move_price(self.game, self.state, corp, self.game.definition.market.movement.redeem)
         self.pass_()
 
     def legal_actions(self, entity: str) -> list[Action]:

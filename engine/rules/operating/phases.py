@@ -41,8 +41,12 @@ class RustOutcome:
     rusted: tuple[str, ...]
 
 
-def wound_and_rust(trains: Iterable[TrainFacts], bought_type: str) -> RustOutcome:
+def wound_and_rust(
+    trains: Iterable[TrainFacts], bought_type: str, *, pool_wounded_rust: bool = True
+) -> RustOutcome:
     """Which trains become wounded and which rust when a ``bought_type`` train is bought.
+    ``pool_wounded_rust`` (trains.yaml ``wounded.removed_from_bank_pool``): a card in the bank
+    pool when its type becomes wounded leaves the game.
 
     >>> ts = [TrainFacts("2H-0", "2H", False, False, "6H", "6E"),
     ...       TrainFacts("2H-1", "2H", True, False, "6H", "6E"),
@@ -57,7 +61,8 @@ def wound_and_rust(trains: Iterable[TrainFacts], bought_type: str) -> RustOutcom
     rusted = tuple(
         t.id
         for t in trains
-        if t.rusts_on == bought_type or (t.obsolete_on == bought_type and t.in_pool)
+        if t.rusts_on == bought_type
+        or (pool_wounded_rust and t.obsolete_on == bought_type and t.in_pool)
     )
     return RustOutcome(wounded, rusted)
 
@@ -111,7 +116,11 @@ def _facts(game: Game, state: GameState) -> list[TrainFacts]:
 
 
 def apply_wound_and_rust(game: Game, state: GameState, bought_type: str) -> None:
-    outcome = wound_and_rust(_facts(game, state), bought_type)
+    outcome = wound_and_rust(
+        _facts(game, state),
+        bought_type,
+        pool_wounded_rust=game.definition.wounded.removed_from_bank_pool,
+    )
     for tid in outcome.wounded:
         state.trains[tid].obsolete = True
     if outcome.wounded:
@@ -159,7 +168,8 @@ def nth_purchase_rusting(game: Game, state: GameState, face: str, from_bank: boo
             if hit:
                 state.log.append(f"-- Event: {typ.name} trains are wounded --")
             # A card in the bank pool that becomes wounded rusts (as by type).
-            _rust(state, [t.id for t in hit if t.owner == POOL])
+            if game.definition.wounded.removed_from_bank_pool:
+                _rust(state, [t.id for t in hit if t.owner == POOL])
         elif done + 1 == needed:
             _rust(
                 state,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ferrovia.graph import TrackGraph, build_graph, reachable
 from ferrovia.notation.models import Border, BorderType, Tile
-from ferrovia.routes import RouteSpec, TrainSpec, run_revenue, train_spec_from_data
+from ferrovia.routes import RouteRules, RouteSpec, TrainSpec, run_revenue, train_spec_from_data
 from ferrovia.rules.operating import board, common
 from ferrovia.rules.state import GameState
 
@@ -49,6 +49,12 @@ def _with_hex_borders(game: Game, state: GameState, coord: str) -> Tile:
     # the graph turns a tile's borders with the tile: turn them back so they stay put
     extra = tuple(Border(edge=(b.edge - rotation) % 6, type=b.type) for b in closed)
     return Tile(parts=(*placed.tile.parts, *extra))
+
+
+def route_rules(game: Game) -> RouteRules:
+    """The route engine's settings from the data: a wounded train's run is divided by
+    trains.yaml ``wounded.revenue_divisor``."""
+    return RouteRules(wounded_divisor=game.definition.wounded.revenue_divisor)
 
 
 def train_spec(game: Game, state: GameState, tid: str) -> TrainSpec:
@@ -103,7 +109,9 @@ def route_revenues(game: Game, state: GameState, corp: str, routes: Any) -> list
     tokens = {c: h.tokens for c, h in state.hexes.items()}
     phase = list(common.current_phase(game, state).tiles)
     graph = track_graph(game, state)
-    result = run_revenue(graph, specs, trains, phase=phase, company=corp, tokens=tokens)
+    result = run_revenue(
+        graph, specs, trains, phase=phase, company=corp, tokens=tokens, rules=route_rules(game)
+    )
     by_train = {
         # A game's own per-route bonus (1858 Switzerland: north-south, east-west), and what an
         # attached car adds.
@@ -212,7 +220,9 @@ def best_run(game: Game, state: GameState, corp: str, train_ids: list[str]) -> l
     tokens = {c: h.tokens for c, h in state.hexes.items()}
     phase = list(common.current_phase(game, state).tiles)
     trains = [(t, train_spec(game, state, t)) for t in train_ids]
-    best = best_routes(graph, trains, phase=phase, company=corp, tokens=tokens)
+    best = best_routes(
+        graph, trains, phase=phase, company=corp, tokens=tokens, rules=route_rules(game)
+    )
     out = []
     for r in best.routes:
         stops = [graph.stops[s] for s in r.route.stops]

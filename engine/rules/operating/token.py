@@ -1,14 +1,14 @@
 """Place a station marker [1858 rules 9.4]: the province cost rule.
 
 The cost depends only on the new marker's distance, in provinces, from the company's nearest
-existing marker (irrespective of track): P40 per provincial boundary crossed, but at least P20
-(the price when the company already has a marker in that province).
+existing marker (irrespective of track): market.yaml ``stations.per_border`` per provincial
+boundary crossed, but at least ``stations.minimum`` (1858: P40 and P20).
 
->>> station_cost([2, 1, 3])
+>>> station_cost([2, 1, 3], per_boundary=40, minimum=20)
 40
->>> station_cost([0])
+>>> station_cost([0], per_boundary=40, minimum=20)
 20
->>> station_cost([])
+>>> station_cost([], per_boundary=40, minimum=20)
 20
 """
 
@@ -26,16 +26,8 @@ from ferrovia.rules.step import Step
 if TYPE_CHECKING:
     from ferrovia.rules.game import Game
 
-PER_BOUNDARY = 40
-MINIMUM = 20
 
-
-def station_cost(
-    boundaries_to_existing: Iterable[int],
-    *,
-    per_boundary: int = PER_BOUNDARY,
-    minimum: int = MINIMUM,
-) -> int:
+def station_cost(boundaries_to_existing: Iterable[int], *, per_boundary: int, minimum: int) -> int:
     """Cost from the province distances to each existing marker (nearest one counts)."""
     nearest = min(boundaries_to_existing, default=0)
     return max(minimum, per_boundary * nearest)
@@ -55,7 +47,7 @@ def station_cost_for(game: Game, state: GameState, corp: str, coord: str) -> int
     """The cost of a new station of ``corp`` on ``coord`` by the province rule."""
     stations = game.definition.market.stations
     if stations is None:
-        return MINIMUM
+        return 0
     target = province_of(stations, coord)
     distances = []
     for other in board.station_hexes(state, corp):

@@ -1,16 +1,21 @@
 """Lay or upgrade track [1858 rules 9.3]: what one tile operation costs.
 
-A company may do one or two tile operations per turn (two different hexes); the second one costs
-an extra P20.  Terrain (the hex's printed cost) is paid on the first tile laid there and halved
-when the only new track is metre gauge; a private railway pays no terrain in its home hexes.
-Like 18xx.games, the second-operation fee drops by P10 when the new track of *either* of the
-turn's two operations is entirely metre gauge.
+The tile operations of a turn and their fees are tiles.yaml ``lays`` (by kind of operator);
+terrain (the hex's printed cost) is paid on the first tile laid there, reduced as
+``upgrades.terrain`` says when the only new track is metre gauge or the lay is in a private
+railway's own home hex.  Like 18xx.games, a lay's ``metre_cost`` replaces its ``cost`` when the
+new track of *any* of the turn's operations is entirely metre gauge.
 
->>> tile_lay_cost(lay_index=0, terrain=60, new_gauges={"narrow"}, turn_gauges=[{"narrow"}])
+>>> from ferrovia.schemas.tiles import TerrainRules, TileLay
+>>> second = TileLay(cost=20, metre_cost=10, other_hex=True)
+>>> rules = TerrainRules(metre_only="half", private_home_hexes="free")
+>>> tile_lay_cost(TileLay(), rules, terrain=60, new_gauges={"narrow"}, turn_gauges=[{"narrow"}])
 30
->>> tile_lay_cost(lay_index=1, terrain=0, new_gauges={"broad"}, turn_gauges=[{"narrow"}, {"broad"}])
+>>> tile_lay_cost(second, rules, terrain=0, new_gauges={"broad"},
+...               turn_gauges=[{"narrow"}, {"broad"}])
 10
->>> tile_lay_cost(lay_index=1, terrain=40, new_gauges={"broad"}, turn_gauges=[{"broad"}, {"broad"}])
+>>> tile_lay_cost(second, rules, terrain=40, new_gauges={"broad"},
+...               turn_gauges=[{"broad"}, {"broad"}])
 60
 """
 
@@ -28,10 +33,9 @@ from ferrovia.rules.ledger import transfer
 from ferrovia.rules.operating import board, common, routing
 from ferrovia.rules.state import BANK
 from ferrovia.rules.step import Step
+from ferrovia.schemas.tiles import TerrainRules, TileLay
 
 METRE = "narrow"  # 18xx.games' name for metre gauge, used in tile codes
-SECOND_LAY_FEE = 20
-METRE_SECOND_LAY_DISCOUNT = 10
 MAX_LAYS_OFFERED = 40  # random play needs some legal lays, not all of them
 
 
@@ -53,40 +57,43 @@ def only_metre(gauges: Set[str]) -> bool:
     return set(gauges) == {METRE}
 
 
-def terrain_cost(terrain: int, new_gauges: Set[str], *, home_of_private: bool = False) -> int:
-    """Terrain paid for a lay: halved (rounding the discount down) for metre-only track.
+def terrain_cost(
+    terrain: int, new_gauges: Set[str], rules: TerrainRules, *, home_of_private: bool = False
+) -> int:
+    """Terrain paid for a lay: free in a private's home hex and halved (rounding the discount
+    down) for metre-only track when tiles.yaml ``upgrades.terrain`` says so.
 
-    >>> terrain_cost(45, {"narrow"}), terrain_cost(40, {"dual"})
+    >>> from ferrovia.schemas.tiles import TerrainRules
+    >>> rules = TerrainRules(metre_only="half", private_home_hexes="free")
+    >>> terrain_cost(45, {"narrow"}, rules), terrain_cost(40, {"dual"}, rules)
     (23, 40)
-    >>> terrain_cost(40, {"broad"}, home_of_private=True)
+    >>> terrain_cost(40, {"broad"}, rules, home_of_private=True)
     0
     """
-    if home_of_private or terrain <= 0:
+    if terrain <= 0 or (home_of_private and rules.private_home_hexes == "free"):
         return 0
-    return terrain - terrain // 2 if only_metre(new_gauges) else terrain
+    if rules.metre_only == "half" and only_metre(new_gauges):
+        return terrain - terrain // 2
+    return terrain
 
 
 def tile_lay_cost(
+    lay: TileLay,
+    rules: TerrainRules,
     *,
-    lay_index: int,
     terrain: int,
     new_gauges: Set[str],
     turn_gauges: Sequence[Set[str]],
     home_of_private: bool = False,
-    second_lay_fee: int = SECOND_LAY_FEE,
-    metre_discount: int = METRE_SECOND_LAY_DISCOUNT,
 ) -> int:
-    """Total cost of the ``lay_index``-th (0-based) tile operation of the turn.
+    """Total cost of one tile operation: its terrain and the lay's own fee.
 
     ``turn_gauges`` lists the new-track gauges of every operation this turn *including* this one.
     """
-    cost = terrain_cost(terrain, new_gauges, home_of_private=home_of_private)
-    if lay_index == 0:
-        return cost
-    cost += second_lay_fee
-    if any(only_metre(g) for g in turn_gauges):
-        cost -= metre_discount
-    return cost
+    cost = terrain_cost(terrain, new_gauges, rules, home_of_private=home_of_private)
+    if lay.metre_cost is not None and any(only_metre(g) for g in turn_gauges):
+        return cost + lay.metre_cost
+    return cost + lay.cost
 
 
 # -- the step -----------------------------------------------------------------------------------
@@ -151,14 +158,11 @@ def _stop_values(tile: Any, path: Any) -> list[int]:
     return sorted(out)
 
 
-def _tile_lays(step: Step, operator: str) -> list[dict[str, Any]]:
-    """The operator's tile operations this turn: [{'cost': extra fee, 'upgrade': bool}]."""
-    if common.is_minor(step.state, operator):
-        ops = step.game.definition.private_operating
-        if ops is not None and ops.track_lays:
-            return [{"cost": t.cost, "upgrade": bool(ops.upgrades)} for t in ops.track_lays]
-        return [{"cost": 0, "upgrade": False}, {"cost": SECOND_LAY_FEE, "upgrade": False}]
-    return [{"cost": 0, "upgrade": True}, {"cost": SECOND_LAY_FEE, "upgrade": True}]
+def _tile_lays(step: Step, operator: str) -> tuple[TileLay, ...]:
+    """The operator's tile operations per turn (tiles.yaml ``lays``: ``private`` for a
+    private railway, ``corporation`` for a public company)."""
+    kind = "private" if common.is_minor(step.state, operator) else "corporation"
+    return step.game.definition.tile_lays.get(kind, ())
 
 
 class TrackStep(Step):
@@ -203,9 +207,9 @@ class TrackStep(Step):
         old = board.placed(game, state, action.hex)
         new_tile, new_color = board.tile_def(game, action.tile)
         upgrade = old.color != "white"
-        if upgrade and not lay["upgrade"]:
-            raise self.illegal(action, "9.3 private railways", f"{op} may not upgrade track")
-        if index > 0 and action.hex in self.rdata["laid_hexes"]:
+        if upgrade and not lay.upgrade:
+            raise self.illegal(action, "9.3 tile operations", f"{op} may not upgrade track now")
+        if lay.other_hex and action.hex in self.rdata["laid_hexes"]:
             raise self.illegal(
                 action, "9.3 second tile", f"{action.hex} was already laid this turn"
             )
@@ -214,7 +218,7 @@ class TrackStep(Step):
             raise self.illegal(
                 action, "9.10 phases", f"{new_color} tiles are not available in phase {state.phase}"
             )
-        if "broad_gauge" in phase.status and "narrow" in board.track_gauges(new_tile):
+        if "narrow" in board.track_gauges(new_tile) and not self._metre_allowed():
             raise self.illegal(action, "9.2 gauges", "metre gauge track is not available yet")
         free = state.tiles.get(board.tile_name(action.tile))
         if free is None or action.tile not in free:
@@ -227,12 +231,12 @@ class TrackStep(Step):
         terrain = old.tile.upgrades[0].cost if (old.preprinted and old.tile.upgrades) else 0
         home = common.is_minor(state, op) and action.hex in game.definition.private(op).home_hexes
         cost = tile_lay_cost(
-            lay_index=index,
+            lay,
+            game.definition.upgrade_rules.terrain,
             terrain=terrain,
             new_gauges=gauges,
             turn_gauges=turn_gauges,
             home_of_private=home,
-            second_lay_fee=int(lay["cost"]) if index else SECOND_LAY_FEE,
         )
         cost = game.rules.tile_lay_cost(
             game, state, op, action.hex, board.tile_name(action.tile), cost
@@ -255,6 +259,14 @@ class TrackStep(Step):
         game.rules.after_lay_tile(game, self.state, op, action.hex, board.tile_name(action.tile))
         if index + 1 >= len(_tile_lays(self, op)):
             self.pass_()
+
+    def _metre_allowed(self) -> bool:
+        """tiles.yaml ``upgrades.metre_gauge_from_phase``: metre-gauge tiles from that phase."""
+        first = self.game.definition.upgrade_rules.metre_gauge_from_phase
+        if first is None:
+            return True
+        order = [p.name for p in self.game.definition.phases]
+        return order.index(self.state.phase) >= order.index(first)
 
     def _check_tile(
         self, action: LayTile, old: board.PlacedTile, new_tile: Any, new_color: str

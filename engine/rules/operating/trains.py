@@ -85,6 +85,12 @@ def limit_of(game: Game, state: GameState, corp: str) -> int:
     return train_limit(phase.train_limit, state.corporations[corp].kind)
 
 
+def buyable_train(game: Game, state: GameState, tid: str) -> bool:
+    """A used train (bank pool, another company) may be bought unless it is wounded and
+    trains.yaml ``wounded.may_be_bought`` is false."""
+    return game.definition.wounded.may_be_bought or not state.trains[tid].obsolete
+
+
 def crowded_companies(game: Game, state: GameState) -> list[str]:
     """Companies over their train limit, in operating order (they discard in that order)."""
     corps = [c for c in state.corporations.values() if c.floated and not c.closed]
@@ -112,6 +118,8 @@ def depot_offer(game: Game, state: GameState) -> list[str]:
                 out.append(tid)
     pool_names: set[str] = set()
     for tid in common.pool_trains(state):
+        if not buyable_train(game, state, tid):
+            continue
         if state.trains[tid].name not in pool_names:
             pool_names.add(state.trains[tid].name)
             out.append(tid)
@@ -146,12 +154,13 @@ def bank_train_prices(
     }
 
 
-def other_companies_trains(state: GameState, corp: str) -> list[str]:
+def other_companies_trains(game: Game, state: GameState, corp: str) -> list[str]:
     return [
         tid
         for c in state.corporations.values()
         if c.sym != corp and not c.closed
         for tid in c.trains
+        if buyable_train(game, state, tid)
     ]
 
 
@@ -324,7 +333,7 @@ def issue_shares(game: Game, state: GameState, corp_sym: str, share_ids: list[st
         move_share(state, by_id[i], POOL)
     transfer(state, BANK, corp_sym, amount, f"{corp_sym} issues {len(share_ids)} shares")
     state.log.append(f"{corp_sym} issues {', '.join(share_ids)} for {amount}")
-    common.move_price(game, state, corp, -1)
+    common.move_price(game, state, corp, game.definition.market.movement.issue)
     return price
 
 
@@ -371,7 +380,9 @@ class BuyTrainStep(Step):
         if self._full(corp):
             return []
         return [
-            t for t in other_companies_trains(self.state, corp) if not common.is_car(self.game, t)
+            t
+            for t in other_companies_trains(self.game, self.state, corp)
+            if not common.is_car(self.game, t)
         ]
 
     def _min_price(self, corp: str) -> int | None:
@@ -379,7 +390,7 @@ class BuyTrainStep(Step):
             min(bank_train_prices(self.game, self.state, t, corp).values())
             for t in depot_offer(self.game, self.state)
         ]
-        if other_companies_trains(self.state, corp):
+        if other_companies_trains(self.game, self.state, corp):
             prices.append(1)
         return min(prices) if prices else None
 
@@ -388,6 +399,10 @@ class BuyTrainStep(Step):
         return self._room(corp) and low is not None and self.state.corporations[corp].cash >= low
 
     def _scrappable(self, corp: str) -> list[str]:
+        """Wounded trains the company may discard at will (trains.yaml
+        ``wounded.may_be_discarded``)."""
+        if not self.game.definition.wounded.may_be_discarded:
+            return []
         return [t for t in self.state.corporations[corp].trains if self.state.trains[t].obsolete]
 
     def _works(self, corp: str) -> list[str]:
@@ -560,7 +575,9 @@ class BuyTrainStep(Step):
         self.pass_()
         if trainless and not closing:
             self.log(f"{op} does not own a train")
-            common.move_price(self.game, self.state, corp, -1)
+            common.move_price(
+                self.game, self.state, corp, self.game.definition.market.movement.no_train
+            )
 
     def legal_actions(self, entity: str) -> list[Action]:
         state, game = self.state, self.game

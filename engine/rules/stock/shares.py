@@ -112,8 +112,8 @@ def can_gain(
 ) -> bool:
     """Holding limit (percent of one company) and certificate limit."""
     corp = state.corporations[bundle.corp]
-    limit = game.data.holding_limit or 60
-    if percent_of(corp, player) + bundle.percent > limit:
+    limit = game.data.holding_limit
+    if limit is not None and percent_of(corp, player) + bundle.percent > limit:
         return False
     return exchange or num_certs(game, state, player) < game.data.cert_limit
 
@@ -279,22 +279,6 @@ def set_par(game: Game, state: GameState, corp: Corporation, col: int, row: int 
     corp.market = [row, col]
     corp.par_price = game.data.market[col]
     state.market.setdefault(market.cell_key(corp.market), []).append(corp.sym)
-
-
-def move_left(game: Game, state: GameState, corp: Corporation) -> None:
-    if corp.market is None:
-        return
-    row, col = corp.market
-    if col > 0:
-        _move(state, corp, [row, col - 1])
-
-
-def move_right(game: Game, state: GameState, corp: Corporation) -> None:
-    if corp.market is None:
-        return
-    row, col = corp.market
-    if col + 1 < len(game.data.market):
-        _move(state, corp, [row, col + 1])
 
 
 def _move(state: GameState, corp: Corporation, cell: list[int]) -> None:

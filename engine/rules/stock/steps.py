@@ -19,6 +19,7 @@ from ferrovia.rules.actions import (
     PlaceToken,
     SellShares,
 )
+from ferrovia.rules.operating import common
 from ferrovia.rules.state import POOL, Corporation
 from ferrovia.rules.step import Step
 from ferrovia.rules.stock import shares as sh
@@ -428,7 +429,7 @@ class StockTurn(Step):
         if self.must_sell(entity):
             return ["sell_shares"]
         if self.bought():
-            return []
+            return ["sell_shares", "pass"] if self.sellable_bundles(entity) else []
         out = []
         if self.sellable_bundles(entity):
             out.append("sell_shares")
@@ -454,7 +455,7 @@ class StockTurn(Step):
         if self.data.get("auctioning"):
             return True
         if self.bought():
-            return self.must_sell(entity)
+            return self.must_sell(entity) or bool(self.sellable_bundles(entity))
         return (
             self.can_bid_any(entity)
             or self.can_exchange_any(entity)
@@ -483,14 +484,24 @@ class StockTurn(Step):
             return False
         return bool(self.sellable_bundles(player))
 
+    def may_sell_company(self, corp: Corporation) -> bool:
+        """market.yaml ``sell_after``: whether shares of ``corp`` may be sold yet."""
+        when = self.game.definition.market.sell_after
+        if when == "operate":
+            return corp.operated
+        if when == "first_stock_round":
+            return self.state.turn > 1
+        return True
+
     def can_sell(self, player: str, bundle: sh.Bundle) -> bool:
         g, s = self.game, self.state
         corp = s.corporations[bundle.corp]
+        rules = g.definition.market
         return (
             bundle.owner == player
-            and corp.operated
-            and not self.sold_now(player, corp.sym)
-            and not self.bought()
+            and self.may_sell_company(corp)
+            and not (rules.must_sell_in_blocks and self.sold_now(player, corp.sym))
+            and not (rules.sell_buy_order == "sell_buy" and self.bought())
             and sh.fits_in_pool(g, s, bundle)
             and sh.can_dump(s, player, bundle)
         )
@@ -564,7 +575,7 @@ class StockTurn(Step):
     def min_bid(self, sym: str) -> int:
         top = self.highest_bid()
         if self.data.get("auctioning") and top is not None:
-            return int(top[1]) + self.game.data.min_bid_increment
+            return int(top[1]) + self.game.definition.market.minimum_bid_increment
         return self.game.data.private(sym).minimum_bid
 
     def max_bid(self, player: str) -> int:
@@ -607,8 +618,10 @@ class StockTurn(Step):
         was_director = corp.director == player
         self.rdata["players_sold"].setdefault(player, {})[corp.sym] = "now"
         sh.sell_shares(g, s, bundle)
-        if was_director:
-            sh.move_left(g, s, corp)
+        movement = g.definition.market.movement
+        common.move_price(
+            g, s, corp, movement.director_sells if was_director else movement.others_sell
+        )
         self.track(action)
 
     def process_buy_shares(self, action: BuyShares) -> None:
@@ -695,9 +708,15 @@ class StockTurn(Step):
         lo = self.min_bid(sym)
         if action.price < lo:
             raise self.illegal(action, "8.1 minimum bid", f"minimum bid is {lo}")
-        inc = g.data.min_bid_increment
-        if (action.price - lo) % inc:
-            raise self.illegal(action, "8.1 bid increments", f"bids go up in multiples of {inc}")
+        inc = g.definition.market.minimum_bid_increment
+        if g.definition.market.bids_in_multiples and action.price % inc:
+            raise self.illegal(action, "8.1 bid increments", f"bids are multiples of {inc}")
+        if sh.num_certs(g, self.state, player) >= g.data.cert_limit:
+            raise self.illegal(
+                action,
+                "8.1 certificate limit",
+                f"{player} is at the certificate limit ({g.data.cert_limit}) and cannot bid",
+            )
         if action.price > self.max_bid(player):
             raise self.illegal(action, "8.1 bid", f"cannot afford {action.price}")
         if player in self.round.passed:
