@@ -1,22 +1,24 @@
-"""A random player: plays a whole game with legal actions only, deterministically from a seed.
+"""Bots play a whole game with legal actions only, deterministically from a seed.
 
 The game is set up like an 18xx.games table (players ``1..N``, ``settings.seed`` = the seed);
-each turn the acting entity's concrete legal actions are listed (``Game.legal_actions``) and one
-is drawn with Ferrovia's seeded generator (18xx.games' LCG, a separate stream from the game's
-own).  Actions are weighted (``weight``) so that games progress.  The log written is a
-Ferrovia action log (see docs/RULES.md), which ``ferrovia replay`` reads back.
+each seat is played by a bot (:mod:`ferrovia.bots`; default ``random`` everywhere).  The bot
+of the player acting now (a company's director, a private's owner) chooses one action; bots
+draw from their own seeded streams, never the game's.  The log written is a Ferrovia action log
+(see docs/RULES.md) naming the bots, which ``ferrovia replay`` reads back.  An observer (see
+:mod:`ferrovia.simulate`) may watch every action as it is applied.
 """
 
 from __future__ import annotations
 
+import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from ferrovia.errors import GameError, IllegalAction
-from ferrovia.rules import rng
-from ferrovia.rules.actions import Action, action_to_json
+from ferrovia.errors import FerroviaError, GameError, IllegalAction
+from ferrovia.rules.actions import Action, action_from_json, action_to_json
 from ferrovia.rules.game import Game
 from ferrovia.rules.state import GameState
 
@@ -56,30 +58,18 @@ def export_header(
     }
 
 
-def weight(action: Action) -> int:
-    """How much more likely than a pass an action is (tenths): the player prefers playing on,
-    running its trains and buying, and rarely dumps shares."""
-    if action.type == "pass":
-        return 10
-    if action.type == "run_routes":
-        return 40 if getattr(action, "routes", ()) else 2
-    if action.type == "sell_shares":
-        return 4
-    if action.type == "bid":
-        return 5
-    if action.type == "dividend":
-        return {"payout": 40, "half": 10}.get(getattr(action, "kind_", ""), 2)
-    return 30
+class Observer(Protocol):
+    def __call__(self, game: Game, state: GameState, action: Action) -> None: ...
 
 
-def choose(x: int, actions: list[Action]) -> tuple[int, Action]:
-    weights = [weight(a) for a in actions]
-    x, r = rng.randint(x, sum(weights))
-    for action, w in zip(actions, weights, strict=True):
-        if r < w:
-            return x, action
-        r -= w
-    return x, actions[-1]
+def acting_seat(game: Game, state: GameState, entity: str) -> str | None:
+    """The player who decides for ``entity`` (itself, a company's director, a private's
+    owner)."""
+    if state.is_player(entity):
+        return entity
+    from ferrovia.rules.operating.common import director_of
+
+    return director_of(state, entity)
 
 
 def play(
@@ -88,33 +78,50 @@ def play(
     optional_rules: tuple[str, ...] = (),
     max_actions: int = 20000,
     game_name: str = "1858",
+    bots: Sequence[str] | None = None,
+    observer: Observer | None = None,
 ) -> PlayResult:
+    """A whole game (or ``max_actions`` of it) with one bot per seat (``bots``: names in seat
+    order; default ``random`` everywhere)."""
+    from ferrovia.bots.base import Turn, bot_class
+
     t0 = time.perf_counter()
+    names = list(bots) if bots else ["random"] * players
+    if len(names) != players:
+        raise FerroviaError(f"{len(names)} bots for {players} players")
     log = export_header(players, seed, optional_rules, game_name)
+    log["bots"] = {p["id"]: name for p, name in zip(log["players"], names, strict=True)}
     game, state = new_game(players, seed, optional_rules, game_name)
     game.check = True
-    x = rng.seed_value(seed * 7919 + 17)
+    seated = {
+        str(p["id"]): bot_class(name)(str(p["id"]), seed)
+        for p, name in zip(log["players"], names, strict=True)
+    }
+    first = next(iter(seated.values()))
     n = 0
     while not state.finished and n < max_actions:
-        legal = game.legal_actions(state)
-        if not legal:
+        entity = game.current_entity(state)
+        if entity is None:
             raise IllegalAction(
-                f"no legal action for {game.current_entity(state)} "
-                f"({state.round.kind} {state.turn}.{state.round.num})",
-                rule="random play",
+                f"nobody to act ({state.round.kind} {state.turn}.{state.round.num})",
+                rule="bot play",
             )
-        x, action = choose(x, legal)
+        seat = acting_seat(game, state, entity)
+        bot = seated.get(seat or "", first)  # an ownerless entity: the first seat decides
+        turn = Turn(game, state, seat or bot.seat, entity, game.active_step(state))
+        action = bot.choose(turn)
         n += 1
         wire = action_to_json(action)
         wire["id"] = n
-        from ferrovia.rules.actions import action_from_json
-
         try:
             game.apply(state, action_from_json(wire, game.action_types))
         except GameError as exc:
             raise IllegalAction(
-                f"the random player's legal action was refused: {exc}",
-                rule="legal_actions must be legal",
+                f"the {bot.NAME} bot of seat {bot.seat} chose an illegal action "
+                f"{json.dumps(wire)[:300]}: {exc}",
+                rule="bots must play legal actions",
             ) from exc
         log["actions"].append(wire)
+        if observer is not None:
+            observer(game, state, action)
     return PlayResult(game, state, log, time.perf_counter() - t0, log["actions"])

@@ -1,4 +1,4 @@
-"""``ferrovia play --players N --seed S``: a whole game of random legal actions."""
+"""``ferrovia play --players N --seed S [--bots NAMES]``: a whole game played by bots."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from ferrovia.errors import FerroviaError
 
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
-        "play", help="play a whole game with random legal actions (deterministic per seed)"
+        "play", help="play a whole game with bots (random by default; deterministic per seed)"
     )
     p.add_argument(
         "--game", default="1858", help="bundled game name or a game directory (default 1858)"
@@ -24,6 +24,14 @@ def register(sub: Any) -> None:
         "--option", action="append", default=[], help="optional rule, e.g. quick_start_a"
     )
     p.add_argument("--max-actions", type=int, default=20000)
+    p.add_argument(
+        "--bots",
+        default=None,
+        metavar="NAMES",
+        help="bot of each seat, comma-separated (e.g. greedy,greedy,random,greedy; one name "
+        "fills every seat): random, greedy, an entry point of group ferrovia.bots, or "
+        "module:Class (default: random)",
+    )
     p.add_argument("--json", action="store_true", help="print the machine-readable summary")
     p.add_argument("--log", type=Path, default=None, help="write the action log here")
     p.set_defaults(func=run)
@@ -53,7 +61,12 @@ def run(args: argparse.Namespace) -> int:
     if wrong is not None:
         print(f"ferrovia play: {wrong}", file=sys.stderr)
         return 2
-    res = play(args.players, args.seed, tuple(args.option), args.max_actions, args.game)
+    from ferrovia.bots.base import parse_bots
+
+    bots = parse_bots(args.bots, args.players)
+    res = play(
+        args.players, args.seed, tuple(args.option), args.max_actions, args.game, bots=bots
+    )
     if args.log is not None:
         try:
             args.log.write_text(json.dumps(res.log, indent=0) + "\n", encoding="utf-8")

@@ -1,0 +1,540 @@
+"""The ``greedy`` bot: plays like a sensible beginner, one short-sighted choice at a time.
+
+- Stock round: bids on privates it can use (ones that can start a company) up to their face
+  value, starts companies with them (or, once allowed, by buying a director's certificate),
+  buys shares of the companies that earn most per peseta (its own first, funding them), sells
+  only when it must.
+- Operating round: lays the tile that adds most to its company's network (cheap scores on
+  every legal lay: revenue of the cities it upgrades or reaches, new exits toward unreached
+  cities, the cost; the best few then checked with the exact route search), places a station
+  in the best city it can pay, runs the best routes, pays out unless it must save for a train,
+  buys the trains it needs (never from other companies), and issues shares only to get a train.
+
+No lookahead and no opponent model: cheap enough to play hundreds of games.  Ties are broken
+by the bot's own seeded stream, so a seed gives the same game every time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ferrovia import hexmap
+from ferrovia.bots.base import Bot, Turn
+from ferrovia.errors import GameError
+from ferrovia.rules.actions import (
+    Action,
+    Bid,
+    BuyShares,
+    BuyTrain,
+    Choose,
+    Convert,
+    DiscardTrain,
+    Dividend,
+    LayTile,
+    Par,
+    Pass,
+    PlaceToken,
+    RunRoutes,
+    ScrapTrain,
+    SellShares,
+)
+from ferrovia.rules.operating import board, common
+from ferrovia.rules.state import DEPOT, POOL, GameState
+
+if TYPE_CHECKING:
+    from ferrovia.rules.game import Game
+
+ROUTE_CHECKED_LAYS = 3  # how many of the best-scored lays get an exact route search
+CANDIDATE_HEXES = 8  # how many of the reached hexes the bot considers laying on
+
+
+def tile_revenue(tile: Any) -> int:
+    """Best value of every city, town and off-board area on a tile."""
+    total = 0
+    for node in (*tile.cities, *tile.towns, *tile.offboards):
+        revenue = getattr(node, "revenue", None)
+        if revenue is not None:
+            total += int(revenue.max)
+    return total
+
+
+def train_distance(game: Game, face: str) -> int:
+    """A rough length of a train face (hexes or cities; for sorting only)."""
+    typ, variant = common.face_def(game, face)
+    d = (variant or typ).distance.model_dump(exclude_none=True)
+    nums = [v for v in d.values() if isinstance(v, int)]
+    for v in d.values():
+        if isinstance(v, list | tuple):
+            nums.extend(int(x.get("visit", x.get("pay", 0))) for x in v if isinstance(x, dict))
+    return max(nums, default=0)
+
+
+class GreedyBot(Bot):
+    NAME = "greedy"
+
+    def choose(self, turn: Turn) -> Action:
+        name = turn.step_name
+        handler = {
+            "stock": self.stock_turn,
+            "home_token": self.home_token,
+            "exchange_approval": self.approval,
+            "track": self.track,
+            "token": self.token,
+            "route": self.route,
+            "dividend": self.dividend,
+            "discard_train": self.discard,
+            "buy_train": self.buy_train,
+            "issue_shares": self.issue_shares,
+        }.get(name)
+        if handler is not None:
+            choice = handler(turn)
+            if choice is not None:
+                return choice
+        return self.fallback(turn)
+
+    # -- helpers ------------------------------------------------------------------------------
+    def fallback(self, turn: Turn) -> Action:
+        """A pass if it is legal, else the first legal action."""
+        legal = turn.legal
+        for a in legal:
+            if isinstance(a, Pass):
+                return a
+        if not legal:
+            raise GameError(f"no legal action for {turn.entity}")
+        return legal[0]
+
+    def pick(self, scored: Sequence[tuple[float, Action]]) -> Action | None:
+        """The best-scored action; among equals one drawn from the bot's stream."""
+        if not scored:
+            return None
+        top = max(s for s, _ in scored)
+        best = [a for s, a in scored if s == top]
+        return best[self.randint(len(best))] if len(best) > 1 else best[0]
+
+    @staticmethod
+    def depot_prices(game: Game, state: GameState) -> list[int]:
+        from ferrovia.rules.operating.trains import bank_train_prices, depot_offer
+
+        return sorted(
+            min(bank_train_prices(game, state, t).values()) for t in depot_offer(game, state)
+        )
+
+    def train_reserve(self, game: Game, state: GameState, corp: str) -> int:
+        """Cash a company keeps back for a train it needs (none when it runs two or more)."""
+        c = state.corporations[corp]
+        working = [t for t in c.trains if not state.trains[t].obsolete]
+        if len(working) >= 2:
+            return 0
+        prices = self.depot_prices(game, state)
+        return prices[0] if prices else 0
+
+    # -- stock round --------------------------------------------------------------------------
+    def stock_turn(self, turn: Turn) -> Action | None:
+        game, state, me = turn.game, turn.state, turn.seat
+        step: Any = turn.step
+        legal = turn.legal
+        cash = state.player(me).cash
+        if step.data.get("auctioning"):
+            sym = step.data["auctioning"]
+            for a in legal:
+                if isinstance(a, Bid) and a.price <= self.private_worth(game, state, sym, me):
+                    return a
+            return None
+        sells = [a for a in legal if isinstance(a, SellShares) and a.entity == me]
+        if sells and step.must_sell(me):
+            return self.least_loss_sale(game, state, me, sells)  # over the certificate limit
+        starts = [
+            a
+            for a in legal
+            if isinstance(a, BuyShares) and a.entity_type == "company" and a.entity != me
+        ]
+        if starts:
+            return min(starts, key=lambda a: (a.shares[0], a.entity))
+        converts = [a for a in legal if isinstance(a, Convert)]
+        for a in converts:
+            c = state.corporations[a.entity]
+            if not common.treasury_shares(c) and c.cash < max(
+                self.depot_prices(game, state) or [0]
+            ):
+                return a
+        reserve = self.start_reserve(game, state, me)
+        scored: list[tuple[float, Action]] = []
+        for a in legal:
+            if isinstance(a, BuyShares) and a.entity == me:
+                score = self.share_score(game, state, me, a)
+                if score is not None:
+                    scored.append((score, a))
+            elif isinstance(a, Par):
+                price = int(a.share_price.split(",")[0])
+                directs = sum(
+                    1 for c in state.corporations.values() if c.director == me and not c.closed
+                )
+                if cash - reserve >= 3 * price and directs < 3:
+                    scored.append((50.0 - directs * 10, a))
+            elif isinstance(a, Bid):
+                worth = self.private_worth(game, state, a.company, me)
+                if a.price <= worth and a.price <= cash - reserve:
+                    scored.append((20.0 + (worth - a.price) / 10, a))
+        pick = self.pick(scored)
+        if pick is not None:
+            return pick
+        return None
+
+    def private_worth(self, game: Game, state: GameState, sym: str, me: str) -> int:
+        """The most the bot pays for a private: face value for one that can start a company
+        while some company is unstarted, its minimum bid for the others."""
+        p = game.data.private(sym)
+        owned = len(state.player(me).companies)
+        if owned >= 3:
+            return 0
+        unstarted = any(not c.ipoed and not c.closed for c in state.corporations.values())
+        if p.can_start and unstarted:
+            return p.face_value
+        return p.minimum_bid if owned == 0 else 0
+
+    def start_reserve(self, game: Game, state: GameState, me: str) -> int:
+        """Cash kept back to start a company with a private the bot owns next time."""
+        if all(c.ipoed or c.closed for c in state.corporations.values()):
+            return 0
+        best = 0
+        for sym in state.player(me).companies:
+            p = game.data.private(sym)
+            if p.can_start and not state.privates[sym].closed:
+                col = game.rules.private_par_column(game, state, sym)
+                best = max(best, int(game.data.market[col]))
+        return best
+
+    def share_score(self, game: Game, state: GameState, me: str, a: BuyShares) -> float | None:
+        from ferrovia.rules.stock import shares as sh
+
+        bundle = sh.check_bundle(state, a.shares, a.percent)
+        c = state.corporations[bundle.corp]
+        if c.closed or c.market is None:
+            return None
+        price = sh.bundle_price(game, state, bundle)
+        if price > state.player(me).cash - self.start_reserve(game, state, me):
+            return None
+        working = [t for t in c.trains if not state.trains[t].obsolete]
+        # a company that runs trains and whose price has risen is earning
+        score = 10.0 + 6 * min(len(working), 3) + common.share_price(game, c) / 25
+        if c.director == me:
+            score += 15  # funds my own company (a treasury share pays its treasury)
+            if bundle.owner == c.sym:
+                score += 5
+        elif c.director is not None:
+            mine = sh.percent_of(c, me)
+            theirs = sh.percent_of(c, c.director)
+            if mine + bundle.percent > theirs:
+                score += 8  # takes the directorship
+        if not c.trains and c.operated:
+            score -= 15  # a trainless company loses value
+        return score
+
+    def least_loss_sale(
+        self, game: Game, state: GameState, me: str, sells: list[SellShares]
+    ) -> Action:
+        def key(a: SellShares) -> tuple[int, int, str]:
+            corp = state.corporations[a.shares[0].rsplit("_", 1)[0]]
+            mine = 1 if corp.director == me else 0
+            return (mine, a.percent, a.shares[0])
+
+        return min(sells, key=key)
+
+    def home_token(self, turn: Turn) -> Action | None:
+        places = [a for a in turn.legal if isinstance(a, PlaceToken)]
+        if not places:
+            return None
+        return max(places, key=lambda a: (self.city_value(turn, a.city), a.city))
+
+    def city_value(self, turn: Turn, city_ref: str) -> int:
+        coord, _ = board.city_from_id(turn.game, turn.state, city_ref)
+        return tile_revenue(board.placed(turn.game, turn.state, coord).tile)
+
+    def approval(self, turn: Turn) -> Action | None:
+        for a in turn.legal:
+            if isinstance(a, Choose) and a.choice == "approve":
+                return a
+        return None
+
+    # -- operating round ----------------------------------------------------------------------
+    def track(self, turn: Turn) -> Action | None:
+        game, state, op = turn.game, turn.state, turn.entity
+        step: Any = turn.step
+        if op in state.corporations:
+            budget = max(0, state.corporations[op].cash - self.train_reserve(game, state, op))
+        else:  # a private railway: its owner pays, and keeps money for shares
+            owner = common.director_of(state, op)
+            budget = (state.player(owner).cash // 4) if owner else 0
+        reached = self.reached(game, state, op)
+        targets = self.targets(game, state, reached)
+        scored: list[tuple[float, LayTile]] = []
+        for lay in self.candidate_lays(turn, reached, targets):
+            try:
+                cost, _ = step.check_lay(lay)
+            except GameError:
+                continue
+            if cost > budget:
+                continue
+            score = self.lay_score(game, state, op, lay, reached, targets) - cost / 20
+            if score > 0:
+                scored.append((score, lay))
+        if not scored:
+            return Pass(entity=op, entity_type=common.entity_type(state, op))
+        scored.sort(key=lambda s: -s[0])
+        if op in state.corporations and common.trains_of(state, op):
+            checked = [
+                (self.route_gain(turn, lay) * 2 + s, lay) for s, lay in scored[:ROUTE_CHECKED_LAYS]
+            ]
+            return self.pick(checked)
+        return self.pick([x for x in scored if x[0] == scored[0][0]])
+
+    def candidate_lays(
+        self, turn: Turn, reached: set[str], targets: list[tuple[str, int]]
+    ) -> list[LayTile]:
+        """Lays worth a look, not all legal ones: every tile of the next colour in every
+        rotation that fits, on the few reached hexes that matter most (the company's stations,
+        cities, hexes nearest an unreached city).  Rules are checked afterwards."""
+        from ferrovia import tiles
+        from ferrovia.rules.operating import routing
+
+        game, state, op = turn.game, turn.state, turn.entity
+        step: Any = turn.step
+        colors = ["white", *game.definition.upgrade_rules.colors]
+        phase_tiles = set(common.current_phase(game, state).tiles)
+        graph = routing.track_graph(game, state)
+        laid = set(step.rdata.get("laid_hexes") or ())
+
+        def hex_rank(coord: str) -> tuple[float, str]:
+            station = any(op in slots for slots in state.hexes[coord].tokens)
+            value = tile_revenue(board.placed(game, state, coord).tile)
+            near = min((hex_distance(coord, c) for c, _ in targets), default=9)
+            return (-(30 * station + value / 5 - 3 * near), coord)
+
+        hexes = sorted((c for c in reached if c in state.hexes and c not in laid), key=hex_rank)
+        kind = common.entity_type(state, op)
+        out: list[LayTile] = []
+        for coord in hexes[:CANDIDATE_HEXES]:
+            old = board.placed(game, state, coord)
+            if old.color not in colors[:-1]:
+                continue
+            nxt = colors[colors.index(old.color) + 1]
+            if nxt not in phase_tiles:
+                continue
+            sides = graph.neighbours.get(coord, {})
+            for name, td in game.definition.tiles.items():
+                free = state.tiles.get(name)
+                if not free or (
+                    td.color != nxt and not game.rules.extra_upgrade(game, state, op, coord, name)
+                ):
+                    continue
+                for r in tiles.upgrade_rotations(
+                    old.tile, old.rotation, td.tile, exit_allowed=sides.__contains__
+                ):
+                    out.append(
+                        LayTile(entity=op, entity_type=kind, hex=coord, tile=free[0], rotation=r)
+                    )
+        return out
+
+    @staticmethod
+    def reached(game: Game, state: GameState, op: str) -> set[str]:
+        from ferrovia.rules.operating import routing
+
+        return routing.reached_hexes(game, state, op)
+
+    def lay_score(
+        self,
+        game: Game,
+        state: GameState,
+        op: str,
+        lay: LayTile,
+        reached: set[str],
+        targets: list[tuple[str, int]],
+    ) -> float:
+        """Cheap worth of a lay: the city value it adds on the network, and how much closer
+        its new exits bring the network to valuable cities it does not reach yet."""
+        old = board.placed(game, state, lay.hex)
+        new_tile, _ = board.tile_def(game, lay.tile)
+        gain = tile_revenue(new_tile) - tile_revenue(old.tile)
+        score = 2.0 * max(0, gain) + (5 if tile_revenue(new_tile) and lay.hex not in reached else 0)
+        if any(op in slots for slots in state.hexes[lay.hex].tokens):
+            score += 10 + max(0, gain)
+        old_exits = set(_exits(old.tile, old.rotation))
+        layout = str(game.definition.layout)
+        for edge in _exits(new_tile, lay.rotation):
+            if edge in old_exits:
+                continue
+            other = hexmap.neighbour(lay.hex, edge, layout)
+            if other is None or other not in state.hexes:
+                continue
+            score += 1 if other not in reached else 0.2
+            pull = max(
+                (value / (1 + hex_distance(other, coord)) for coord, value in targets),
+                default=0.0,
+            )
+            score += pull / 2
+        return score
+
+    def targets(self, game: Game, state: GameState, reached: set[str]) -> list[tuple[str, int]]:
+        """Cities, towns and off-board areas the network does not reach, with their value."""
+        out = []
+        for coord in sorted(state.hexes):
+            if coord in reached:
+                continue
+            value = tile_revenue(board.placed(game, state, coord).tile)
+            if value:
+                out.append((coord, value))
+        return out
+
+    def route_gain(self, turn: Turn, lay: LayTile) -> int:
+        """How much the company's best run gains from the lay (exact search, on a trial copy
+        of the state that is then put back)."""
+        game, state, op = turn.game, turn.state, turn.entity
+        from ferrovia.rules.operating import routing
+
+        trains = [t for t in common.trains_of(state, op) if not state.trains[t].rusted]
+        before = sum(r.revenue for r in routing.best_run(game, state, op, trains))
+        snap = state.snapshot()
+        try:
+            game.apply(state, lay)
+            after = sum(r.revenue for r in routing.best_run(game, state, op, trains))
+        except GameError:
+            after = before
+        finally:
+            state.restore(snap)
+        return after - before
+
+    def token(self, turn: Turn) -> Action | None:
+        game, state, op = turn.game, turn.state, turn.entity
+        places = [a for a in turn.legal if isinstance(a, PlaceToken)]
+        if not places:
+            return None
+        cash = state.corporations[op].cash - self.train_reserve(game, state, op)
+        ok = [a for a in places if (a.cost or 0) <= cash]
+        if not ok:
+            return None
+        return max(ok, key=lambda a: (self.city_value(turn, a.city), -(a.cost or 0), a.city))
+
+    def route(self, turn: Turn) -> Action | None:
+        runs = [a for a in turn.legal if isinstance(a, RunRoutes)]
+        return max(runs, key=lambda a: sum(r.revenue for r in a.routes), default=None)
+
+    def dividend(self, turn: Turn) -> Action | None:
+        game, state, op = turn.game, turn.state, turn.entity
+        kinds = {a.kind_: a for a in turn.legal if isinstance(a, Dividend)}
+        c = state.corporations[op]
+        working = [t for t in c.trains if not state.trains[t].obsolete]
+        prices = self.depot_prices(game, state)
+        need = prices[0] if prices and len(working) < 1 else 0
+        if need and c.cash < need and "withhold" in kinds:
+            return kinds["withhold"]
+        if need and c.cash < need and "half" in kinds:
+            return kinds["half"]
+        return kinds.get("payout") or kinds.get("half") or next(iter(kinds.values()), None)
+
+    def discard(self, turn: Turn) -> Action | None:
+        game, state = turn.game, turn.state
+        drops = [a for a in turn.legal if isinstance(a, DiscardTrain)]
+
+        def key(a: DiscardTrain) -> tuple[int, int, str]:
+            t = state.trains[a.train]
+            return (0 if t.obsolete else 1, train_distance(game, t.name), a.train)
+
+        return min(drops, key=key, default=None)
+
+    def buy_train(self, turn: Turn) -> Action | None:
+        game, state, op = turn.game, turn.state, turn.entity
+        c = state.corporations[op]
+        from ferrovia.rules.operating.trains import limit_of
+
+        working = [t for t in c.trains if not state.trains[t].obsolete]
+        wounded = [t for t in c.trains if state.trains[t].obsolete]
+        room = limit_of(game, state, op) - len(c.trains)
+        prices = self.depot_prices(game, state)
+        if room <= 0 and wounded and prices and c.cash >= prices[0]:
+            # make room for a better train: scrap the weakest wounded one
+            scraps = [a for a in turn.legal if isinstance(a, ScrapTrain)]
+            if scraps:
+                return min(
+                    scraps,
+                    key=lambda a: (train_distance(game, state.trains[a.train].name), a.train),
+                )
+        bank = [
+            a
+            for a in turn.legal
+            if isinstance(a, BuyTrain) and state.trains[a.train].owner in (DEPOT, POOL)
+        ]
+        if not bank:
+            issues = [a for a in turn.legal if isinstance(a, SellShares)]
+            return min(issues, key=lambda a: len(a.shares), default=None)
+        if working and room <= 0:
+            return None
+        own = [a for a in bank if a.price <= c.cash]
+        if own:
+            return self.best_train(turn, own)
+        if not working:
+            # it must have a train: the cheapest, its director helping to pay
+            return min(bank, key=lambda a: (a.price, a.train))
+        return None
+
+    def best_train(self, turn: Turn, offers: list[BuyTrain]) -> BuyTrain:
+        """Of the trains on offer, the one that adds most to the company's best run (exact
+        search with the train added), the longer and dearer face breaking ties."""
+        from ferrovia.routes import best_routes
+        from ferrovia.rules.operating import routing
+
+        game, state, op = turn.game, turn.state, turn.entity
+        graph = routing.track_graph(game, state)
+        tokens = {c: h.tokens for c, h in state.hexes.items()}
+        phase = list(common.current_phase(game, state).tiles)
+        have = [(t, routing.train_spec(game, state, t)) for t in common.trains_of(state, op)]
+
+        def worth(a: BuyTrain) -> tuple[int, int, int, str]:
+            face = a.variant or state.trains[a.train].name
+            typ, variant = common.face_def(game, face)
+            spec_data = (variant or typ).distance.model_dump(exclude_none=True)
+            from ferrovia.routes import train_spec_from_data
+
+            spec = train_spec_from_data(
+                face,
+                spec_data,
+                gauge=str((variant or typ).gauge),
+                multiplier=int((variant or typ).multiplier),
+            )
+            try:
+                run = best_routes(
+                    graph, [*have, ("new", spec)], phase=phase, company=op, tokens=tokens
+                )
+                revenue = sum(r.revenue for r in run.routes)
+            except GameError:
+                revenue = 0
+            return (revenue, train_distance(game, face), a.price, a.train)
+
+        return max(offers, key=worth)
+
+    def issue_shares(self, turn: Turn) -> Action | None:
+        game, state, op = turn.game, turn.state, turn.entity
+        c = state.corporations[op]
+        prices = self.depot_prices(game, state)
+        if c.trains or not prices or c.cash >= prices[0]:
+            return None
+        issues = [a for a in turn.legal if isinstance(a, SellShares)]
+        return min(issues, key=lambda a: len(a.shares), default=None)
+
+
+def hex_distance(a: str, b: str) -> int:
+    """Steps between two hexes of a flat map (doubled coordinates).
+
+    >>> hex_distance("G18", "G20"), hex_distance("G18", "H17"), hex_distance("A1", "C5")
+    (1, 1, 3)
+    """
+    ax, ay = hexmap.xy(a)
+    bx, by = hexmap.xy(b)
+    dx, dy = abs(ax - bx), abs(ay - by)
+    return dx + max(0, (dy - dx) // 2)
+
+
+def _exits(tile: Any, rotation: int) -> list[int]:
+    from ferrovia import tiles
+
+    return list(tiles.exits(tile, rotation))
