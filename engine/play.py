@@ -90,7 +90,7 @@ def play(
     if len(names) != players:
         raise FerroviaError(f"{len(names)} bots for {players} players")
     log = export_header(players, seed, optional_rules, game_name)
-    log["bots"] = {p["id"]: name for p, name in zip(log["players"], names, strict=True)}
+    log["bots"] = {str(p["id"]): name for p, name in zip(log["players"], names, strict=True)}
     game, state = new_game(players, seed, optional_rules, game_name)
     game.check = True
     seated = {

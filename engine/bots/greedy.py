@@ -63,11 +63,10 @@ def train_distance(game: Game, face: str) -> int:
     """A rough length of a train face (hexes or cities; for sorting only)."""
     typ, variant = common.face_def(game, face)
     d = (variant or typ).distance.model_dump(exclude_none=True)
-    nums = [v for v in d.values() if isinstance(v, int)]
-    for v in d.values():
-        if isinstance(v, list | tuple):
-            nums.extend(int(x.get("visit", x.get("pay", 0))) for x in v if isinstance(x, dict))
-    return max(nums, default=0)
+    if isinstance(d.get("hexes"), int):
+        return int(d["hexes"])
+    large = d.get("large_stops")
+    return int(large.get("visit", 0)) if isinstance(large, dict) else 0
 
 
 class GreedyBot(Bot):

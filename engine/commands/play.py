@@ -61,12 +61,16 @@ def run(args: argparse.Namespace) -> int:
     if wrong is not None:
         print(f"ferrovia play: {wrong}", file=sys.stderr)
         return 2
-    from ferrovia.bots.base import parse_bots
+    from ferrovia.bots.base import bot_class, parse_bots
 
-    bots = parse_bots(args.bots, args.players)
-    res = play(
-        args.players, args.seed, tuple(args.option), args.max_actions, args.game, bots=bots
-    )
+    try:
+        bots = parse_bots(args.bots, args.players)
+        for name in sorted(set(bots)):
+            bot_class(name)
+    except FerroviaError as exc:
+        print(f"ferrovia play: {exc}", file=sys.stderr)
+        return 2
+    res = play(args.players, args.seed, tuple(args.option), args.max_actions, args.game, bots=bots)
     if args.log is not None:
         try:
             args.log.write_text(json.dumps(res.log, indent=0) + "\n", encoding="utf-8")

@@ -1,0 +1,98 @@
+"""Bots: chosen per seat by name, deterministic for a seed, playing legal actions only."""
+
+from __future__ import annotations
+
+import doctest
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from ferrovia.bots import base, greedy
+from ferrovia.bots.base import Bot, Turn, bot_class, known_bots, parse_bots
+from ferrovia.cli import main
+from ferrovia.errors import FerroviaError
+from ferrovia.play import play
+from ferrovia.replay import replay
+from ferrovia.rules.actions import Action
+
+MIXED = ["greedy", "greedy", "random", "greedy"]
+
+
+class FirstLegal(Bot):
+    """A third-party bot: always the first legal action."""
+
+    NAME = "first"
+
+    def choose(self, turn: Turn) -> Action:
+        return turn.legal[0]
+
+
+@pytest.mark.parametrize("module", [base, greedy])
+def test_doctests(module: object) -> None:
+    failures, _ = doctest.testmod(module)  # type: ignore[arg-type]
+    assert failures == 0
+
+
+def test_bots_are_found_by_name_entry_point_or_import_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert bot_class("random").NAME == "random" and bot_class("greedy").NAME == "greedy"
+    assert bot_class("test_bots:FirstLegal") is FirstLegal
+    fake = SimpleNamespace(name="first", load=lambda: FirstLegal)
+    monkeypatch.setattr(
+        base, "entry_points", lambda group: [fake] if group == "ferrovia.bots" else []
+    )
+    assert bot_class("first") is FirstLegal
+    assert known_bots() == ["first", "greedy", "random"]
+    with pytest.raises(
+        FerroviaError, match="unknown bot 'nope' \\(known: first, greedy, random\\)"
+    ):
+        bot_class("nope")
+    with pytest.raises(FerroviaError, match="cannot import"):
+        bot_class("no_such_module:Bot")
+    with pytest.raises(FerroviaError, match=r"not a ferrovia\.bots\.base\.Bot subclass"):
+        bot_class("json:dumps")
+
+
+def test_parse_bots_fills_or_checks_the_seats() -> None:
+    assert parse_bots("greedy,random", 2) == ["greedy", "random"]
+    assert parse_bots("greedy", 3) == ["greedy"] * 3
+    with pytest.raises(FerroviaError, match="names 2 bots for 4 players"):
+        parse_bots("greedy,random", 4)
+
+
+def test_a_third_party_bot_plays_a_seat() -> None:
+    res = play(4, 3, max_actions=60, bots=["test_bots:FirstLegal", *MIXED[1:]])
+    assert res.log["bots"]["1"] == "test_bots:FirstLegal"
+    assert len(res.actions) == 60
+
+
+def test_greedy_is_deterministic_for_a_seed_and_its_log_replays() -> None:
+    a = play(4, 7, max_actions=400, bots=MIXED)
+    b = play(4, 7, max_actions=400, bots=MIXED)
+    assert a.log == b.log
+    assert a.state.dumps() == b.state.dumps()
+    again = replay(json.loads(json.dumps(a.log)))
+    assert again.error is None and again.state.dumps() == a.state.dumps()
+    other = play(4, 8, max_actions=400, bots=MIXED)
+    assert other.log["actions"] != a.log["actions"]
+    # by action 400 the greedy table has started companies that lay track and run trains
+    kinds = {x["type"] for x in a.log["actions"]}
+    assert {"bid", "buy_shares", "lay_tile", "buy_train", "run_routes", "dividend"} <= kinds
+
+
+def test_play_seats_bots_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "g.json"
+    args = ["play", "--players", "4", "--seed", "2", "--max-actions", "150", "--json"]
+    assert main([*args, "--bots", ",".join(MIXED), "--log", str(log)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["actions"] == 150
+    written = json.loads(log.read_text())
+    assert written["bots"] == {"1": "greedy", "2": "greedy", "3": "random", "4": "greedy"}
+    assert main([*args, "--bots", "greedy,random"]) == 2
+    assert capsys.readouterr().err == "ferrovia play: --bots names 2 bots for 4 players\n"
+    assert main([*args, "--bots", "greedy,nope,random,greedy"]) == 2
+    assert "unknown bot 'nope'" in capsys.readouterr().err
