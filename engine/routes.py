@@ -145,8 +145,18 @@ def train_spec_from_data(
     multiplier: int | None = None,
     obsolete: bool = False,
 ) -> TrainSpec:
-    """A spec from a ``trains.yaml`` distance (``{hexes: N}`` or large/small stop counts)."""
+    """A spec from a ``trains.yaml`` distance (``{hexes: N}``, ``{stops: N}`` or large/small
+    stop counts).
+
+    >>> [(sorted(r.kinds), r.visit) for r in train_spec_from_data("3", {"stops": 3}).distance]
+    [(['city', 'offboard', 'town'], 3)]
+    """
     mult = multiplier or 1
+    if distance.get("stops") is not None:
+        # N stops of any kind (1830's 2-6 and D): one row over every kind of stop
+        n = int(str(distance["stops"]))
+        row = DistanceRow(LARGE | SMALL, pay=n, visit=n)
+        return TrainSpec(name, (row,), gauge=gauge, multiplier=mult, obsolete=obsolete)
     if "hexes" in distance:
         return TrainSpec.hexes(
             name, int(str(distance["hexes"])), gauge=gauge, multiplier=mult, obsolete=obsolete

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from ferrovia.schemas.base import ListNotEmpty, Model, Name, NotEmpty, PositiveInt
+from ferrovia.schemas.base import ListNotEmpty, Model, Money, Name, NotEmpty, PositiveInt
 from pydantic import Field, model_validator
 
 HtmlColor = Field(pattern=r"^#[0-9a-fA-F]{6}$|^[a-z]+$")
@@ -32,6 +32,14 @@ class Conversion(Model):
     """Train event that triggers the conversion (see trains.yaml)."""
 
 
+class Home(Model):
+    """A company's home station: a hex and the index of the city on it (0 = the first)."""
+
+    hex: Name
+    city: int | None = Field(default=None, ge=0)
+    """Which city of a hex with several (absent: the director chooses when it is placed)."""
+
+
 class Corporation(Model):
     """One public company."""
 
@@ -44,6 +52,19 @@ class Corporation(Model):
     float_percent: int = Field(ge=0, le=100)
     station_markers: PositiveInt
     """Number of station markers; the first is the home station."""
+    station_costs: tuple[Money, ...] = ()
+    """Price of each station marker, the home station first (empty: the game's station
+    rules price them, as 1858's provinces do)."""
+    home: Home | None = None
+    """Where its home station goes (empty: the rules decide, as 1858's privates do)."""
+
+    @model_validator(mode="after")
+    def _costs(self) -> Corporation:
+        if self.station_costs and len(self.station_costs) != self.station_markers:
+            raise ValueError(
+                f"{len(self.station_costs)} station_costs for {self.station_markers} markers"
+            )
+        return self
 
 
 class CompaniesFile(Model):

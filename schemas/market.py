@@ -5,26 +5,63 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from ferrovia.schemas.base import (
-    ListNotEmpty,
     Model,
     Money,
     Name,
-    NotEmpty,
     PerPlayers,
     PositiveInt,
 )
-from pydantic import Field
+from pydantic import Field, model_validator
+
+GridCell = Annotated[str, Field(pattern=r"^([0-9]+[pyobc]*)?$")] | Money
+"""A 2-D market cell: its price and zone letters (``'100p'``, ``'60y'``, ``67``); ``''`` = no
+space.  Letters: ``p`` par, ``y`` yellow (not counted toward the certificate limit), ``o``
+orange (also above the holding limit), ``b`` brown (also several bought per turn), ``c`` the
+company closes."""
+
+Direction = Literal["right", "left", "up", "down"]
 
 
 class StockMarket(Model):
-    """A one-row (linear) stock market, prices from left to right."""
+    """The stock market: one row (``linear``, prices from left to right) or a grid of rows."""
 
-    shape: Literal["linear"] = "linear"
-    spaces: Annotated[tuple[Money, ...], NotEmpty, ListNotEmpty]
-    par_values: tuple[Money, ...]
-    """Spaces a company may be started at by buying its director's certificate."""
+    shape: Literal["linear", "grid"] = "linear"
+    spaces: tuple[Money, ...] = ()
+    """``linear``: the prices from left to right."""
+    par_values: tuple[Money, ...] = ()
+    """``linear``: spaces a company may be started at by buying its director's certificate
+    (a grid marks its par spaces with ``p``)."""
+    rows: tuple[tuple[GridCell, ...], ...] = ()
+    """``grid``: the rows from the top, each cell a :data:`GridCell`."""
     closes_at: Money | None = None
     """A company whose price reaches this space closes."""
+
+    @model_validator(mode="after")
+    def _shape(self) -> StockMarket:
+        if self.shape == "linear" and not self.spaces:
+            raise ValueError("a linear market needs 'spaces'")
+        if self.shape == "grid":
+            if not self.rows or not any(str(c) for c in self.rows[0]):
+                raise ValueError("a grid market needs 'rows' (a first row with spaces)")
+            if self.spaces:
+                raise ValueError("a grid market gives 'rows', not 'spaces'")
+            if not any("p" in str(c) for row in self.rows for c in row):
+                raise ValueError("a grid market needs at least one par space (a 'p' cell)")
+        return self
+
+
+class GridMovement(Model):
+    """How a price moves on a grid market, as directions (``right`` at a row's end goes up,
+    ``left`` at its start goes down, as 18xx.games moves 2-D markers)."""
+
+    paid: tuple[Direction, ...] = ("right",)
+    """A dividend is paid."""
+    withheld: tuple[Direction, ...] = ("left",)
+    """Earnings are withheld, or are zero."""
+    per_share_sold: tuple[Direction, ...] = ("down",)
+    """Each share sold to the bank pool."""
+    sold_out: tuple[Direction, ...] = ("up",)
+    """At the end of a stock round, for a company with no share in the IPO or the pool."""
 
 
 class Movement(Model):
@@ -72,7 +109,10 @@ class MarketFile(Model):
     """Everything about money and shares that is not a company's own."""
 
     stock_market: StockMarket
-    movement: Movement
+    movement: Movement | None = None
+    """How a linear market's prices move (required for a linear market)."""
+    grid_movement: GridMovement | None = None
+    """How a grid market's prices move (required for a grid market)."""
     bank: PerPlayers
     """Bank cash by player count."""
     certificate_limit: PerPlayers
@@ -98,3 +138,11 @@ class MarketFile(Model):
     bids_in_multiples: bool = False
     """Every bid is a multiple of ``minimum_bid_increment``."""
     note: str | None = None
+
+    @model_validator(mode="after")
+    def _movement(self) -> MarketFile:
+        if self.stock_market.shape == "linear" and self.movement is None:
+            raise ValueError("a linear market needs 'movement'")
+        if self.stock_market.shape == "grid" and self.grid_movement is None:
+            raise ValueError("a grid market needs 'grid_movement'")
+        return self

@@ -35,6 +35,34 @@ class TrainDiscount(Model):
     """The faces it applies to (empty: every train)."""
 
 
+AbilityType = Literal[
+    "blocks_hexes", "tile_lay", "teleport", "exchange", "shares", "close", "no_buy"
+]
+
+
+class Ability(Model):
+    """One special ability of a private, with 18xx.games' ability names (see 1830's
+    privates.yaml for what each means)."""
+
+    type: AbilityType
+    owner_type: Literal["player", "corporation"] | None = None
+    """It works only while the private's owner is of this kind."""
+    hexes: tuple[Name, ...] = ()
+    tiles: tuple[Name, ...] = ()
+    when: str | None = None
+    """When it may be used or happens (``any``, ``owning_corp_or_turn``, ``bought_train``)."""
+    count: PositiveInt | None = None
+    """How many times it may be used (absent: unlimited, or once for a lay)."""
+    corporations: tuple[Name, ...] = ()
+    """``exchange``: the companies whose shares it may be swapped for."""
+    from_: tuple[Literal["ipo", "market"], ...] = Field(default=(), alias="from")
+    """``exchange``: where the share comes from (``market`` = the bank pool)."""
+    shares: tuple[Name, ...] = ()
+    """``shares``: certificate ids (``PRR_1``; ``_0`` is the president's)."""
+    corporation: Name | None = None
+    """``close``: the company whose first train purchase closes it."""
+
+
 class Private(Model):
     """One private company: a private railway, or (``kind: works``) an industry that public
     companies buy."""
@@ -89,6 +117,9 @@ class Private(Model):
         if self.kind == "works" and self.works_status is None:
             raise ValueError("a works needs 'works_status' (the phase status to buy it from)")
         return self
+
+    abilities: tuple[Ability, ...] = ()
+    """Its special abilities (1830 style); 1858's are the fields above."""
 
 
 class TwoPlayerUnavailable(Model):

@@ -29,20 +29,27 @@ class StopLimit(Model):
 
 
 class Distance(Model):
-    """How far a train runs: ``{hexes: N}`` or ``{large_stops: ..., small_stops: ...}``.
+    """How far a train runs: ``{hexes: N}``, ``{stops: N}`` or ``{large_stops: ..., small_stops:
+    ...}``.
 
     ``hexes`` counts hex edges crossed (H trains; every stop on the way scores). Large stops are
     cities and off-boards (ports, France), small stops are towns.
     """
 
     hexes: PositiveInt | None = None
+    stops: PositiveInt | None = None
+    """N stops of any kind (cities, towns, off-boards), each scoring; 999: no limit (an
+    1830 D)."""
     large_stops: StopLimit | None = None
     small_stops: StopLimit | None = None
 
     @model_validator(mode="after")
     def _one_measure(self) -> Distance:
-        if (self.hexes is None) == (self.large_stops is None):
-            raise ValueError("give either 'hexes' or 'large_stops' (with 'small_stops')")
+        given = [self.hexes is not None, self.stops is not None, self.large_stops is not None]
+        if sum(given) != 1:
+            raise ValueError("give one of 'hexes', 'stops' or 'large_stops' (with 'small_stops')")
+        if self.stops is not None and self.small_stops is not None:
+            raise ValueError("'small_stops' goes with 'large_stops', not with 'stops'")
         if self.hexes is not None and self.small_stops is not None:
             raise ValueError("'small_stops' goes with 'large_stops', not with 'hexes'")
         return self
@@ -107,6 +114,9 @@ class Train(Model):
     at its limit may still buy one."""
     car: Car | None = None
     """It is a car that runs attached to another train (see :class:`Car`)."""
+    trade_in: dict[Name, Money] = Field(default_factory=dict)
+    """Train type -> discount: a company may buy this type for its price less the discount by
+    handing in one train of that type (1830's diesel exchange)."""
 
 
 class WoundedRules(Model):

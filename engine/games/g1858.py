@@ -270,7 +270,21 @@ class Rules1858(Rules):
             if sym in res:
                 res[res.index(sym)] = None
 
+    DIVIDEND_KINDS: ClassVar[tuple[str, ...]] = ("payout", "half", "withhold")
+
     # -- privates ---------------------------------------------------------------------------
+    def company_private_revenue(self, game: Game, state: GameState, corp: str) -> int:
+        """[4.1] The income of the privates a company owns is part of its earnings."""
+        from ferrovia.rules.operating.dividend import private_revenue
+
+        return private_revenue(game, state, corp)
+
+    def after_dividend(self, game: Game, state: GameState, corp: str) -> None:
+        """[9.7] The company's privates close once it has run (it gets their face value)."""
+        from ferrovia.rules.operating.dividend import close_owned_privates
+
+        close_owned_privates(game, state, corp)
+
     def payout_companies(self, game: Game, state: GameState) -> None:
         """[§9.1] Player-owned privates pay their income at the start of each operating round."""
         from ferrovia.rules.operating.dividend import pay_private_income

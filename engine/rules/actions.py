@@ -165,6 +165,13 @@ class BuyCompany(Action):
 
 
 @dataclass(frozen=True)
+class Bankrupt(Action):
+    """A player (for a company that cannot buy a train it must have) declares bankruptcy."""
+
+    TYPE: ClassVar[str] = "bankrupt"
+
+
+@dataclass(frozen=True)
 class Message(Action):
     TYPE: ClassVar[str] = "message"
     message: str = ""
@@ -216,6 +223,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         DiscardTrain,
         ScrapTrain,
         BuyCompany,
+        Bankrupt,
         Message,
         Undo,
         Redo,

@@ -36,6 +36,16 @@ def initial_hexes(game: Game) -> dict[str, Hex]:
             tokens=[[None] * n for n in slots],
             reservations=[[None] * n for n in slots],
         )
+    for corp in game.definition.corporations:
+        # a company's home city is held for it (18xx.games reserves corporations' coordinates)
+        home = corp.home
+        h = out.get(home.hex) if home is not None else None
+        if home is None or h is None or not h.reservations:
+            continue
+        city = home.city if home.city is not None else (0 if len(h.reservations) == 1 else None)
+        if city is not None and city < len(h.reservations) and h.reservations[city]:
+            if h.reservations[city][0] is None:
+                h.reservations[city][0] = corp.symbol
     for p in game.data.privates:
         for hx, city, slot in p.reservations:
             h = out.get(hx)

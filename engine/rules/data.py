@@ -55,6 +55,46 @@ class PhaseDef:
 
 
 @dataclass(frozen=True)
+class Cell:
+    """One stock-market space: its price and zone letters (``p`` par, ``y``/``o``/``b`` the
+    yellow, orange and brown zones, ``c`` closes)."""
+
+    price: int
+    flags: str = ""
+
+    @property
+    def par(self) -> bool:
+        return "p" in self.flags
+
+    @property
+    def counts_for_limit(self) -> bool:
+        """Certificates of a company priced here count toward the certificate limit."""
+        return not any(f in self.flags for f in "yob")
+
+    @property
+    def above_holding_limit(self) -> bool:
+        """A player may hold more than the holding limit of a company priced here."""
+        return any(f in self.flags for f in "ob")
+
+    @property
+    def buy_multiple(self) -> bool:
+        return "b" in self.flags
+
+
+def parse_cell(code: str | int) -> Cell | None:
+    """``'100p'`` -> Cell(100, 'p'); ``''`` -> None (no space).
+
+    >>> parse_cell("60y"), parse_cell(67), parse_cell("")
+    (Cell(price=60, flags='y'), Cell(price=67, flags=''), None)
+    """
+    text = str(code)
+    if not text:
+        return None
+    digits = "".join(ch for ch in text if ch.isdigit())
+    return Cell(int(digits), text[len(digits) :])
+
+
+@dataclass(frozen=True)
 class RulesData:
     """Everything the rules core reads from the definition, for one player count."""
 
@@ -75,6 +115,16 @@ class RulesData:
     hexes: dict[str, Any] = field(default_factory=dict)  # coord -> map hex definition
     min_bid_increment: int = 5
     packets: dict[str, tuple[tuple[tuple[str, ...], int], ...]] = field(default_factory=dict)
+    grid: tuple[tuple[Cell | None, ...], ...] = ()
+    """The market as rows of cells (a linear market is one row)."""
+    grid_market: bool = False
+    """Whether the market is 2-D (prices move up and down as well as left and right)."""
+
+    def cell(self, pos: list[int] | tuple[int, int]) -> Cell | None:
+        row, col = pos
+        if 0 <= row < len(self.grid) and 0 <= col < len(self.grid[row]):
+            return self.grid[row][col]
+        return None
 
     def private(self, sym: str) -> PrivateDef:
         for p in self.privates:
@@ -159,6 +209,12 @@ def rules_data(defn: Any, num_players: int) -> RulesData:
         if pk:
             packets[opt.id] = tuple((tuple(x.privates), x.cost) for x in pk)
     holding = m.holding_limit.get(num_players) if m.holding_limit else None
+    sm = m.stock_market
+    if sm.shape == "grid":
+        grid = tuple(tuple(parse_cell(c) for c in row) for row in sm.rows)
+    else:
+        pars = set(sm.par_values)
+        grid = (tuple(Cell(p, "p" if p in pars else "") for p in sm.spaces),)
     return RulesData(
         num_players=num_players,
         starting_cash=defn.starting_cash(num_players),
@@ -166,8 +222,12 @@ def rules_data(defn: Any, num_players: int) -> RulesData:
         cert_limit=defn.cert_limit(num_players),
         pool_limit=m.bank_pool_limit,
         holding_limit=holding,
-        market=tuple(m.stock_market.spaces),
-        par_values=tuple(m.stock_market.par_values),
+        market=tuple(sm.spaces)
+        if sm.shape == "linear"
+        else tuple(c.price if c else 0 for c in grid[0]),
+        par_values=tuple(sm.par_values)
+        if sm.shape == "linear"
+        else tuple(sorted({c.price for row in grid for c in row if c and c.par}, reverse=True)),
         share_structures={k: tuple(v.shares) for k, v in defn.share_structures.items()},
         corporations=corps,
         privates=privs,
@@ -177,4 +237,6 @@ def rules_data(defn: Any, num_players: int) -> RulesData:
         hexes=dict(defn.hexes),
         min_bid_increment=m.minimum_bid_increment or 5,
         packets=packets,
+        grid=grid,
+        grid_market=sm.shape == "grid",
     )

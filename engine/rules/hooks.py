@@ -95,10 +95,52 @@ class Rules:
         return minors + [c.sym for c in game.sorted_by_price(state, corps)]
 
     def payout_companies(self, game: Game, state: GameState) -> None:
-        """Private income at the start of each operating round."""
+        """Private income at the start of each operating round: every open private pays its
+        owner (a player or a company), players' first in seating order (18xx.games
+        ``payout_companies``)."""
+        from ferrovia.rules.ledger import transfer
+        from ferrovia.rules.operating.common import private_income
+
+        order = {p.id: i for i, p in enumerate(state.players)}
+        owned = []
+        for m in state.privates.values():
+            if m.closed or m.owner == "bank":
+                continue
+            income = private_income(game, state, m.sym)
+            first = (0, order[m.owner], "") if m.owner in order else (1, 0, m.owner)
+            owned.append((first, income, game.data.private(m.sym).name, m.sym))
+        for _, income, _, sym in sorted(owned):
+            if income > 0:
+                owner = state.privates[sym].owner
+                transfer(state, "bank", owner, income, f"{sym} income")
+                state.log.append(f"{owner} collects {income} from {sym}")
 
     def after_end_of_operating_turn(self, game: Game, state: GameState, op: str | None) -> None:
         pass
+
+    def before_operating(self, game: Game, state: GameState, op: str) -> None:
+        """An operator's turn begins: a company with a ``home`` in companies.yaml and no
+        station yet places its home station there (18xx.games home token timing
+        ``operate``); on a hex of several cities without a given one its director chooses
+        (the round's ``pending_tokens``)."""
+        from ferrovia.rules import board
+
+        corp = state.corporations.get(op)
+        if corp is None or any(t.hex for t in corp.tokens):
+            return
+        home = getattr(game.definition.corporation(op), "home", None)
+        if home is None or home.hex not in state.hexes:
+            return
+        h = state.hexes[home.hex]
+        cities = range(len(h.tokens))
+        if home.city is None and len(h.tokens) > 1:
+            pend = state.round.data.setdefault("pending_tokens", [])
+            if not any(p["entity"] == op for p in pend):
+                pend.append({"entity": op, "hexes": [home.hex], "cities": None})
+            return
+        city = home.city if home.city is not None else next(iter(cities), None)
+        if city is not None and board.tokenable(state, home.hex, city, op):
+            board.place_token(state, op, home.hex, city, 0, "home station")
 
     def action_processed(self, game: Game, state: GameState, action: Any) -> None:
         pass
@@ -108,6 +150,16 @@ class Rules:
     ) -> int:
         """Extra revenue of ``train``'s route visiting stops in these hexes (default 0)."""
         return 0
+
+    DIVIDEND_KINDS: ClassVar[tuple[str, ...]] = ("payout", "withhold")
+
+    def company_private_revenue(self, game: Game, state: GameState, corp: str) -> int:
+        """Income of the privates a company owns counted in its earnings (default none:
+        18xx.games pays it to the treasury at the start of the operating round)."""
+        return 0
+
+    def after_dividend(self, game: Game, state: GameState, corp: str) -> None:
+        """After a company's earnings are distributed (or withheld)."""
 
     def extra_revenue(
         self, game: Game, state: GameState, corp: str, routes: list[dict[str, Any]]
@@ -135,6 +187,20 @@ class Rules:
     def buyable_privates(self, game: Game, state: GameState) -> list[str]:
         """Bank-owned privates that may be bought (auctioned) now."""
         return [m.sym for m in state.privates.values() if not m.closed and m.owner == "bank"]
+
+    def after_buy_company(
+        self, game: Game, state: GameState, player: str, sym: str, price: int
+    ) -> None:
+        """A player bought a private from the bank: its ``shares`` ability gives its
+        certificates; a president's certificate waits in the round for a par price."""
+        from ferrovia.rules import abilities
+
+        for pending in abilities.grant_shares(game, state, player, sym):
+            state.round.data.setdefault("companies_pending_par", []).append(list(pending))
+
+    def players_may_trade_privates(self, game: Game, state: GameState) -> bool:
+        """Whether players may buy privates from each other now (given the phase allows it)."""
+        return True
 
     def can_par_directly(self, game: Game, state: GameState) -> bool:
         """Whether a company may be started by buying its director's certificate."""

@@ -1,7 +1,10 @@
 """Share prices and values: the stock market as the rules see it.
 
-18xx.games names a market cell ``"price,row,col"``; the 1858 market is one row, so a cell is
-``[0, col]``.
+18xx.games names a market cell ``"price,row,col"``; a linear market (1858's) is one row, so a
+cell is ``[0, col]``; a grid (1830's) has rows from the top.  Price markers move in directions
+as 18xx.games moves them on a 2-D market: ``right`` at a row's end goes ``up``, ``left`` at a
+row's start goes ``down``; ``up`` and ``down`` stop at the top and bottom rows, and a move onto
+a missing space does not happen.
 """
 
 from __future__ import annotations
@@ -15,7 +18,54 @@ if TYPE_CHECKING:
 
 
 def price_at(game: Game, cell: list[int]) -> int:
-    return game.data.market[cell[1]]
+    if not game.data.grid_market:
+        return game.data.market[cell[1]]
+    c = game.data.cell(cell)
+    return c.price if c is not None else 0
+
+
+def step(game: Game, pos: list[int], direction: str) -> list[int]:
+    """Where a marker on ``pos`` would go one step in ``direction`` (2-D market)."""
+    grid = game.data.grid
+    row, col = pos
+    if direction == "right":
+        if col + 1 >= len(grid[row]):
+            return step(game, pos, "up")
+        return [row, col + 1]
+    if direction == "left":
+        if col > 0 and grid[row][col - 1] is not None:
+            return [row, col - 1]
+        return step(game, pos, "down")
+    if direction == "down":
+        return [row + 1, col] if row + 1 < len(grid) else [row, col]
+    if direction == "up":
+        return [row - 1, col] if row > 0 else [row, col]
+    raise ValueError(f"unknown direction {direction!r}")
+
+
+def move(game: Game, state: GameState, corp: str, direction: str) -> None:
+    """Move ``corp``'s marker one step; onto a missing space it stays.  A marker that moves
+    goes to the end of the stack on its new space."""
+    c = state.corporations[corp]
+    if c.market is None:
+        return
+    new = step(game, c.market, direction)
+    if new == c.market or game.data.cell(new) is None:
+        return
+    old = cell_key(c.market)
+    stack = state.market.get(old, [])
+    if corp in stack:
+        stack.remove(corp)
+    if not stack:
+        state.market.pop(old, None)
+    c.market = new
+    state.market.setdefault(cell_key(new), []).append(corp)
+
+
+def current_cell(game: Game, state: GameState, corp: str) -> Any:
+    """The :class:`~ferrovia.rules.data.Cell` a company's marker is on (None before par)."""
+    c = state.corporations[corp]
+    return None if c.market is None else game.data.cell(c.market)
 
 
 def price(game: Game, state: GameState, corp: str) -> int:

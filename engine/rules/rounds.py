@@ -288,6 +288,7 @@ class OperatingRound(Round):
             return
         rs.data["current_operator"] = ent
         rs.data["current_operator_acted"] = False
+        self.game.rules.before_operating(self.game, self.state, ent)
         self.skip_steps()
         if not self.finished():
             return
@@ -303,4 +304,20 @@ class OperatingRound(Round):
         rs.entities = done + [e for e in order if e in rest]
 
 
-ROUND_KINDS: dict[str, type[Round]] = {r.KIND: r for r in (StockRound, OperatingRound)}
+class AuctionRound(Round):
+    """The opening auction of privates (18xx.games ``Round::Auction``): players in priority
+    order; its steps move the turn on themselves."""
+
+    KIND = "auction"
+    NAME = "Auction Round"
+
+    def select_entities(self) -> list[str]:
+        return [p.id for p in self.state.players]
+
+    def finished(self) -> bool:
+        return self.state.finished or self.active_step() is None
+
+
+ROUND_KINDS: dict[str, type[Round]] = {
+    r.KIND: r for r in (StockRound, OperatingRound, AuctionRound)
+}

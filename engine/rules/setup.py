@@ -22,7 +22,8 @@ def new_corporation(game: Game, sym: str) -> Corporation:
         Share(corp=sym, index=i, percent=pct, president=(i == 0), owner=sym)
         for i, pct in enumerate(structure)
     ]
-    tokens = [Token(price=0) for _ in range(cd.station_markers)]
+    costs = tuple(game.definition.corporation(sym).station_costs) or (0,) * cd.station_markers
+    tokens = [Token(price=price) for price in costs]
     return Corporation(
         sym=sym,
         kind=cd.structure,
@@ -52,6 +53,10 @@ def initial_state(game: Game, players: Sequence[tuple[str, str]], seed: int) -> 
     from ferrovia.rules import board
 
     state.hexes = board.initial_hexes(game)
+    # companies whose home city is held for them from the start (companies.yaml ``home``)
+    homes = [c.symbol for c in game.definition.corporations if c.home is not None]
+    if homes:
+        state.data["home_reservations"] = homes
     state.phase = d.phases[0].name
     state.operating_rounds = d.phases[0].operating_rounds
     clash = set(state.corporations) & set(state.privates) | set(ids) & (

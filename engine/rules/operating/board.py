@@ -122,7 +122,11 @@ def _holds_for(state: GameState, holder: str | None, corp: str) -> bool:
 
 
 def _holds(state: GameState, holder: str | None) -> bool:
-    """Whether a reservation still holds its space: only open privates' do [9.4]."""
+    """Whether a reservation still holds its space: an open private's [1858 9.4] or an open
+    company's home (1830)."""
+    if holder in state.corporations:
+        homes = state.data.get("home_reservations", ())
+        return holder in homes and not state.corporations[holder].closed
     return holder in state.privates and not state.privates[holder].closed
 
 

@@ -97,7 +97,9 @@ def market_spaces(game: Game) -> tuple[int, ...]:
 def share_price(game: Game, corp: Corporation) -> int:
     if corp.market is None:
         raise ValueError(f"{corp.sym} has no share price")
-    return market_spaces(game)[corp.market[1]]
+    from ferrovia.rules.market import price_at
+
+    return price_at(game, corp.market)
 
 
 def _cell(pos: list[int]) -> str:

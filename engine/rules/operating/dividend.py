@@ -118,7 +118,7 @@ class DividendStep(Step):
         routes = self.rdata.get("routes") or []
         return (
             sum(int(r["revenue"]) for r in routes)
-            + private_revenue(self.game, self.state, corp)
+            + self.game.rules.company_private_revenue(self.game, self.state, corp)
             + self.game.rules.extra_revenue(self.game, self.state, corp, routes)
         )
 
@@ -136,7 +136,7 @@ class DividendStep(Step):
 
     def process_dividend(self, action: Action) -> None:
         assert isinstance(action, DividendAction)
-        if action.kind_ not in KINDS:
+        if action.kind_ not in self.game.rules.DIVIDEND_KINDS:
             raise self.illegal(
                 action, "9.6 distribute earnings", f"unknown dividend kind {action.kind_!r}"
             )
@@ -151,6 +151,11 @@ class DividendStep(Step):
         for tid in corp.trains:
             state.trains[tid].operated = True
         self.rdata["routes"] = []
+        from ferrovia.rules.stock.par import full_capitalization
+
+        if full_capitalization(game):
+            self._distribute_full(op, kind, revenue)
+            return
         split = split_earnings(revenue, common.total_shares(game, corp), kind)
         if split.retained:
             transfer(state, BANK, op, split.retained, f"{op} keeps earnings")
@@ -166,11 +171,45 @@ class DividendStep(Step):
         common.move_price(
             game, state, corp, market_steps(split.per_share, price, game.definition.market.movement)
         )
-        close_owned_privates(game, state, op)
+        game.rules.after_dividend(game, state, op)
+        self.pass_()
+
+    def _distribute_full(self, op: str, kind: str, revenue: int) -> None:
+        """A fully capitalised company (18xx.games' usual rule): a payout gives each holder
+        its shares' part of the earnings, rounded up; bank-pool shares pay the company and
+        IPO shares nobody; the price moves as ``grid_movement`` says."""
+        from ferrovia.rules import market
+
+        game, state = self.game, self.state
+        corp = state.corporations[op]
+        if kind == "withhold" or revenue <= 0:
+            if revenue > 0:
+                transfer(state, BANK, op, revenue, f"{op} withholds")
+            self.log(f"{op} withholds {revenue}" if revenue else f"{op} does not run")
+            paid = False
+        else:
+            total = common.total_shares(game, corp)
+            unit = common.share_unit(game, corp)
+            counts = common.holdings(game, corp)
+            for holder in [p.id for p in state.players] + [POOL]:
+                n = counts.get(holder, 0)
+                amount = -(-(n * revenue) // total) if n else 0
+                if amount:
+                    transfer(state, BANK, op if holder == POOL else holder, amount, f"{op} pays")
+            self.log(f"{op} pays out {revenue} ({revenue / total:g} per {unit} % share)")
+            paid = True
+        gm = game.definition.market.grid_movement
+        if gm is not None:
+            for direction in gm.paid if paid else gm.withheld:
+                market.move(game, state, op, direction)
+        game.rules.after_dividend(game, state, op)
         self.pass_()
 
     def legal_actions(self, entity: str) -> list[Action]:
-        return [DividendAction(entity=entity, entity_type="corporation", kind_=k) for k in KINDS]
+        return [
+            DividendAction(entity=entity, entity_type="corporation", kind_=k)
+            for k in self.game.rules.DIVIDEND_KINDS
+        ]
 
 
 def pay_private_income(game: Game, state: GameState) -> None:

@@ -47,7 +47,10 @@ def station_cost_for(game: Game, state: GameState, corp: str, coord: str) -> int
     """The cost of a new station of ``corp`` on ``coord`` by the province rule."""
     stations = game.definition.market.stations
     if stations is None:
-        return 0
+        # without province rules a marker costs its printed price (companies.yaml
+        # station_costs; 1830: 40, then 100)
+        token = next((t for t in state.corporations[corp].tokens if not t.used), None)
+        return token.price if token is not None else 0
     target = province_of(stations, coord)
     distances = []
     for other in board.station_hexes(state, corp):
@@ -79,6 +82,8 @@ class TokenStep(Step):
         corp = self.state.corporations[entity]
         if not any(not t.used for t in corp.tokens):
             return []
+        if self.game.definition.market.stations is None and len(self.legal_actions(entity)) < 2:
+            return []  # the usual rule: only when a reached city has room it can pay for
         return ["place_token", "pass"]
 
     def process_place_token(self, action: Action) -> None:

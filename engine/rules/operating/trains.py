@@ -573,11 +573,10 @@ class BuyTrainStep(Step):
                 )
         self.data["last_issued_price"] = None
         self.pass_()
-        if trainless and not closing:
+        movement = self.game.definition.market.movement  # None on a grid market
+        if trainless and not closing and movement is not None:
             self.log(f"{op} does not own a train")
-            common.move_price(
-                self.game, self.state, corp, self.game.definition.market.movement.no_train
-            )
+            common.move_price(self.game, self.state, corp, movement.no_train)
 
     def legal_actions(self, entity: str) -> list[Action]:
         state, game = self.state, self.game

@@ -82,9 +82,17 @@ def find_share(state: GameState, share_id: str) -> Share:
 
 
 def bundle_price(game: Game, state: GameState, bundle: Bundle, price: int | None = None) -> int:
-    """Current market price (1858 sells treasury shares at market too), per share, rounded up."""
+    """Current market price per share, rounded up; the IPO's shares at par unless the game
+    sells them at market (1858's ``always_market_price``)."""
     corp = state.corporations[bundle.corp]
     pps = price if price is not None else market.price(game, state, bundle.corp)
+    if (
+        price is None
+        and bundle.owner == corp.sym
+        and corp.par_price is not None
+        and not game.definition.companies.always_market_price
+    ):
+        pps = corp.par_price  # the IPO sells at par (companies.yaml always_market_price)
     return -(-(pps * bundle.percent) // share_percent(corp))
 
 
@@ -103,8 +111,17 @@ def num_certs(game: Game, state: GameState, player: str) -> int:
     """Certificates towards the limit: every share certificate and every private."""
     n = 0
     for corp in state.corporations.values():
+        if not counts_for_limit(game, state, corp):
+            continue
         n += sum(1 for s in corp.shares if s.owner == player)
     return n + len(state.player(player).companies)
+
+
+def counts_for_limit(game: Game, state: GameState, corp: Corporation) -> bool:
+    """A company's certificates count toward the limit unless its price is in a zone that
+    exempts them (a grid market's yellow, orange and brown)."""
+    cell = market.current_cell(game, state, corp.sym)
+    return cell is None or cell.counts_for_limit
 
 
 def can_gain(
@@ -113,8 +130,12 @@ def can_gain(
     """Holding limit (percent of one company) and certificate limit."""
     corp = state.corporations[bundle.corp]
     limit = game.data.holding_limit
-    if limit is not None and percent_of(corp, player) + bundle.percent > limit:
+    cell = market.current_cell(game, state, corp.sym)
+    above = cell is not None and cell.above_holding_limit
+    if limit is not None and not above and percent_of(corp, player) + bundle.percent > limit:
         return False
+    if not counts_for_limit(game, state, corp):
+        return True
     return exchange or num_certs(game, state, player) < game.data.cert_limit
 
 
@@ -258,13 +279,20 @@ def buy_shares(
         cost = price or 0
     else:
         cost = price if price is not None else bundle_price(game, state, bundle)
+    from ferrovia.rules.stock.par import float_if_ready, full_capitalization
+
+    full = full_capitalization(game)
     if cost == 0:
         transfer_shares(game, state, bundle, buyer)
     else:
-        # 1858 is incrementally capitalised: a treasury sale pays the company
-        receiver = owner if owner in state.corporations else BANK
+        # incremental capitalisation (1858): a treasury sale pays the company; full (1830):
+        # the IPO's sales pay the bank, and the company its capital when it floats
+        receiver = owner if owner in state.corporations and not full else BANK
         transfer_shares(game, state, bundle, buyer, spender=buyer, receiver=receiver, price=cost)
-    float_check(game, state, corp)
+    if full:
+        float_if_ready(game, state, corp.sym)
+    else:
+        float_check(game, state, corp)
 
 
 def sell_shares(game: Game, state: GameState, bundle: Bundle, price: int | None = None) -> int:
