@@ -12,6 +12,7 @@ entry point (group ``ferrovia.bots``, name -> class) or by import path ``module:
 class is built as ``cls(seat, seed)``; all its randomness must come from ``seed`` (no global
 ``random``) so that a game is the same for the same seeds.
 
+>>> from ferrovia.bots.base import bot_class  # the installed module, however this is run
 >>> bot_class("random").NAME, bot_class("greedy").NAME
 ('random', 'greedy')
 >>> bot_class("ferrovia.bots.random_bot:RandomBot").NAME
