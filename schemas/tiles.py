@@ -39,12 +39,9 @@ class UpgradeRules(Model):
 
     colors: tuple[Color, ...] = TILE_COLORS
     """Each upgrade moves exactly one step along this order."""
-    preserve_track: bool = True
-    """The new tile must contain every path of the old one (in the laid rotation)."""
     gauges_kept_by: dict[Gauge, tuple[Gauge, ...]] | None = None
-    """An old path of the key's gauge is kept by a new path of one of the listed gauges."""
-    keep_stop_exits: bool = True
-    """Each old town or city keeps all its exits on one town or city of the new tile."""
+    """An old path of the key's gauge is kept by a new path of one of the listed gauges
+    (absent: broad by broad or dual, metre by metre or dual, dual by dual)."""
     same_label: bool = True
     """A labelled tile/hex may only be upgraded to a tile with the same label."""
     future_labels: bool = True
@@ -53,13 +50,10 @@ class UpgradeRules(Model):
     """Cities upgrade to cities, towns to towns, keeping their number (unless listed)."""
     labelled_cities_change_count: bool = False
     """A labelled hex may change its number of cities (never to none)."""
-    max_exits: tuple[Literal["cities", "unlabelled_cities", "track"], ...] = ()
-    """For these kinds of upgrade only the legal tiles with the most exits may be laid."""
-    must_use: Literal["any", "new_track", "new_track_or_revenue", "new_track_or_city"] = (
-        "new_track_or_revenue"
-    )
-    """What of the lay must be on the company's route (new track, or a city whose revenue
-    changes)."""
+    must_use: Literal["any", "new_track", "new_track_or_revenue"] = "new_track_or_revenue"
+    """What of the lay must be on the operator's network: ``any`` (the tile need only join
+    it), ``new_track`` (some of the new track) or ``new_track_or_revenue`` (new track, or a
+    city or town on it whose value changes)."""
     metre_gauge_from_phase: Name | None = None
     """Tiles with metre-gauge track are available from this phase."""
     terrain: TerrainRules = TerrainRules()

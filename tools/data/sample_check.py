@@ -154,7 +154,12 @@ def fingerprint(state: Any) -> str:
     view = (
         state.phase,
         tuple((p.id, p.cash) for p in state.players),
-        tuple(sorted((c.sym, c.cash, tuple(c.market or ()), tuple(c.trains)) for c in state.corporations.values())),
+        tuple(
+            sorted(
+                (c.sym, c.cash, tuple(c.market or ()), tuple(c.trains))
+                for c in state.corporations.values()
+            )
+        ),
         tuple(sorted((c, h.tile, h.rotation) for c, h in state.hexes.items())),
         tuple(sorted((s.id, s.owner) for c in state.corporations.values() for s in c.shares)),
     )
@@ -165,7 +170,9 @@ class Diverged(Exception):
     pass
 
 
-def run(game_dir: Path, players: int, seed: int, baseline: list[tuple[str, str]] | None) -> list[tuple[str, str]]:
+def run(
+    game_dir: Path, players: int, seed: int, baseline: list[tuple[str, str]] | None
+) -> list[tuple[str, str]]:
     """Play one seeded game; with ``baseline``, stop (raise Diverged) at the first difference."""
     from ferrovia.play import play
     from ferrovia.rules.actions import action_to_json
@@ -193,7 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     from ferrovia.validate import validate_game
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", default=str(Path(__file__).resolve().parents[2] / "gamedata" / "1858"))
+    ap.add_argument(
+        "--game", default=str(Path(__file__).resolve().parents[2] / "gamedata" / "1858")
+    )
     ap.add_argument("--samples", type=int, default=60)
     ap.add_argument("--seed", type=int, default=1, help="which leaves are sampled")
     ap.add_argument("--seeds", type=int, default=2, help="random games per change")
@@ -233,11 +242,16 @@ def main(argv: list[str] | None = None) -> int:
                     run(dst, players, seed, baselines[key])
                 except Diverged as exc:
                     differs = True
-                    print(f"  changed   {leaf.label()} = {ok!r:.40} ({players}p seed {seed}, action {exc})")
+                    print(
+                        f"  changed   {leaf.label()} = {ok!r:.40} "
+                        f"({players}p seed {seed}, action {exc})"
+                    )
                     break
                 except FerroviaError as exc:
                     differs = True
-                    print(f"  changed   {leaf.label()} = {ok!r:.40} (play stopped: {str(exc)[:80]})")
+                    print(
+                        f"  changed   {leaf.label()} = {ok!r:.40} (play stopped: {str(exc)[:80]})"
+                    )
                     break
             if differs:
                 changed += 1

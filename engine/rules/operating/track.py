@@ -30,7 +30,7 @@ from ferrovia.errors import IllegalAction
 from ferrovia.graph import gauge_skip
 from ferrovia.rules.actions import Action, LayTile, Pass
 from ferrovia.rules.ledger import transfer
-from ferrovia.rules.operating import board, common, routing
+from ferrovia.rules.operating import board, common, routing, upgrading
 from ferrovia.rules.state import BANK
 from ferrovia.rules.step import Step
 from ferrovia.schemas.tiles import TerrainRules, TileLay
@@ -107,11 +107,13 @@ def uses_new_track_or_city(
     reached: set[int],
     *,
     usable: Callable[[Any], bool] | None = None,
+    revenue: bool = True,
+    gauge_fits: tiles.GaugeFits = tiles.reference_gauge_fits,
 ) -> bool:
     """18xx.games' semi-restrictive rule for an upgrade: among the new tile's paths on the
     operator's network (joined at a ``reached`` edge, or through a stop of the tile), one is
-    new track or touches a stop whose value changes.  ``usable``: the paths the network can
-    use (one gauge family's); None: all.
+    new track or (with ``revenue``) touches a stop whose value changes.  ``usable``: the paths
+    the network can use (one gauge family's); None: all.
 
     >>> from ferrovia.notation import parse
     >>> straight, x = parse("path=a:0,b:3"), parse("path=a:0,b:3;path=a:1,b:4")
@@ -120,7 +122,9 @@ def uses_new_track_or_city(
     >>> uses_new_track_or_city(straight, 0, x, 0, {1})
     True
     """
-    fresh = {id(p) for p in tiles.new_track(old, old_rotation, new, rotation)}
+    fresh = {
+        id(p) for p in tiles.new_track(old, old_rotation, new, rotation, gauge_fits=gauge_fits)
+    }
     connected: set[int] = set()
     nodes: set[int] = set()
     grew = True
@@ -139,10 +143,14 @@ def uses_new_track_or_city(
         if id(np_) in fresh:
             return True
         op = next(
-            (o for o in old.paths if tiles.path_kept(new, np_, rotation, old, o, old_rotation)),
+            (
+                o
+                for o in old.paths
+                if tiles.path_kept(new, np_, rotation, old, o, old_rotation, gauge_fits=gauge_fits)
+            ),
             None,
         )
-        if op is None or _stop_values(new, np_) != _stop_values(old, op):
+        if op is None or (revenue and _stop_values(new, np_) != _stop_values(old, op)):
             return True
     return False
 
@@ -288,15 +296,13 @@ class TrackStep(Step):
         elif old_def is not None and old_def.upgrades_to is not None:
             allowed = name in old_def.upgrades_to
         else:
-            allowed = tiles.upgrades_to(
+            allowed = upgrading.is_candidate(
+                rules,
                 old.tile,
                 old.color,
                 new_tile,
                 new_color,
                 old_rotation=old.rotation,
-                colour_order=tuple(rules.colors)
-                if old.color != "white"
-                else ("white", *rules.colors),
                 future_label=self._future_label(coord, old),
             )
         if not allowed and not game.rules.extra_upgrade(game, state, action.entity, coord, name):
@@ -305,8 +311,9 @@ class TrackStep(Step):
             )
         graph = routing.track_graph(game, state)
         sides = graph.neighbours.get(coord, {})
+        fits = upgrading.gauge_fits(rules.gauges_kept_by)
         if action.rotation not in tiles.upgrade_rotations(
-            old.tile, old.rotation, new_tile, exit_allowed=lambda e: e in sides
+            old.tile, old.rotation, new_tile, gauge_fits=fits, exit_allowed=lambda e: e in sides
         ):
             raise self.illegal(
                 action,
@@ -338,8 +345,19 @@ class TrackStep(Step):
             if not reached & exits:
                 continue
             extends = True
-            if not old.tile.paths or uses_new_track_or_city(
-                old.tile, old.rotation, new_tile, action.rotation, reached, usable=usable
+            if (
+                rules.must_use == "any"
+                or not old.tile.paths
+                or uses_new_track_or_city(
+                    old.tile,
+                    old.rotation,
+                    new_tile,
+                    action.rotation,
+                    reached,
+                    usable=usable,
+                    revenue=rules.must_use == "new_track_or_revenue",
+                    gauge_fits=fits,
+                )
             ):
                 upgrades = True
                 break
@@ -466,7 +484,11 @@ class TrackStep(Step):
                 ):
                     continue
                 for r in tiles.upgrade_rotations(
-                    old.tile, old.rotation, td.tile, exit_allowed=sides.__contains__
+                    old.tile,
+                    old.rotation,
+                    td.tile,
+                    gauge_fits=upgrading.gauge_fits(game.definition.upgrade_rules.gauges_kept_by),
+                    exit_allowed=sides.__contains__,
                 ):
                     lay = LayTile(
                         entity=entity, entity_type=kind, hex=coord, tile=free[0], rotation=r
