@@ -118,6 +118,16 @@ class TrackGraph:
     #: connection ``"<hex> <n>.<m>"``)
     ambiguous: frozenset[str] = frozenset()
     key_names: list[tuple[str, str]] = field(default_factory=list)
+    #: (skip, blocked stops) -> the walk's bounds (:func:`_walk_bounds`), worked out when
+    #: first needed
+    walk_bounds: dict[tuple[str | None, frozenset[int]], tuple[list[int], list[int]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    #: per path, its (hex, edge, lane) sides and whether each is converging (worked out when
+    #: first walked)
+    walk_sides: list[tuple[tuple[tuple[str, int, int], bool], ...]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def stop(self, signature: str) -> Stop:
         """The stop named ``"<hex>-<part index>"``; ``KeyError`` if there is none."""
@@ -589,6 +599,353 @@ def home_starts(
     return stops, paths
 
 
+def _walk_sides(graph: TrackGraph) -> list[tuple[tuple[tuple[str, int, int], bool], ...]]:
+    """Per path, each exit's (hex, edge, lane index) and whether two or more of the hex's
+    paths leave by that edge (a converging side)."""
+    if graph.walk_sides is not None:
+        return graph.walk_sides
+    converging: set[tuple[str, int]] = set()
+    for h, pids in graph.hex_paths.items():
+        count: dict[int, int] = {}
+        for pid in pids:
+            for e in graph.paths[pid].exits:
+                count[e] = count.get(e, 0) + 1
+        converging.update((h, e) for e, n in count.items() if n > 1)
+    graph.walk_sides = [
+        tuple(
+            ((p.hex, e, lane[1]), (p.hex, e) in converging)
+            for e, lane in zip(p.exits, p.lanes, strict=True)
+        )
+        for p in graph.paths
+    ]
+    return graph.walk_sides
+
+
+def _walk_bounds(
+    graph: TrackGraph, company: str | None, tokens: Tokens, skip: str | None
+) -> tuple[list[int], list[int]]:
+    """An upper bound of what the walk can find from each of its states.
+
+    A state is a path and the side it was entered by (``state_base[path]``: entered from a stop
+    or a junction; ``+ 1 + i``: by its ``i``-th exit).  ``bound[state]`` is the bitset of the
+    paths reachable from it by the walk's moves -- on through a stop that does not block, a
+    junction, or a far side into the paths it joins -- with none of its one-use rules (path,
+    stop, side, junction), so it holds every path any walk from that state can find.  Strongly
+    connected states share one bound (Tarjan's algorithm, iterative: boards are deep).
+    """
+    passable = [not blocks(s, company, tokens) for s in graph.stops]
+    cache_key = (skip, frozenset(i for i, ok in enumerate(passable) if not ok))
+    hit = graph.walk_bounds.get(cache_key)
+    if hit is not None:
+        return hit
+    paths = graph.paths
+    state_base: list[int] = []
+    n = 0
+    for p in paths:
+        state_base.append(n)
+        n += 1 + len(p.exits)
+
+    def enterable(p: TrackPath) -> bool:
+        return p.track != skip and not (p.junction >= 0 and p.terminal)
+
+    # successors per state
+    succ: list[list[int]] = [[] for _ in range(n)]
+    for p in paths:
+        if not enterable(p):
+            continue
+        common: list[int] = []
+        if not p.terminal:
+            for s in p.stops:
+                if passable[s]:
+                    for q in graph.stop_paths[s]:
+                        qp = paths[q]
+                        if qp.track != skip and not qp.ignore and enterable(qp):
+                            common.append(state_base[q])
+        if p.junction >= 0:
+            common.extend(
+                state_base[q] for q in graph.junction_paths[p.junction] if enterable(paths[q])
+            )
+        far: list[list[int]] = []
+        for e in p.exits:
+            out: list[int] = []
+            for q in graph.links.get((p.id, e), ()):
+                qp = paths[q]
+                if enterable(qp):
+                    out.append(state_base[q] + 1 + qp.exits.index(hexmap.invert(e)))
+            far.append(out)
+        base = state_base[p.id]
+        for k in range(1 + len(p.exits)):
+            nxt = list(common)
+            for i, out in enumerate(far):
+                if k != 1 + i:
+                    nxt.extend(out)
+            succ[base + k] = nxt
+    own = [0] * n
+    for p in paths:
+        if enterable(p):
+            for k in range(1 + len(p.exits)):
+                own[state_base[p.id] + k] = 1 << p.id
+
+    # Tarjan: components come out sinks first, so each one's successors are done before it
+    bound = [0] * n
+    index = [-1] * n
+    low = [0] * n
+    on_stack = [False] * n
+    stack: list[int] = []
+    counter = 0
+    for root in range(n):
+        if index[root] >= 0:
+            continue
+        work: list[tuple[int, int]] = [(root, 0)]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack[root] = True
+        while work:
+            v, i = work[-1]
+            nexts = succ[v]
+            if i < len(nexts):
+                work[-1] = (v, i + 1)
+                w = nexts[i]
+                if index[w] < 0:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack[w] = True
+                    work.append((w, 0))
+                elif on_stack[w] and index[w] < low[v]:
+                    low[v] = index[w]
+                continue
+            work.pop()
+            if work:
+                u = work[-1][0]
+                if low[v] < low[u]:
+                    low[u] = low[v]
+            if low[v] == index[v]:
+                members = []
+                while True:
+                    w = stack.pop()
+                    on_stack[w] = False
+                    members.append(w)
+                    if w == v:
+                        break
+                bits = 0
+                for w in members:
+                    bits |= own[w]
+                    for x in succ[w]:
+                        bits |= bound[x]  # a member's own bound is 0 until set below
+                for w in members:
+                    bound[w] = bits
+    if len(graph.walk_bounds) > 64:
+        graph.walk_bounds.clear()
+    graph.walk_bounds[cache_key] = (state_base, bound)
+    return state_base, bound
+
+
+_Context = tuple[set[int], set[tuple[int, int]], dict[tuple[str, int, int], int], dict[int, int]]
+
+
+class _Walk:
+    """The 18xx.games walk, computed in three passes that find exactly what it finds.
+
+    Past a side where two or more of a tile's paths meet (a converging side) the walk forgets,
+    on its way back, what it saw beyond it, so from there on it tries every way on: exponential
+    on a dense network.  Such a *soft* part changes nothing but the set of paths found (every
+    mark it makes is undone on the way back), so
+
+    1. the *hard* walk runs first as it is, each soft part left out but noted with the walk's
+       state where it starts (paths and stops seen, sides on the way, junctions in use);
+    2. each soft part is *probed*: walked once keeping what it saw, a quick pass whose every
+       find is a walk the full soft part tries too;
+    3. each soft part is walked in full, but a step is skipped when every path it could ever
+       lead to is found already (``bound``: for each path and side it was entered by, the
+       paths reachable from there if the walk's one-use rules were dropped; it is an upper
+       bound, so nothing the walk would find is lost).
+
+    After passes 1 and 2 almost everything is found, and pass 3 prunes nearly every step.
+    """
+
+    def __init__(
+        self,
+        graph: TrackGraph,
+        company: str | None,
+        tokens: Tokens,
+        skip: str | None,
+        hexes: dict[str, set[int]],
+        seen_stops: set[int],
+        seen_paths: set[int],
+    ) -> None:
+        self.graph = graph
+        self.company = company
+        self.tokens = tokens
+        self.skip = skip
+        self.hexes = hexes
+        self.seen_stops = seen_stops
+        self.seen_paths = seen_paths
+        self.found = 0  # bitset of seen_paths
+        self.sides = _walk_sides(graph)
+        self.passable = [not blocks(s, company, tokens) for s in graph.stops]
+        self.bounds: tuple[list[int], list[int]] | None = None
+        # the walk's state
+        self.paths_seen: set[int] = set()
+        self.nodes_seen: set[tuple[int, int]] = set()
+        self.on_way: dict[tuple[str, int, int], int] = {}
+        self.junction_uses: dict[int, int] = {}
+        self.probing = False
+        self.prune = False
+        #: soft parts left out by the hard walk: (paths across, side entered by, origin,
+        #: origin soft, the walk's state there)
+        self.soft_parts: list[tuple[tuple[int, ...], int, tuple[int, int], bool, _Context]] = []
+
+    def run(self, start_nodes: list[tuple[int, int]]) -> None:
+        for start in start_nodes:
+            self.paths_seen = set()
+            self.nodes_seen = set(start_nodes)
+            self.nodes_seen.discard(start)
+            self.on_way = {}
+            self.junction_uses = {}
+            self.walk_node(start, False)
+        if self.soft_parts:
+            self.walk_soft_parts()
+        self.finish()
+
+    def walk_soft_parts(self) -> None:
+        self.bounds = _walk_bounds(self.graph, self.company, self.tokens, self.skip)
+        self.probing = True
+        for part in self.soft_parts:
+            if self.open_part(part):
+                self.walk_soft(part, copy=True)
+        self.probing = False
+        self.prune = True
+        for part in self.soft_parts:
+            if self.open_part(part):
+                self.walk_soft(part, copy=False)
+
+    def open_part(self, part: tuple[tuple[int, ...], int, tuple[int, int], bool, _Context]) -> bool:
+        """Whether some path of a soft part's bound is still to be found."""
+        assert self.bounds is not None
+        base, bound = self.bounds
+        paths = self.graph.paths
+        entered = part[1]
+        for q in part[0]:
+            qp = paths[q]
+            if bound[base[q] + 1 + qp.exits.index(entered)] & ~self.found:
+                return True
+        return False
+
+    def walk_soft(
+        self,
+        part: tuple[tuple[int, ...], int, tuple[int, int], bool, _Context],
+        *,
+        copy: bool,
+    ) -> None:
+        across, entered, origin, origin_soft, (ps, ns, ow, ju) = part
+        if copy:  # a probe keeps what it saw: not in the noted state, which pass 3 reuses
+            ps, ns = set(ps), set(ns)
+        self.paths_seen, self.nodes_seen = ps, ns
+        self.on_way, self.junction_uses = dict(ow), dict(ju)
+        paths = self.graph.paths
+        for q in across:
+            self.walk_path(paths[q], entered, -1, True, origin, origin_soft)
+
+    def finish(self) -> None:
+        """The hexes' edges and the stops of the paths found."""
+        hexes = self.hexes
+        graph = self.graph
+        for pid in self.seen_paths:
+            p = graph.paths[pid]
+            neighbours = graph.neighbours[p.hex]
+            for e in p.exits:
+                hexes.setdefault(p.hex, set()).add(e)
+                other = neighbours.get(e)
+                if other is not None:
+                    hexes.setdefault(other, set()).add(hexmap.invert(e))
+            self.seen_stops.update(p.stops)
+
+    def walk_node(self, node: tuple[int, int], soft: bool) -> None:
+        nodes_seen = self.nodes_seen
+        if node in nodes_seen:
+            return
+        nodes_seen.add(node)
+        kind, ident = node
+        paths = self.graph.paths
+        here = [ident] if kind == 1 else list(self.graph.stop_paths[ident])
+        for pid in here:
+            p = paths[pid]
+            if p.track == self.skip or p.ignore:
+                continue
+            self.walk_path(p, None, -1, soft, node, soft)
+        if soft and not self.probing:
+            nodes_seen.discard(node)
+
+    def walk_path(
+        self,
+        p: TrackPath,
+        entered: int | None,
+        jskip: int,
+        soft: bool,
+        origin: tuple[int, int],
+        origin_soft: bool,
+    ) -> None:
+        paths_seen = self.paths_seen
+        if p.id in paths_seen or p.track == self.skip:
+            return
+        if self.prune:
+            assert self.bounds is not None
+            base, bound = self.bounds
+            state = base[p.id] + (0 if entered is None else 1 + p.exits.index(entered))
+            if not bound[state] & ~self.found:
+                return  # nothing new can be found from here
+        j = p.junction
+        junction_uses = self.junction_uses
+        if j >= 0 and (junction_uses.get(j, 0) > 1 or p.terminal):
+            return
+        on_way = self.on_way
+        sides = self.sides[p.id]
+        for side, _ in sides:
+            if on_way.get(side, 0):
+                return
+        pid = p.id
+        paths_seen.add(pid)
+        if j >= 0:
+            junction_uses[j] = junction_uses.get(j, 0) + 1
+        if pid not in self.seen_paths:
+            self.seen_paths.add(pid)
+            self.found |= 1 << pid
+        graph = self.graph
+        if not p.terminal:
+            passable = self.passable
+            for s in p.stops:
+                if (0, s) != origin and passable[s]:
+                    self.walk_node((0, s), origin_soft or soft)
+        paths = graph.paths
+        if j >= 0 and j != jskip:
+            for q in graph.junction_paths[j]:
+                self.walk_path(paths[q], None, j, soft, origin, origin_soft)
+        for e, (side, converging) in zip(p.exits, sides, strict=True):
+            if e == entered:
+                continue
+            across = graph.links.get((p.id, e))
+            if not across:
+                continue
+            on_way[side] = on_way.get(side, 0) + 1
+            if soft:
+                for q in across:
+                    self.walk_path(paths[q], hexmap.invert(e), -1, True, origin, origin_soft)
+            elif converging:
+                # a soft part: noted, walked after the hard walk (it changes nothing else)
+                context = (set(paths_seen), set(self.nodes_seen), dict(on_way), dict(junction_uses))
+                self.soft_parts.append((across, hexmap.invert(e), origin, origin_soft, context))
+            else:
+                for q in across:
+                    self.walk_path(paths[q], hexmap.invert(e), -1, False, origin, origin_soft)
+            on_way[side] -= 1
+        if soft and not self.probing:
+            paths_seen.discard(p.id)
+        if j >= 0:
+            junction_uses[j] -= 1
+
+
 def reachable(
     graph: TrackGraph,
     company: str,
@@ -640,102 +997,15 @@ def reachable(
     # starts treated as already seen; a path walked once per start (again only after crossing
     # a side where two or more paths of the tile meet), never entered while one of its sides
     # is on the way behind, never left by the side it was entered by; a stop's next paths
-    # walked before the path's far sides.
+    # walked before the path's far sides.  See :class:`_Walk` for how it is kept fast.
     start_nodes: list[tuple[int, int]] = [(0, s) for s in start_stops]
     start_nodes += [(1, pid) for pid in start_paths]  # plain home track: the path is the node
-    converging: dict[tuple[str, int], bool] = {}
-    for h, pids in graph.hex_paths.items():
-        count: dict[int, int] = {}
-        for pid in pids:
-            for e in graph.paths[pid].exits:
-                count[e] = count.get(e, 0) + 1
-        for e, n in count.items():
-            converging[(h, e)] = n > 1
-    paths = graph.paths
-
-    def record(p: TrackPath) -> None:
-        if p.id in seen_paths:
-            return
-        seen_paths.add(p.id)
-        for e in p.exits:
-            hexes.setdefault(p.hex, set()).add(e)
-            other = graph.neighbours[p.hex].get(e)
-            if other is not None:
-                hexes.setdefault(other, set()).add(hexmap.invert(e))
-        seen_stops.update(p.stops)
-
-    def walk_from(start: tuple[int, int]) -> None:
-        nodes_seen: set[tuple[int, int]] = set(start_nodes)
-        nodes_seen.discard(start)
-        paths_seen: set[int] = set()
-        on_way: dict[tuple[str, int, int], int] = {}
-        junction_uses: dict[int, int] = {}
-
-        def walk_node(node: tuple[int, int], soft: bool) -> None:
-            if node in nodes_seen:
-                return
-            nodes_seen.add(node)
-            kind, ident = node
-            here = [ident] if kind == 1 else list(graph.stop_paths[ident])
-            for pid in here:
-                p = paths[pid]
-                if p.track == skip or p.ignore:
-                    continue
-                walk_path(p, None, -1, soft, node, soft)
-            if soft:
-                nodes_seen.discard(node)
-
-        def walk_path(
-            p: TrackPath,
-            entered: int | None,
-            jskip: int,
-            soft: bool,
-            origin: tuple[int, int],
-            origin_soft: bool,
-        ) -> None:
-            if p.id in paths_seen or p.track == skip:
-                return
-            j = p.junction
-            if j >= 0 and (junction_uses.get(j, 0) > 1 or p.terminal):
-                return
-            sides = [(p.hex, e, lane[1]) for e, lane in zip(p.exits, p.lanes, strict=True)]
-            if any(on_way.get(side, 0) for side in sides):
-                return
-            paths_seen.add(p.id)
-            if j >= 0:
-                junction_uses[j] = junction_uses.get(j, 0) + 1
-            record(p)
-            if not p.terminal:
-                for s in p.stops:
-                    if (0, s) != origin and not blocks(graph.stops[s], company, tokens):
-                        walk_node((0, s), origin_soft or soft)
-            if j >= 0 and j != jskip:
-                for q in graph.junction_paths[j]:
-                    walk_path(paths[q], None, j, soft, origin, origin_soft)
-            for e, side in zip(p.exits, sides, strict=True):
-                if e == entered:
-                    continue
-                across = graph.links.get((p.id, e))
-                if not across:
-                    continue
-                on_way[side] = on_way.get(side, 0) + 1
-                turn = soft or converging.get((p.hex, e), False)
-                for q in across:
-                    walk_path(paths[q], hexmap.invert(e), -1, turn, origin, origin_soft)
-                on_way[side] -= 1
-            if soft:
-                paths_seen.discard(p.id)
-            if j >= 0:
-                junction_uses[j] -= 1
-
-        walk_node(start, False)
-
+    walk = _Walk(graph, company, tokens, skip, hexes, seen_stops, seen_paths)
     # the walk recurses once per path on its way (pure-Python frames: a higher limit is safe)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))
     try:
-        for start in start_nodes:
-            walk_from(start)
+        walk.run(start_nodes)
     finally:
         sys.setrecursionlimit(limit)
 

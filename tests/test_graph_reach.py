@@ -1,0 +1,146 @@
+"""Reach (:func:`ferrovia.graph.reachable`) finds exactly what the plain 18xx.games walk finds.
+
+The walk itself is kept as the slow oracle in ``reach_oracle.py``; fast reach must agree with
+it on every random board (real tiles of 1858, preprinted hexes included, any rotation, tokens
+of three companies) and on the boards of a real game as it went.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import pytest
+from conftest import shared_path
+from ferrovia import hexmap
+from ferrovia.definition import load_game
+from ferrovia.graph import Reach, TrackGraph, build_graph, reachable
+from ferrovia.notation import parse
+from ferrovia.notation.models import City, Edge, Tile
+from ferrovia.paths import gamedata_root
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from reach_oracle import walk_reachable
+
+# a 7 x 7 patch of a flat map: every coordinate whose letter and number differ in parity
+REGION = [f"{letter}{n}" for i, letter in enumerate("ABCDEFG") for n in range(1, 14) if (i + n) % 2]
+
+#: switches (two paths leaving by one side) and a terminal offboard, besides the game's tiles
+EXTRA_CODES = (
+    "path=a:0,b:2;path=a:0,b:4",
+    "path=a:0,b:3;path=a:0,b:2;path=a:3,b:5",
+    "path=a:0,b:3,track:dual;path=a:0,b:1,track:narrow",
+    "offboard=revenue:30;path=a:0,b:_0,terminal:1;path=a:1,b:_0,terminal:1",
+    "city=revenue:20;city=revenue:20;path=a:0,b:_0;path=a:3,b:_0;path=a:1,b:_1;path=a:3,b:_1",
+)
+
+
+@functools.cache
+def tile_pool() -> tuple[Tile, ...]:
+    defn = load_game(gamedata_root() / "1858")
+    tiles = {t.tile for t in defn.tiles.values()}
+    tiles |= {h.tile for h in defn.hexes.values() if h.tile is not None}
+    tiles |= {parse(c) for c in EXTRA_CODES}
+    return tuple(sorted(tiles, key=str))
+
+
+@functools.cache
+def switch_pool() -> tuple[Tile, ...]:
+    """Tiles with a converging side (where the walk turns exhaustive), and busy ones."""
+    out = []
+    for t in tile_pool():
+        exits = [e for p in t.paths for e in (p.a, p.b) if isinstance(e, Edge)]
+        if len(exits) != len({e.num for e in exits}) or len(exits) >= 4:
+            out.append(t)
+    return tuple(out)
+
+
+@st.composite
+def boards(draw: Any) -> tuple[TrackGraph, dict[str, list[list[str | None]]], dict[str, Any]]:
+    pool = st.one_of(st.sampled_from(tile_pool()), st.sampled_from(switch_pool()))
+    coords = draw(st.lists(st.sampled_from(REGION), min_size=4, max_size=len(REGION), unique=True))
+    tiles = {c: (draw(pool), draw(st.integers(0, 5))) for c in coords}
+    colours = {c: draw(st.sampled_from(["white", "white", "white", "red", "gray"])) for c in coords}
+    g = build_graph(tiles, colors=colours)
+    tokens: dict[str, list[list[str | None]]] = {}
+    owners = st.sampled_from(["X", "X", "Y", "Z", None, None])
+    for c, (tile, _) in tiles.items():
+        cities = [p for p in tile.parts if isinstance(p, City)]
+        if cities:
+            tokens[c] = [[draw(owners) for _ in range(city.slots)] for city in cities]
+    if tokens:  # the company has a station somewhere
+        tokens[draw(st.sampled_from(sorted(tokens)))][0][0] = "X"
+    kw: dict[str, Any] = {"gauge": draw(st.sampled_from(["broad", "metre", None]))}
+    if draw(st.booleans()):
+        home = draw(st.sampled_from(coords))
+        kw["home_hexes"] = [home]
+        kw["home_cities"] = {home: [draw(st.integers(0, 1))]}
+    return g, tokens, kw
+
+
+def same_as_walk(g: TrackGraph, company: str, tokens: Any, **kw: Any) -> Reach:
+    fast = reachable(g, company, tokens=tokens, **kw)
+    assert fast == walk_reachable(g, company, tokens=tokens, **kw)
+    return fast
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards())
+def test_reach_finds_what_the_walk_finds_on_random_boards(
+    board: tuple[TrackGraph, dict[str, list[list[str | None]]], dict[str, Any]],
+) -> None:
+    g, tokens, kw = board
+    same_as_walk(g, "X", tokens, **kw)
+
+
+def test_reach_past_switches_finds_what_the_walk_finds() -> None:
+    """A ring of switch tiles around a token: every way round is a soft part of the walk."""
+    ring = {
+        c: (parse("path=a:0,b:3;path=a:0,b:2;path=a:3,b:5;path=a:1,b:4"), r)
+        for r, c in enumerate(["B2", "B4", "C5", "D4", "D2", "C1", "A3", "A5"])
+    }
+    ring["C3"] = (parse("city=revenue:20;" + ";".join(f"path=a:{e},b:_0" for e in range(6))), 0)
+    g = build_graph(ring)
+    r = same_as_walk(g, "X", {"C3": [["X"]]}, gauge="broad")
+    assert set(r.hexes) >= {"B2", "B4", "C5", "D4", "D2", "C1"}
+    assert all(hexmap.xy(h) for h in r.hexes)
+
+
+def test_reach_finds_what_the_walk_finds_along_a_real_game() -> None:
+    """Every company's and private's reach, both gauges, every 40 actions of a whole game."""
+    from ferrovia.replay import filter_actions, game_for, load_export
+    from ferrovia.rules.actions import action_from_json
+    from ferrovia.rules.operating import routing
+
+    data = load_export(shared_path("fixtures", "18xx.games", "1858", "1858_game_end_bank.json"))
+    game, state = game_for(data)
+    actions = [action_from_json(a) for a in filter_actions(list(data["actions"]))]
+    checked = 0
+    for i, action in enumerate(actions):
+        game.apply(state, action)
+        if i % 40 and i != len(actions) - 1:
+            continue
+        g = routing.track_graph(game, state)
+        tokens = {c: h.tokens for c, h in state.hexes.items()}
+        companies = sorted({t for h in state.hexes.values() for c in h.tokens for t in c if t})
+        for company in companies + sorted(state.privates):
+            home: tuple[str, ...] = ()
+            home_cities: dict[str, list[int]] = {}
+            if company in state.privates:
+                private = game.definition.private(company)
+                home = tuple(private.home_hexes)
+                for res in private.reservations:
+                    home_cities.setdefault(res.hex, []).append(res.city)
+            for gauge in ("broad", "metre"):
+                same_as_walk(
+                    g, company, tokens, gauge=gauge, home_hexes=home, home_cities=home_cities
+                )
+                checked += 1
+    assert checked > 500
+
+
+@pytest.mark.parametrize("gauge", ["broad", "metre", None])
+def test_reach_of_a_company_with_no_station_is_empty(gauge: str | None) -> None:
+    g = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0)})
+    r = same_as_walk(g, "X", {"A1": [[None]]}, gauge=gauge)
+    assert not r.hexes and not r.paths
