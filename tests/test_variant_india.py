@@ -55,6 +55,7 @@ INDIA_GAME = ("fixtures", "18xx.games", "1858India", "hotseat_qs_b.json")
 def _at(until: int):  # type: ignore[no-untyped-def]
     res = replay(load_export(shared_path(*INDIA_GAME)), until=until)
     assert res.error is None, res.error
+    res.game.check = True  # a refused action leaves the state as it was (replays skip this)
     return res.game, res.state
 
 
@@ -139,3 +140,38 @@ def test_a_locomotive_works_pays_its_company_ten_each_operating_round_and_never_
     assert state.privates["LW1"].owner == "SIR" and not state.privates["LW1"].closed
     assert state.privates["LW2"].owner == "EIR" and not state.privates["LW2"].closed
     assert any("SIR collects 10 from LW1" in m for m in state.log)
+
+
+def test_a_gauge_conversion_relays_a_tile_of_the_same_colour_with_one_section_regauged() -> None:
+    from ferrovia.rules.actions import LayTile
+
+    game, state = _at(139)  # GIP's turn; J13 holds #657 (a city, one metre and one broad line)
+    assert state.hexes["J13"].tile == "657-1" and state.hexes["J13"].rotation == 4
+    before = state.dumps()
+    with pytest.raises(IllegalAction, match="rotation 0"):  # the line would move
+        game.apply(state, LayTile(entity="GIP", entity_type="corporation", id=140,
+                                  hex="J13", tile="57-0", rotation=0))  # fmt: skip
+    assert state.dumps() == before
+    # the metre line becomes broad: #57 (both lines broad) in the old tile's place
+    game.apply(state, LayTile(entity="GIP", entity_type="corporation", id=140,
+                              hex="J13", tile="57-0", rotation=4))  # fmt: skip
+    assert state.hexes["J13"].tile == "57-0"
+    assert "657-1" in state.tiles["657"]  # the old tile goes back to the supply
+
+
+def test_which_gauge_changes_make_a_conversion() -> None:
+    from ferrovia.games.g1858_india import Rules1858India
+    from ferrovia.notation import parse
+
+    converts = Rules1858India.converts_gauge
+    city = "city=revenue:20;path=a:0,b:_0{};path=a:2,b:_0{}"
+    metre = ",track:narrow"
+    assert converts(parse(city.format("", "")), 0, parse(city.format(metre, "")), 0)
+    # a city tile may change two sections at once, all the same way
+    assert converts(parse(city.format("", "")), 0, parse(city.format(metre, metre)), 0)
+    assert not converts(parse(city.format(metre, "")), 0, parse(city.format("", metre)), 0)
+    assert not converts(parse(city.format("", "")), 0, parse(city.format("", "")), 0)
+    # plain track: exactly one section
+    cross = "path=a:0,b:3{};path=a:1,b:4{}"
+    assert converts(parse(cross.format("", "")), 0, parse(cross.format(metre, "")), 0)
+    assert not converts(parse(cross.format("", "")), 0, parse(cross.format(metre, metre)), 0)

@@ -8,6 +8,8 @@ the 1M's no-local rule.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ferrovia.games.g1858 import Rules1858
@@ -51,6 +53,91 @@ class Rules1858India(Rules1858):
     """Kind -> the phase status from which it can be collected (None: always)."""
     BONUS_HEX: ClassVar[dict[str, str]] = {"mine": "C18", "oil": "C22", "port": "C26"}
     """Kind -> the map hex showing its bonus by phase."""
+
+    # -- gauge conversions ------------------------------------------------------------------
+    def extra_upgrade(self, game: Game, state: GameState, op: str, coord: str, tile: str) -> bool:
+        """A gauge conversion: a tile of the same colour, label, cities, towns and number of
+        track sections, laid the same way, may replace the one on the hex (which sections
+        change gauge is checked per rotation, :meth:`upgrade_rotations`)."""
+        from ferrovia import tiles
+        from ferrovia.rules.operating import board
+
+        old = board.placed(game, state, coord)
+        td = game.definition.tiles[tile]
+        new = td.tile
+        if old.preprinted or str(td.color) != old.color:
+            return False
+        if not tiles.upgrades_to_correct_label(old.tile, new, old.color):
+            return False
+        if (len(old.tile.cities), len(old.tile.towns), len(old.tile.paths)) != (
+            len(new.cities),
+            len(new.towns),
+            len(new.paths),
+        ):
+            return False
+        return any(
+            tiles.paths_maintained(old.tile, old.rotation, new, r, gauge_fits=tiles.any_gauge_fits)
+            for r in range(6)
+        )
+
+    def upgrade_rotations(
+        self,
+        game: Game,
+        state: GameState,
+        coord: str,
+        old: Any,
+        tile: str,
+        exit_allowed: Callable[[int], bool],
+    ) -> list[int]:
+        """A gauge conversion (a tile of the hex's own colour) keeps every section of track
+        where it was and changes the gauge of one section (broad to metre or metre to broad)
+        on a plain track tile, or of one or two sections, all the same way, on a tile with a
+        city or town."""
+        td = game.definition.tiles[tile]
+        if old.preprinted or str(td.color) != old.color:
+            return super().upgrade_rotations(game, state, coord, old, tile, exit_allowed)
+        from ferrovia import tiles
+
+        return [
+            r
+            for r in range(6)
+            if tiles.rotation_is_legal(
+                old.tile,
+                old.rotation,
+                td.tile,
+                r,
+                gauge_fits=tiles.any_gauge_fits,
+                exit_allowed=exit_allowed,
+            )
+            and self.converts_gauge(old.tile, old.rotation, td.tile, r)
+        ]
+
+    @staticmethod
+    def converts_gauge(old: Any, old_rotation: int, new: Any, rotation: int) -> bool:
+        """Whether ``new`` at ``rotation`` changes the gauge of the right sections of ``old``:
+        each old section is matched by the first new one with its ends."""
+        from ferrovia import tiles
+        from ferrovia.notation.models import Gauge
+
+        changes: Counter[tuple[Gauge, Gauge]] = Counter()
+        for op in old.paths:
+            np = next(
+                (
+                    p
+                    for p in new.paths
+                    if tiles.path_kept(
+                        old, op, old_rotation, new, p, rotation, gauge_fits=tiles.any_gauge_fits
+                    )
+                ),
+                None,
+            )
+            if np is None:
+                return False
+            changes[(op.track, np.track)] += 1
+        allowed = (1,) if not new.cities and not new.towns else (1, 2)
+        to_metre = changes[(Gauge.BROAD, Gauge.NARROW)]
+        to_broad = changes[(Gauge.NARROW, Gauge.BROAD)]
+        return (to_metre == 0 and to_broad in allowed) or (to_broad == 0 and to_metre in allowed)
 
     def steps(self) -> tuple[type[Step], ...]:
         return (*super().steps(), CollectTokens)

@@ -7,6 +7,7 @@ The core calls hooks; it never asks which game it is playing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ferrovia.rules.state import GameState
@@ -170,6 +171,26 @@ class Rules:
     def extra_upgrade(self, game: Game, state: GameState, op: str, coord: str, tile: str) -> bool:
         """Whether laying ``tile`` on ``coord`` is allowed beyond the usual upgrade rules."""
         return False
+
+    def upgrade_rotations(
+        self,
+        game: Game,
+        state: GameState,
+        coord: str,
+        old: Any,
+        tile: str,
+        exit_allowed: Callable[[int], bool],
+    ) -> list[int]:
+        """Rotations in which the tile named ``tile`` may replace ``old`` (the placed tile) on
+        ``coord``: all old track kept, no old city or town swallowed, no exit off the map."""
+        from ferrovia import tiles
+        from ferrovia.rules.operating import upgrading
+
+        new = game.definition.tiles[tile].tile
+        fits = upgrading.gauge_fits(game.definition.upgrade_rules.gauges_kept_by)
+        return tiles.upgrade_rotations(
+            old.tile, old.rotation, new, gauge_fits=fits, exit_allowed=exit_allowed
+        )
 
     def tile_lay_cost(
         self, game: Game, state: GameState, op: str, coord: str, tile: str, cost: int

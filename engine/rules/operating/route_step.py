@@ -94,6 +94,15 @@ class RouteStep(Step):
             routes.append({"train": route.train, "revenue": value, "hexes": list(route.hexes)})
             name = self.state.trains[route.train].name
             self.log(f"{op} runs a {name} train for {value}: {route.revenue_str}")
+        # 18xx.games' engine takes a run's extra revenue (1858 India's mine, oil and port
+        # bonus) from the action, as its client computed it: it must be the game's own figure
+        extra = self.game.rules.extra_revenue(self.game, self.state, op, routes)
+        if action.extra_revenue != extra:
+            raise self.illegal(
+                action,
+                "9.5 route value",
+                f"{op}'s extra revenue is {extra}, not {action.extra_revenue}",
+            )
         self.rdata["routes"] = routes
         self.pass_()
 
@@ -105,6 +114,15 @@ class RouteStep(Step):
             out.append(Choose(entity=entity, entity_type="corporation", choice=tid))
         best = routing.best_run(self.game, self.state, entity, runnable_trains(self, entity))
         if best:
-            out.append(RunRoutes(entity=entity, entity_type="corporation", routes=tuple(best)))
+            dicts = [{"train": r.train, "revenue": r.revenue, "hexes": list(r.hexes)} for r in best]
+            extra = self.game.rules.extra_revenue(self.game, self.state, entity, dicts)
+            out.append(
+                RunRoutes(
+                    entity=entity,
+                    entity_type="corporation",
+                    routes=tuple(best),
+                    extra_revenue=extra,
+                )
+            )
         out.append(RunRoutes(entity=entity, entity_type="corporation", routes=()))
         return out

@@ -312,8 +312,8 @@ class TrackStep(Step):
         graph = routing.track_graph(game, state)
         sides = graph.neighbours.get(coord, {})
         fits = upgrading.gauge_fits(rules.gauges_kept_by)
-        if action.rotation not in tiles.upgrade_rotations(
-            old.tile, old.rotation, new_tile, gauge_fits=fits, exit_allowed=lambda e: e in sides
+        if action.rotation not in game.rules.upgrade_rotations(
+            game, state, coord, old, name, sides.__contains__
         ):
             raise self.illegal(
                 action,
@@ -470,25 +470,21 @@ class TrackStep(Step):
             if coord not in state.hexes or coord in self.rdata["laid_hexes"]:
                 continue
             old = board.placed(game, state, coord)
-            if old.color not in colors[:-1]:
+            if old.color not in colors:
                 continue
-            nxt = colors[colors.index(old.color) + 1]
-            if nxt not in phase_tiles:
-                continue
+            last = colors.index(old.color) == len(colors) - 1
+            nxt = None if last else colors[colors.index(old.color) + 1]
             sides = graph.neighbours.get(coord, {})
             for name, td in game.definition.tiles.items():
                 free = state.tiles.get(name)
-                if not free or (
-                    td.color != nxt
-                    and not game.rules.extra_upgrade(game, state, entity, coord, name)
+                if not free:
+                    continue
+                if (td.color != nxt or nxt not in phase_tiles) and not game.rules.extra_upgrade(
+                    game, state, entity, coord, name
                 ):
                     continue
-                for r in tiles.upgrade_rotations(
-                    old.tile,
-                    old.rotation,
-                    td.tile,
-                    gauge_fits=upgrading.gauge_fits(game.definition.upgrade_rules.gauges_kept_by),
-                    exit_allowed=sides.__contains__,
+                for r in game.rules.upgrade_rotations(
+                    game, state, coord, old, name, sides.__contains__
                 ):
                     lay = LayTile(
                         entity=entity, entity_type=kind, hex=coord, tile=free[0], rotation=r
