@@ -1,9 +1,11 @@
-"""1858 India: the rules its data cannot say, as hooks on top of 1858's (in progress).
+"""1858 India: the rules its data cannot say, as hooks on top of 1858's.
 
-Facts from 18xx.games (g_1858_india).  Data: gamedata/1858_india (an overlay on 1858).
-Done: mine, oil and port tokens (collected in the operating turn after track, each adding its
-bonus hex's value to every run).  Not yet: Pullman cars, locomotive works, gauge conversions,
-the 1M's no-local rule.
+Facts from 18xx.games (g_1858_india).  Data: gamedata/1858_india (an overlay on 1858), where
+Pullman cars (trains.yaml ``car``) and the locomotive works (privates.yaml ``kind: works``)
+are declared and the generic core plays them.  Here: the mine, oil and port tokens (collected
+in the operating turn after track, each adding its bonus hex's value to every run) and gauge
+conversions (a tile relaid in its own colour with a section's gauge changed).  The 1M's
+no-local rule needs nothing: Ferrovia has no local trains.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ def replay(path, strict)
   if game.exception
     e = game.exception
     a = game.broken_action
+    a = Engine::Action::Base.action_from_h(a, game) if a.is_a?(Hash)
     idx = data['actions'].index { |x| x['id'] == a&.id }
     return { ok: false, index: idx, id: a&.id, type: a&.type, entity: a&.entity&.id,
              error: "#{e.class}: #{e.message}", round: game.round.class.name,

@@ -3,7 +3,8 @@
     python tools/xcheck/xcheck.py GAME.json...    (one JSON line per file)
 
 Status: AGREE (same final result), RUBY-REJECTS (18xx.games refuses an action: Ferrovia
-allowed something it does not, or 18xx.games got stuck), RESULT-DIFF, UNFINISHED.  Set-up
+allowed something it does not, or 18xx.games got stuck), RUBY-CRASH (18xx.games' engine raised
+a Ruby error of its own, not a rule), RESULT-DIFF, UNFINISHED.  Set-up
 and the other tools: tools/xcheck/README.md.
 """
 
@@ -49,7 +50,11 @@ def norm(result: dict[str, Any] | None) -> dict[str, Any]:
 def check(path: str) -> dict[str, Any]:
     r, f = ruby(path), ferrovia(path)
     notes: list[Any] = []
-    if not r.get("ok"):
+    if not r.get("ok") and not str(r.get("error", "")).startswith("Engine::GameError"):
+        # 18xx.games' engine itself broke (a Ruby exception, not a rule it enforces)
+        status = "RUBY-CRASH"
+        notes.append({k: r.get(k) for k in ("index", "id", "type", "entity", "error", "turn")})
+    elif not r.get("ok"):
         status = "RUBY-REJECTS"
         notes.append({k: r.get(k) for k in ("index", "id", "type", "entity", "error", "turn")})
     elif norm(r["result"]) != norm(f.get("result")):
