@@ -163,6 +163,8 @@ class Preview:
     state: dict[str, Any] = field(default_factory=dict)
     board: Any = None
     """The last board drawn from a valid game (its tiles stand in while the game is broken)."""
+    manifest: tuple[Any, str] = (None, "")
+    """The tile manifest last drawn, and what it was drawn from."""
     changed: threading.Condition = field(default_factory=threading.Condition)
     stopping: bool = False
 
@@ -226,7 +228,11 @@ def snapshot(preview: Preview, last: Any) -> dict[str, Any]:
         if board is not None:
             state["map"] = _inline(render_map(board, scale=0.4))
             if board.tiles:
-                state["tiles"] = _inline(render_manifest(board, scale=0.35))
+                # most saves change the map, not the tiles: draw the manifest only when needed
+                key = (board.title, board.tiles)
+                if preview.manifest[0] != key:
+                    preview.manifest = (key, _inline(render_manifest(board, scale=0.35)))
+                state["tiles"] = preview.manifest[1]
             if result.definition is not None:
                 preview.board = board
     except Exception as exc:  # a half-typed game must not stop the preview
