@@ -59,6 +59,11 @@ def initial_hexes(game: Game) -> dict[str, Hex]:
     return out
 
 
+def tile_has_paths(game: Game, state: GameState, coord: str) -> bool:
+    """Whether the tile on ``coord`` carries any track."""
+    return bool(tile_def(game, state.hexes[coord].tile, coord).paths)
+
+
 def tile_def(game: Game, tile_id: str, coord: str | None = None) -> Any:
     """The parsed tile of an instance id (preprinted tiles via their hex)."""
     name = tile_name(tile_id)

@@ -134,7 +134,9 @@ class Rules:
             return
         h = state.hexes[home.hex]
         cities = range(len(h.tokens))
-        if home.city is None and len(h.tokens) > 1:
+        # several cities and no choice made: the director chooses, unless the tile has no
+        # track yet, when the first city takes it (an upgrade settles where it is)
+        if home.city is None and len(h.tokens) > 1 and board.tile_has_paths(game, state, home.hex):
             pend = state.round.data.setdefault("pending_tokens", [])
             if not any(p["entity"] == op for p in pend):
                 pend.append({"entity": op, "hexes": [home.hex], "cities": None})
@@ -202,7 +204,25 @@ class Rules:
         """Called after a tile is laid."""
 
     def train_event(self, game: Game, state: GameState, event: str) -> None:
-        """A train card's event (trains.yaml ``events``) the core does not handle itself."""
+        """A train card's event (trains.yaml ``events``): ``close_companies`` closes every
+        private (18xx.games ``event_close_companies!``)."""
+        if event == "close_companies":
+            for sym, priv in state.privates.items():
+                if not priv.closed:
+                    self.close_private(game, state, sym)
+
+    def after_buy_train(self, game: Game, state: GameState, corp: str, train: str) -> None:
+        """A company bought a train: privates whose ``close`` ability names it with
+        ``when: bought_train`` close (1830's Baltimore & Ohio)."""
+        from ferrovia.rules import abilities
+
+        for sym, priv in state.privates.items():
+            if priv.closed:
+                continue
+            for ab in abilities.of(game, sym, "close"):
+                if ab.when == "bought_train" and ab.corporation == corp:
+                    self.close_private(game, state, sym)
+                    break
 
     # -- stock round -------------------------------------------------------------------------
     def buyable_privates(self, game: Game, state: GameState) -> list[str]:
@@ -264,9 +284,10 @@ class Rules:
         pass
 
     def close_private(self, game: Game, state: GameState, sym: str) -> None:
+        """A private closes (18xx.games' usual close: nothing is paid for it)."""
         from ferrovia.rules.stock import close_private
 
-        close_private(game, state, sym)
+        close_private(game, state, sym, pay=False)
 
     def private_closed(self, game: Game, state: GameState, sym: str) -> None:
         """Called once a private has closed (paid out, its reservations gone), whatever

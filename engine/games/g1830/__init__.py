@@ -23,8 +23,10 @@ class Rules1830(Rules):
     NAME = "1830"
     ROUND_STEPS: ClassVar[dict[str, tuple[str, ...]]] = {
         "auction": ("company_pending_par", "waterfall_auction"),
-        "stock": ("buy_sell_par_shares",),
+        "stock": ("private_exchange", "buy_sell_par_shares"),
         "operating": (
+            "private_exchange",
+            "special_track",
             "buy_company",
             "home_token",
             "track",
@@ -42,10 +44,12 @@ class Rules1830(Rules):
         from ferrovia.rules.operating.buy_company import BuyCompanyEndStep, BuyCompanyStep
         from ferrovia.rules.operating.dividend import DividendStep
         from ferrovia.rules.operating.route_step import RouteStep
+        from ferrovia.rules.operating.special_track import SpecialTrackStep
         from ferrovia.rules.operating.token import TokenStep
         from ferrovia.rules.operating.track import TrackStep
         from ferrovia.rules.operating.trains import BuyTrainStep, DiscardTrainStep
         from ferrovia.rules.stock.buy_sell_par import BuySellParShares
+        from ferrovia.rules.stock.private_exchange import PrivateExchange
         from ferrovia.rules.stock.steps import HomeToken
         from ferrovia.rules.stock.waterfall import CompanyPendingPar, WaterfallAuction
 
@@ -62,6 +66,8 @@ class Rules1830(Rules):
             BuyTrainStep,
             BuyCompanyStep,
             BuyCompanyEndStep,
+            PrivateExchange,
+            SpecialTrackStep,
         )
 
     # -- round sequence ------------------------------------------------------------------------

@@ -255,3 +255,24 @@ def city_id(game: Game, state: GameState, coord: str, city: int) -> str:
 def station_hexes(state: GameState, corp: str) -> list[str]:
     """Hexes where ``corp`` has a station marker."""
     return [c for c, h in state.hexes.items() if any(corp in slots for slots in h.tokens)]
+
+
+def lift_tokens_for_choice(game: Game, state: GameState, coord: str, had_paths: bool) -> None:
+    """A first tile with track on a hex of several cities that held markers (a home station
+    placed before any track, 1830's Erie): each marker comes off, and its company chooses
+    the city again (18xx.games ``update_token!``: the round's ``pending_tokens``)."""
+    h = state.hexes[coord]
+    if had_paths or len(h.tokens) < 2 or not placed(game, state, coord).tile.paths:
+        return
+    for ci, slots in enumerate(h.tokens):
+        for si, corp in enumerate(slots):
+            if corp is None or corp not in state.corporations:
+                continue
+            slots[si] = None
+            for t in state.corporations[corp].tokens:
+                if t.hex == coord and t.city == ci:
+                    t.hex = t.city = None
+                    break
+            pend = state.round.data.setdefault("pending_tokens", [])
+            pend.append({"entity": corp, "hexes": [coord], "cities": None})
+            state.log.append(f"{corp} must choose city for token")

@@ -28,6 +28,7 @@ from typing import Any
 from ferrovia import hexmap, tiles
 from ferrovia.errors import IllegalAction
 from ferrovia.graph import gauge_skip
+from ferrovia.rules import abilities
 from ferrovia.rules.actions import Action, LayTile, Pass
 from ferrovia.rules.ledger import transfer
 from ferrovia.rules.operating import board, common, routing, upgrading
@@ -197,17 +198,18 @@ class TrackStep(Step):
             return []
         return ["lay_tile", "pass"]
 
-    def check_lay(self, action: LayTile) -> tuple[int, frozenset[str]]:
+    def check_lay(self, action: LayTile, *, special: bool = False) -> tuple[int, frozenset[str]]:
         """Every rule a lay must meet (raises :class:`IllegalAction`); its cost and the gauges
-        of the track it adds."""
+        of the track it adds.  ``special``: a private's extra lay (not one of the turn's tile
+        operations, and it need not connect)."""
         game, state, op = self.game, self.state, action.entity
         lays = _tile_lays(self, op)
-        index = int(self.rdata["num_laid_track"])
-        if index >= len(lays):
+        index = 0 if special else int(self.rdata["num_laid_track"])
+        if not special and index >= len(lays):
             raise self.illegal(action, "9.3 tile operations", f"{op} has laid all its tiles")
         if action.hex not in state.hexes:
             raise self.illegal(action, "map", f"no hex {action.hex}")
-        lay = lays[index]
+        lay = TileLay(upgrade=True) if special else lays[index]
         if board.tile_name(action.tile) not in game.definition.tiles:
             raise self.illegal(action, "9.3 tiles", f"no tile {action.tile!r} in this game")
         if action.rotation not in range(6):
@@ -232,7 +234,7 @@ class TrackStep(Step):
         if free is None or action.tile not in free:
             raise self.illegal(action, "9.3 tile supply", f"tile {action.tile} is not available")
         self._check_blocked(action, old.color)
-        self._check_tile(action, old, new_tile, new_color)
+        self._check_tile(action, old, new_tile, new_color, connect=not special)
 
         gauges = new_track_gauges(board.track_gauges(old.tile), board.track_gauges(new_tile))
         turn_gauges = [frozenset(g) for g in self.rdata["gauges_added"]] + [gauges]
@@ -257,7 +259,9 @@ class TrackStep(Step):
         game, op = self.game, action.entity
         cost, gauges = self.check_lay(action)
         self._pay(action, op, cost)
+        had_paths = bool(board.placed(game, self.state, action.hex).tile.paths)
         board.lay(game, self.state, action.hex, action.tile, action.rotation)
+        board.lift_tokens_for_choice(game, self.state, action.hex, had_paths)
         index = int(self.rdata["num_laid_track"])
         self.rdata["gauges_added"].append(sorted(gauges))
         self.rdata["num_laid_track"] = index + 1
@@ -277,7 +281,13 @@ class TrackStep(Step):
         return order.index(self.state.phase) >= order.index(first)
 
     def _check_tile(
-        self, action: LayTile, old: board.PlacedTile, new_tile: Any, new_color: str
+        self,
+        action: LayTile,
+        old: board.PlacedTile,
+        new_tile: Any,
+        new_color: str,
+        *,
+        connect: bool = True,
     ) -> None:
         """The tile is a legal upgrade of what is there, turned so that all old track is kept,
         no track runs off the map or into a closed side, and some new exit is on the
@@ -328,6 +338,8 @@ class TrackStep(Step):
                 f"a tile on {coord} must connect toward the private's other home hexes "
                 f"(edges {', '.join(str(e) for e in sorted(stubs))})",
             )
+        if not connect:
+            return
         # As in 18xx.games, the lay is checked once on the broad network with the tile's broad
         # and dual track and once on the metre network with its metre and dual track: metre
         # track that only touches a broad line does not extend a route (nor broad a metre one).
@@ -405,6 +417,8 @@ class TrackStep(Step):
     def _check_blocked(self, action: LayTile, old_color: str) -> None:
         """A private's home hex takes no other company's first tile while it is open; a hex
         blocked by two privates is open to either of them."""
+        if action.hex in abilities.blocked_hexes(self.game, self.state):
+            raise self.illegal(action, "blocked hexes", f"a private blocks {action.hex}")
         if old_color != "white":
             return
         op = action.entity

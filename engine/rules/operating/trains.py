@@ -491,7 +491,17 @@ class BuyTrainStep(Step):
         car = common.is_car(game, action.train)
         if car and common.cars(game, state, op):
             raise self.illegal(action, "9.8 train limit", f"{op} already has a {t.name}")
-        if not car and self._full(op):
+        discount = 0
+        if action.exchange is not None:
+            # trading a train in (1830's diesel: trains.yaml trade_in), which goes to the pool
+            trade_in = common.train_type_def(game, action.train).trade_in
+            old = state.trains.get(action.exchange)
+            if old is None or action.exchange not in corp.trains or old.name not in trade_in:
+                raise self.illegal(
+                    action, "trade-in", f"{op} cannot trade {action.exchange} in for {t.name}"
+                )
+            discount = int(trade_in[old.name])
+        elif not car and self._full(op):
             raise self.illegal(action, "9.8 train limit", f"{op} has no room for another train")
         # of alike cards in the bank pool only the first discarded is for sale
         from_bank = action.train in depot_offer(game, state)
@@ -516,11 +526,16 @@ class BuyTrainStep(Step):
                 )
         price = action.price
         if from_bank:
-            face_price = bank_train_prices(game, state, action.train, op)[face]
+            face_price = bank_train_prices(game, state, action.train, op)[face] - discount
             if price != face_price:
                 raise self.illegal(
                     action, "9.8 face value", f"a {face} from the bank costs {op} {face_price}"
                 )
+            if action.exchange is not None:
+                if price > corp.cash:
+                    raise self.illegal(action, "trade-in", f"{op} has {corp.cash}, needs {price}")
+                to_pool(state, action.exchange)
+                self.log(f"{op} trades in {action.exchange}")
             if price > corp.cash:
                 if not trainless:
                     raise self.illegal(action, "9.8 trains", f"{op} has {corp.cash}, needs {price}")
@@ -548,6 +563,7 @@ class BuyTrainStep(Step):
         t.variant = face
         corp.trains.append(action.train)
         self.log(f"{op} buys a {face} train ({action.train}) for {price} from {seller}")
+        game.rules.after_buy_train(game, state, op, action.train)
         phases.after_purchase(game, state, action.train, face, from_bank)
         if not self.can_buy(op) and not self._scrappable(op):
             self.pass_()

@@ -58,15 +58,16 @@ def remove_reservations(state: GameState, sym: str) -> None:
                     res.append(None)
 
 
-def close_private(game: Game, state: GameState, sym: str) -> None:
-    """A private closes: its owner (unless the bank) receives its face value from the bank;
-    its reservations go."""
+def close_private(game: Game, state: GameState, sym: str, *, pay: bool = True) -> None:
+    """A private closes: its owner (unless the bank) receives its face value from the bank
+    (``pay``, 1858's rule; 18xx.games' usual close pays nothing); its reservations go."""
     priv = state.privates[sym]
     if priv.closed or game.data.private(sym).kind == "works":
         return  # a works never closes
     owner = priv.owner
     if owner != BANK:
-        transfer(state, BANK, owner, game.data.private(sym).face_value, f"{sym} closes")
+        if pay:
+            transfer(state, BANK, owner, game.data.private(sym).face_value, f"{sym} closes")
         if owner in state.corporations:
             state.corporations[owner].companies.remove(sym)
         else:
