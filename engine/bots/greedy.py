@@ -422,14 +422,35 @@ class GreedyBot(Bot):
         game, state, op = turn.game, turn.state, turn.entity
         kinds = {a.kind_: a for a in turn.legal if isinstance(a, Dividend)}
         c = state.corporations[op]
-        working = [t for t in c.trains if not state.trains[t].obsolete]
+        lasting = [t for t in c.trains if not self.endangered(game, state, t)]
         prices = self.depot_prices(game, state)
-        need = prices[0] if prices and len(working) < 1 else 0
-        if need and c.cash < need and "withhold" in kinds:
-            return kinds["withhold"]
-        if need and c.cash < need and "half" in kinds:
-            return kinds["half"]
+        working = [t for t in c.trains if not state.trains[t].obsolete]
+        need = prices[0] if prices else 0
+        if not working and c.cash < need and "withhold" in kinds:
+            return kinds["withhold"]  # no train to run next time: save for one
+        if not lasting and c.cash < need and "half" in kinds:
+            return kinds["half"]  # its trains are about to go: keep half
         return kinds.get("payout") or kinds.get("half") or next(iter(kinds.values()), None)
+
+    @staticmethod
+    def endangered(game: Game, state: GameState, tid: str) -> bool:
+        """Whether a train is wounded, or rusts or is wounded when one of the next two train
+        types in the depot is bought."""
+        if state.trains[tid].obsolete:
+            return True
+        soon: list[str] = []
+        for t in state.depot:
+            kind = common.train_type(t)
+            if kind not in soon:
+                soon.append(kind)
+            if len(soon) == 2:
+                break
+        typ = common.train_type_def(game, tid)
+        for trigger in (typ.rusts_on, typ.obsolete_on):
+            names = [trigger] if isinstance(trigger, str) else list(getattr(trigger, "of", ()))
+            if any(common.train_type(n) in soon or n in soon for n in names):
+                return True
+        return False
 
     def discard(self, turn: Turn) -> Action | None:
         game, state = turn.game, turn.state
@@ -470,16 +491,19 @@ class GreedyBot(Bot):
             return None
         own = [a for a in bank if a.price <= c.cash]
         if own:
-            return self.best_train(turn, own)
+            choice = self.best_train(turn, own, forced=not working)
+            if choice is not None:
+                return choice
         if not working:
-            # it must have a train: the cheapest, its director helping to pay
-            return min(bank, key=lambda a: (a.price, a.train))
+            # it must have a train: the one that earns most, its director helping to pay
+            return self.best_train(turn, bank, forced=True)
         return None
 
-    def best_train(self, turn: Turn, offers: list[BuyTrain]) -> BuyTrain:
+    def best_train(self, turn: Turn, offers: list[BuyTrain], *, forced: bool) -> BuyTrain | None:
         """Of the trains on offer, the one that adds most to the company's best run (exact
-        search with the train added), the longer and dearer face breaking ties."""
-        from ferrovia.routes import best_routes
+        search with the train added; the longer and dearer face breaks ties); None when none
+        adds anything, unless the company must have a train (``forced``)."""
+        from ferrovia.routes import best_routes, train_spec_from_data
         from ferrovia.rules.operating import routing
 
         game, state, op = turn.game, turn.state, turn.entity
@@ -488,28 +512,32 @@ class GreedyBot(Bot):
         phase = list(common.current_phase(game, state).tiles)
         have = [(t, routing.train_spec(game, state, t)) for t in common.trains_of(state, op)]
 
-        def worth(a: BuyTrain) -> tuple[int, int, int, str]:
+        def revenue(trains: list[Any]) -> int:
+            if not trains:
+                return 0
+            try:
+                run = best_routes(graph, trains, phase=phase, company=op, tokens=tokens)
+            except GameError:
+                return 0
+            return sum(r.revenue for r in run.routes)
+
+        now = revenue(have)
+        scored: list[tuple[tuple[int, int, int, str], BuyTrain]] = []
+        for a in offers:
             face = a.variant or state.trains[a.train].name
             typ, variant = common.face_def(game, face)
-            spec_data = (variant or typ).distance.model_dump(exclude_none=True)
-            from ferrovia.routes import train_spec_from_data
-
             spec = train_spec_from_data(
                 face,
-                spec_data,
+                (variant or typ).distance.model_dump(exclude_none=True),
                 gauge=str((variant or typ).gauge),
                 multiplier=int((variant or typ).multiplier),
             )
-            try:
-                run = best_routes(
-                    graph, [*have, ("new", spec)], phase=phase, company=op, tokens=tokens
-                )
-                revenue = sum(r.revenue for r in run.routes)
-            except GameError:
-                revenue = 0
-            return (revenue, train_distance(game, face), a.price, a.train)
-
-        return max(offers, key=worth)
+            gain = revenue([*have, ("new", spec)]) - now
+            scored.append(((gain, train_distance(game, face), a.price, a.train), a))
+        best = max(scored, key=lambda s: s[0])
+        if best[0][0] <= 0 and not forced:
+            return None
+        return best[1]
 
     def issue_shares(self, turn: Turn) -> Action | None:
         game, state, op = turn.game, turn.state, turn.entity
