@@ -16,6 +16,7 @@ import os
 import random
 import statistics
 import tempfile
+import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -98,6 +99,7 @@ def run_game(spec: GameSpec) -> dict[str, Any]:
 
     watcher = Watcher()
     record: dict[str, Any] = {"seed": spec.seed, "bots": list(spec.bots)}
+    cpu = time.process_time()
     try:
         res = play(
             spec.players,
@@ -124,6 +126,7 @@ def run_game(spec: GameSpec) -> dict[str, Any]:
             "ors": watcher.ors,
             "actions": len(res.actions),
             "seconds": round(res.seconds, 3),
+            "cpu_seconds": round(time.process_time() - cpu, 3),
             "scores": {pid: scores[pid] for pid in seat_ids},
             "winner": winners[0],
             "tied": len(winners) > 1,

@@ -244,7 +244,34 @@ class GreedyBot(Bot):
         places = [a for a in turn.legal if isinstance(a, PlaceToken)]
         if not places:
             return None
-        return max(places, key=lambda a: (self.city_value(turn, a.city), a.city))
+        return max(places, key=lambda a: (self.home_value(turn, a), a.city))
+
+    def home_value(self, turn: Turn, place: PlaceToken) -> float:
+        """Worth of a home city: its value, the track already there and around it; a hex
+        reserved for another owner's private railway is one the company cannot build on."""
+        game, state, op = turn.game, turn.state, turn.entity
+        coord, _ = board.city_from_id(game, state, place.city)
+        here = board.placed(game, state, coord)
+        score = tile_revenue(here.tile) + 10.0 * len(_exits(here.tile, here.rotation))
+        if self.blocked(game, state, op, coord):
+            score -= 200
+        layout = str(game.definition.layout)
+        for edge in range(6):
+            other = hexmap.neighbour(coord, edge, layout)
+            if other in state.hexes:
+                score += tile_revenue(board.placed(game, state, other).tile) / 4
+        return score - (place.cost or 0) / 10
+
+    @staticmethod
+    def blocked(game: Game, state: GameState, op: str, coord: str) -> bool:
+        """Whether an open private railway not owned by ``op`` keeps tiles off ``coord``."""
+        if board.placed(game, state, coord).color != "white":
+            return False
+        for p in game.definition.privates:
+            ps = state.privates.get(p.symbol)
+            if coord in p.blocks_hexes and ps is not None and not ps.closed and ps.owner != op:
+                return True
+        return False
 
     def city_value(self, turn: Turn, city_ref: str) -> int:
         coord, _ = board.city_from_id(turn.game, turn.state, city_ref)
@@ -489,15 +516,11 @@ class GreedyBot(Bot):
             return min(issues, key=lambda a: len(a.shares), default=None)
         if working and room <= 0:
             return None
-        own = [a for a in bank if a.price <= c.cash]
-        if own:
-            choice = self.best_train(turn, own, forced=not working)
-            if choice is not None:
-                return choice
         if not working:
             # it must have a train: the one that earns most, its director helping to pay
             return self.best_train(turn, bank, forced=True)
-        return None
+        own = [a for a in bank if a.price <= c.cash]
+        return self.best_train(turn, own, forced=False) if own else None
 
     def best_train(self, turn: Turn, offers: list[BuyTrain], *, forced: bool) -> BuyTrain | None:
         """Of the trains on offer, the one that adds most to the company's best run (exact
@@ -534,10 +557,17 @@ class GreedyBot(Bot):
             )
             gain = revenue([*have, ("new", spec)]) - now
             scored.append(((gain, train_distance(game, face), a.price, a.train), a))
+        if forced:
+            # a train it must have: the one that earns most; with nothing to earn yet, a
+            # broad one (metre track is rarer), the cheaper the better
+            def must(s: tuple[tuple[int, int, int, str], BuyTrain]) -> tuple[int, int, int]:
+                a = s[1]
+                face = a.variant or state.trains[a.train].name
+                return (s[0][0], int(face == common.train_type(a.train)), -a.price)
+
+            return max(scored, key=must)[1]
         best = max(scored, key=lambda s: s[0])
-        if best[0][0] <= 0 and not forced:
-            return None
-        return best[1]
+        return best[1] if best[0][0] > 0 else None
 
     def issue_shares(self, turn: Turn) -> Action | None:
         game, state, op = turn.game, turn.state, turn.entity
