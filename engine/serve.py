@@ -169,7 +169,13 @@ class Preview:
     stopping: bool = False
 
     def rebuild(self) -> None:
-        state = snapshot(self, self.board)
+        try:
+            state = snapshot(self, self.board)
+        except Exception as exc:  # a bug here must not stop the preview following the files
+            state = {
+                **self.state,
+                "render_error": f"cannot check the game: {type(exc).__name__}: {exc}",
+            }
         with self.changed:
             self.version += 1
             state["version"] = self.version
@@ -319,21 +325,28 @@ def _only_yaml(change: Any, path: str) -> bool:
     return path.endswith((".yaml", ".yml"))
 
 
-def watch(preview: Preview, stop: threading.Event) -> None:
-    """Rebuild the preview after each saved change, until ``stop`` is set."""
+def watch(preview: Preview, stop: threading.Event, ready: threading.Event | None = None) -> None:
+    """Rebuild the preview after each saved change, until ``stop`` is set; ``ready`` is set
+    once the files are watched (a change saved before that would go unseen)."""
     from watchfiles import watch as watch_files
 
     while not stop.is_set():
         paths = preview.watched()
-        for _ in watch_files(
+        for changes in watch_files(
             *paths,
             watch_filter=_only_yaml,
             debounce=100,
             step=30,
             stop_event=stop,
-            rust_timeout=500,
+            rust_timeout=200,
+            yield_on_timeout=True,
             raise_interrupt=False,
         ):
+            if not changes:  # a quiet interval: the watcher is in place
+                if ready is not None and not ready.is_set():
+                    preview.rebuild()  # what was saved while it started
+                    ready.set()
+                continue
             preview.rebuild()
             if preview.watched() != paths:
                 break  # extends: changed: watch the new chain of bases

@@ -56,8 +56,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     host, port = str(args.host), int(server.server_address[1])
     stop = threading.Event()
-    watcher = threading.Thread(target=watch, args=(preview, stop), daemon=True)
+    ready = threading.Event()
+    watcher = threading.Thread(target=watch, args=(preview, stop, ready), daemon=True)
     watcher.start()
+    ready.wait(timeout=10)  # say where the page is once saves are seen
     state = preview.state
     errors = len(state.get("errors", []))
     print(
