@@ -297,6 +297,8 @@ class Rules:
     def game_end_check(self, game: Game, state: GameState) -> tuple[str, str] | None:
         """(reason, when) once the game is to end: the bank has broken (game.yaml
         ``end.bank_broken`` says when)."""
+        if state.data.get("bankrupt_players"):
+            return "bankrupt", "immediate"  # 18xx.games: a bankruptcy ends the game at once
         if state.bank_broken:
             return "bank", game.definition.game.end.bank_broken
         return None

@@ -25,6 +25,7 @@ class Rules1830(Rules):
         "auction": ("company_pending_par", "waterfall_auction"),
         "stock": ("private_exchange", "buy_sell_par_shares"),
         "operating": (
+            "bankrupt",
             "private_exchange",
             "special_track",
             "buy_company",
@@ -43,11 +44,12 @@ class Rules1830(Rules):
     def steps(self) -> tuple[type[Step], ...]:
         from ferrovia.rules.operating.buy_company import BuyCompanyEndStep, BuyCompanyStep
         from ferrovia.rules.operating.dividend import DividendStep
+        from ferrovia.rules.operating.emergency import BankruptStep, EmergencyBuyTrainStep
         from ferrovia.rules.operating.route_step import RouteStep
         from ferrovia.rules.operating.special_track import SpecialTrackStep
         from ferrovia.rules.operating.token import TokenStep
         from ferrovia.rules.operating.track import TrackStep
-        from ferrovia.rules.operating.trains import BuyTrainStep, DiscardTrainStep
+        from ferrovia.rules.operating.trains import DiscardTrainStep
         from ferrovia.rules.stock.buy_sell_par import BuySellParShares
         from ferrovia.rules.stock.private_exchange import PrivateExchange
         from ferrovia.rules.stock.steps import HomeToken
@@ -63,7 +65,8 @@ class Rules1830(Rules):
             RouteStep,
             DividendStep,
             DiscardTrainStep,
-            BuyTrainStep,
+            EmergencyBuyTrainStep,
+            BankruptStep,
             BuyCompanyStep,
             BuyCompanyEndStep,
             PrivateExchange,
