@@ -5,6 +5,8 @@ colours.  The graph is cached per map (tiles and rotations), since it changes on
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ferrovia.graph import TrackGraph, build_graph, reachable
@@ -18,8 +20,42 @@ if TYPE_CHECKING:
 
 _GRAPHS: dict[tuple[int, tuple[tuple[str, str, int], ...]], TrackGraph] = {}
 
+#: id(state) -> what was worked out for it while a listing of legal actions runs
+_LISTING: dict[int, dict[Any, Any]] = {}
+
+
+@contextmanager
+def listing(state: GameState) -> Iterator[dict[Any, Any]]:
+    """While legal actions are listed the state does not change, so its graph and reaches are
+    worked out once (not once per lay checked); the memo is also the caller's to use."""
+    key = id(state)
+    memo = _LISTING.get(key)
+    if memo is not None:  # nested: the outer listing's memo
+        yield memo
+        return
+    memo = _LISTING[key] = {}
+    try:
+        yield memo
+    finally:
+        del _LISTING[key]
+
+
+def listing_memo(state: GameState) -> dict[Any, Any] | None:
+    """The memo of the listing running on ``state``, if one is."""
+    return _LISTING.get(id(state))
+
 
 def track_graph(game: Game, state: GameState) -> TrackGraph:
+    memo = _LISTING.get(id(state))
+    if memo is not None:
+        graph = memo.get("graph")
+        if graph is None:
+            graph = memo["graph"] = _track_graph(game, state)
+        return graph
+    return _track_graph(game, state)
+
+
+def _track_graph(game: Game, state: GameState) -> TrackGraph:
     sig = tuple((c, h.tile, h.rotation) for c, h in sorted(state.hexes.items()))
     key = (id(game.definition), sig)
     graph = _GRAPHS.get(key)
@@ -130,6 +166,16 @@ _REACH: dict[Any, tuple[TrackGraph, list[Any]]] = {}
 
 def _reaches(game: Game, state: GameState, operator: str) -> list[Any]:
     """The operator's broad and metre reach (cached per map, stations and operator)."""
+    memo = _LISTING.get(id(state))
+    if memo is not None:
+        reaches = memo.get(("reach", operator))
+        if reaches is None:
+            reaches = memo[("reach", operator)] = _reaches_of(game, state, operator)
+        return reaches
+    return _reaches_of(game, state, operator)
+
+
+def _reaches_of(game: Game, state: GameState, operator: str) -> list[Any]:
     graph = track_graph(game, state)  # one object per map: its id stands for the tiles
     key = (
         id(game.definition),

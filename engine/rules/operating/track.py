@@ -292,8 +292,44 @@ class TrackStep(Step):
         """The tile is a legal upgrade of what is there, turned so that all old track is kept,
         no track runs off the map or into a closed side, and some new exit is on the
         operator's broad- or metre-gauge network (18xx.games ``legal_tile_rotation?``)."""
-        game, state, coord = self.game, self.state, action.hex
+        state, coord = self.state, action.hex
         name = board.tile_name(action.tile)
+        # While lays are listed, what depends on the hex and the tile only is worked out once.
+        memo = routing.listing_memo(state)
+        key = ("tile", action.entity, coord, name)
+        hit = memo.get(key) if memo is not None else None
+        if hit is None:
+            hit = self._tile_fit(action.entity, coord, name, old, new_tile, new_color)
+            if memo is not None:
+                memo[key] = hit
+        allowed, rotations, stubs, by_gauge = hit
+        if not allowed:
+            raise self.illegal(
+                action, "9.3 upgrades", f"{state.hexes[coord].tile} cannot become {name}"
+            )
+        if action.rotation not in rotations:
+            raise self.illegal(
+                action,
+                "9.3 upgrades",
+                f"{name} cannot be laid on {coord} at rotation {action.rotation}",
+            )
+        if not stubs <= set(tiles.exits(new_tile, action.rotation)):
+            raise self.illegal(
+                action,
+                "9.3 home hexes",
+                f"a tile on {coord} must connect toward the private's other home hexes "
+                f"(edges {', '.join(str(e) for e in sorted(stubs))})",
+            )
+        if connect:
+            self._check_extends(action, old, new_tile, name, by_gauge)
+
+    def _tile_fit(
+        self, op: str, coord: str, name: str, old: board.PlacedTile, new_tile: Any, new_color: str
+    ) -> tuple[bool, list[int], set[int], dict[str, set[int]]]:
+        """What of a lay's legality depends on the hex and the tile, not the rotation: whether
+        the tile may replace what is there, its legal rotations, the edges it must use, and the
+        operator's reached edges of the hex per gauge family."""
+        game, state = self.game, self.state
         rules = game.definition.upgrade_rules
         fixed = rules.hexes.get(coord)
         old_def = (
@@ -315,36 +351,31 @@ class TrackStep(Step):
                 old_rotation=old.rotation,
                 future_label=self._future_label(coord, old),
             )
-        if not allowed and not game.rules.extra_upgrade(game, state, action.entity, coord, name):
-            raise self.illegal(
-                action, "9.3 upgrades", f"{state.hexes[coord].tile} cannot become {name}"
-            )
+        if not allowed and not game.rules.extra_upgrade(game, state, op, coord, name):
+            return False, [], set(), {}
         graph = routing.track_graph(game, state)
         sides = graph.neighbours.get(coord, {})
+        rotations = game.rules.upgrade_rotations(game, state, coord, old, name, sides.__contains__)
+        by_gauge = routing.reached_edges_by_gauge(game, state, op, coord)
+        return True, rotations, self._stubs(coord, old), by_gauge
+
+    def _check_extends(
+        self,
+        action: LayTile,
+        old: board.PlacedTile,
+        new_tile: Any,
+        name: str,
+        by_gauge: dict[str, set[int]],
+    ) -> None:
+        """Some new exit is on the operator's network, and the lay adds track to a route of it
+        (or, as the rules say, changes a city's value)."""
+        game, coord = self.game, action.hex
+        rules = game.definition.upgrade_rules
         fits = upgrading.gauge_fits(rules.gauges_kept_by)
-        if action.rotation not in game.rules.upgrade_rotations(
-            game, state, coord, old, name, sides.__contains__
-        ):
-            raise self.illegal(
-                action,
-                "9.3 upgrades",
-                f"{name} cannot be laid on {coord} at rotation {action.rotation}",
-            )
-        stubs = self._stubs(coord, old)
-        if not stubs <= set(tiles.exits(new_tile, action.rotation)):
-            raise self.illegal(
-                action,
-                "9.3 home hexes",
-                f"a tile on {coord} must connect toward the private's other home hexes "
-                f"(edges {', '.join(str(e) for e in sorted(stubs))})",
-            )
-        if not connect:
-            return
         # As in 18xx.games, the lay is checked once on the broad network with the tile's broad
         # and dual track and once on the metre network with its metre and dual track: metre
         # track that only touches a broad line does not extend a route (nor broad a metre one).
         extends = upgrades = False
-        by_gauge = routing.reached_edges_by_gauge(game, state, action.entity, coord)
         for family, reached in by_gauge.items():
             skip = gauge_skip(family)
 
@@ -474,9 +505,13 @@ class TrackStep(Step):
         each tile of the next colour (first free copy) in every legal rotation."""
         kind = common.entity_type(self.state, entity)
         out: list[Action] = [Pass(entity=entity, entity_type=kind)]
-        game, state = self.game, self.state
         if int(self.rdata["num_laid_track"]) >= len(_tile_lays(self, entity)):
             return out
+        with routing.listing(self.state):
+            return self._list_lays(entity, kind, out)
+
+    def _list_lays(self, entity: str, kind: str, out: list[Action]) -> list[Action]:
+        game, state = self.game, self.state
         colors = ["white", *game.definition.upgrade_rules.colors]
         phase_tiles = set(common.current_phase(game, state).tiles)
         graph = routing.track_graph(game, state)
