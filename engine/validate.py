@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -235,6 +235,8 @@ class _Checker:
                     ("upgrades", "metre_gauge_from_phase"),
                     f"no phase {first_metre!r} in phases.yaml",
                 )
+        if game and hexes is not None:
+            self.check_hex_tokens(game, hexes, phases.model.phases if phases else None)
         self.check_market(market, players, hexes, set(gmap.model.hexes) if gmap else None)
         self.check_options(options, private_symbols, players)
 
@@ -278,6 +280,31 @@ class _Checker:
         return result
 
     # ------------------------------------------------------------------ game
+    def check_hex_tokens(
+        self, game: _Part[GameFile], hexes: Mapping[str, HexDef], phases: Any
+    ) -> None:
+        """``hex_tokens``: the hexes exist, the bonus hex is an off-board, the status is one
+        some phase has."""
+        statuses = {st for p in phases for st in p.status} if phases is not None else None
+        for kind, tokens in game.model.hex_tokens.items():
+            where = ("hex_tokens", kind)
+            for i, coord in enumerate(tokens.hexes):
+                if coord not in hexes:
+                    self.err(game.doc, (*where, "hexes", i), f"no hex {coord!r} on the map")
+            bonus = hexes.get(tokens.bonus_hex)
+            if bonus is None or not bonus.tile.offboards:
+                self.err(
+                    game.doc,
+                    (*where, "bonus_hex"),
+                    f"{tokens.bonus_hex!r} is not an off-board hex on the map",
+                )
+            if statuses is not None and tokens.from_status not in (None, *statuses):
+                self.err(
+                    game.doc,
+                    (*where, "from_status"),
+                    f"no phase has the status {tokens.from_status!r}",
+                )
+
     def check_rules(self, game: _Part[GameFile]) -> None:
         """``rules:`` names a registered rule-hook set (engine/games), or nothing can play."""
         from ferrovia.games import available

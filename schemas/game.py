@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Annotated, Literal
 
-from ferrovia.schemas.base import Model, Name, PlayerCount
+from ferrovia.schemas.base import Model, Money, Name, PlayerCount
 from pydantic import AfterValidator, Field, model_validator
 
 
@@ -72,6 +72,20 @@ class GameEnd(Model):
     ``full_or`` (at the end of the set of operating rounds)."""
 
 
+class HexTokens(Model):
+    """One kind of token printed on map hexes that public companies collect, for a fee, after
+    laying track in their operating turn (1858 India's mine, oil and port tokens): the hex must
+    hold track and be on the company's network."""
+
+    cost: Money
+    from_status: Name | None = None
+    """The phase status from which this kind may be collected (none: from the start)."""
+    bonus_hex: Name
+    """The map hex whose off-board value (by phase) each collected token adds to every run."""
+    hexes: tuple[Name, ...]
+    """The hexes printed with one."""
+
+
 class GameFile(Model):
     """The game's identity: title, designer, player range, layout and the parts it uses."""
 
@@ -99,3 +113,5 @@ class GameFile(Model):
     """Name of the rule-hook set in ``engine/games/``."""
     end: GameEnd = GameEnd()
     files: Files = Files()
+    hex_tokens: dict[Name, HexTokens] = Field(default_factory=dict)
+    """Kinds of collectable hex tokens by name (read by the game's rule hooks)."""

@@ -4,6 +4,8 @@ rules (mine/oil/port tokens, Pullman cars, locomotive works) works as in that ga
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from conftest import shared_path
 from ferrovia import hexmap
@@ -175,3 +177,28 @@ def test_which_gauge_changes_make_a_conversion() -> None:
     cross = "path=a:0,b:3{};path=a:1,b:4{}"
     assert converts(parse(cross.format("", "")), 0, parse(cross.format(metre, "")), 0)
     assert not converts(parse(cross.format("", "")), 0, parse(cross.format(metre, metre)), 0)
+
+
+def test_hex_tokens_are_data_and_checked(tmp_path: Path) -> None:
+    from ferrovia.validate import validate_game
+
+    d = validate_game(GAME).definition
+    assert d is not None
+    tokens = d.game.hex_tokens
+    assert {k: (t.cost, t.from_status, t.bonus_hex) for k, t in tokens.items()} == {
+        "mine": (50, None, "C18"),
+        "oil": (100, "oil_tokens", "C22"),
+        "port": (200, "port_tokens", "C26"),
+    }
+    assert tokens["port"].hexes == ("L17", "O8")
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "game.yaml").write_text(
+        f"extends: {GAME}\nname: bad\ntitle: Bad\n"
+        "hex_tokens:\n  mine: {cost: 50, bonus_hex: D3, hexes: [D3, ZZ9]}\n"
+    )
+    errors = [f"{e.line}:{e.col}: {e.message}" for e in validate_game(bad).errors]
+    assert errors == [
+        "5:31: 'D3' is not an off-board hex on the map",
+        "5:47: no hex 'ZZ9' on the map",
+    ]

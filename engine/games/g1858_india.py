@@ -40,22 +40,6 @@ class Rules1858India(Rules1858):
         ),
     }
 
-    HEX_TOKENS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "mine": ("D3", "G4", "G26", "H19", "I16", "K16"),
-        "oil": ("I8", "G6", "L15"),
-        "port": ("L17", "O8"),
-    }
-    """Token kind -> the hexes printed with one (18xx.games MINE/OIL/PORT_HEXES)."""
-    TOKEN_COST: ClassVar[dict[str, int]] = {"mine": 50, "oil": 100, "port": 200}
-    TOKEN_STATUS: ClassVar[dict[str, str | None]] = {
-        "mine": None,
-        "oil": "oil_tokens",
-        "port": "port_tokens",
-    }
-    """Kind -> the phase status from which it can be collected (None: always)."""
-    BONUS_HEX: ClassVar[dict[str, str]] = {"mine": "C18", "oil": "C22", "port": "C26"}
-    """Kind -> the map hex showing its bonus by phase."""
-
     # -- gauge conversions ------------------------------------------------------------------
     def extra_upgrade(self, game: Game, state: GameState, op: str, coord: str, tile: str) -> bool:
         """A gauge conversion: a tile of the same colour, label, cities, towns and number of
@@ -147,7 +131,9 @@ class Rules1858India(Rules1858):
     def setup_state(self, game: Game, state: GameState) -> None:
         super().setup_state(game, state)
         state.data["hex_tokens"] = {
-            h: kind for kind, hexes in self.HEX_TOKENS.items() for h in hexes
+            h: kind
+            for kind, tokens in game.definition.game.hex_tokens.items()
+            for h in tokens.hexes
         }
 
     def collectable(self, game: Game, state: GameState, corp: str) -> dict[str, str]:
@@ -158,11 +144,12 @@ class Rules1858India(Rules1858):
         status = game.data.phase(state.phase).status
         cash = state.corporations[corp].cash
         out: dict[str, str] = {}
+        kinds = game.definition.game.hex_tokens
         for coord, kind in state.data.get("hex_tokens", {}).items():
-            need = self.TOKEN_STATUS[kind]
+            need = kinds[kind].from_status
             if need is not None and need not in status:
                 continue
-            if cash < self.TOKEN_COST[kind] or board.placed(game, state, coord).color == "white":
+            if cash < kinds[kind].cost or board.placed(game, state, coord).color == "white":
                 continue
             out[coord] = kind
         return out
@@ -179,7 +166,7 @@ class Rules1858India(Rules1858):
         colours = list(common.current_phase(game, state).tiles)
         total = 0
         for kind in state.corporations[corp].data.get("hex_tokens", []):
-            board = game.definition.hexes[self.BONUS_HEX[kind]].tile
+            board = game.definition.hexes[game.definition.game.hex_tokens[kind].bonus_hex].tile
             total += sum(o.revenue.for_phase(colours) for o in board.offboards[:1])
         return total
 
@@ -221,7 +208,7 @@ class CollectTokens(Step):
         if coord not in self._reached(corp):
             raise self.illegal(action, "India tokens", f"{corp} does not reach {coord}")
         kind = kinds[coord]
-        cost = self._rules().TOKEN_COST[kind]
+        cost = self.game.definition.game.hex_tokens[kind].cost
         transfer(self.state, corp, BANK, cost, f"{kind} token")
         del self.state.data["hex_tokens"][coord]
         self.state.corporations[corp].data.setdefault("hex_tokens", []).append(kind)
