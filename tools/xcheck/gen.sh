@@ -7,10 +7,11 @@ out=$(realpath -m "$1"); shift
 mkdir -p "$out"
 root=$(cd "$(dirname "$0")/../.." && pwd)
 game=${GAME:-1858}
+ferrovia=${FERROVIA:-"$root/.venv/bin/ferrovia"}  # e.g. "python -m ferrovia" on a frozen copy
 for s in "$@"; do
   if [ "$game" = 1858 ]; then p=$(( (s % 5) + 2 )); else p=$(( (s % 4) + 3 )); fi
   opt=(); tag=""
   case $(( s % 7 )) in 3) opt=(--option quick_start_a); tag="-qa";; 5) opt=(--option quick_start_b); tag="-qb";; esac
   name="g-$s-$p$tag"; [ "$game" = 1858 ] || name="$game-$s-$p$tag"
-  "$root/.venv/bin/ferrovia" play --game "$game" --players "$p" --seed "$s" "${opt[@]}" --log "$out/$name.json" --json > "$out/$name.play" 2>&1 || true
+  $ferrovia play --game "$game" --players "$p" --seed "$s" "${opt[@]}" --log "$out/$name.json" --json > "$out/$name.play" 2>&1 || true
 done
