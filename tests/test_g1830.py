@@ -141,3 +141,15 @@ def test_1830_exports_replay_blind_to_their_exact_result(name: str) -> None:
     assert res.error is None, str(res.error)
     assert res.state.finished and res.state.game_end_reason == data["game_end_reason"]
     assert res.game.result(res.state) == {k: int(v) for k, v in data["result"].items()}
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 1), (6, 2)])
+def test_random_1830_game_plays_to_the_end_and_replays_identically(players: int, seed: int) -> None:
+    from ferrovia.play import play
+
+    res = play(players, seed, game_name="1830")
+    assert res.state.finished and res.state.game_end_reason in ("bank", "bankrupt")
+    assert res.state.total_cash() == res.game.data.bank_cash  # no money made or lost
+    again = replay(json.loads(json.dumps(res.log)))
+    assert again.error is None, str(again.error)
+    assert again.state.dumps() == res.state.dumps()

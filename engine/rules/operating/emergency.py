@@ -17,10 +17,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ferrovia.rules.actions import Action, Pass, SellShares
+from ferrovia.rules.actions import Action, Bankrupt, BuyTrain, SellShares
 from ferrovia.rules.ledger import transfer
 from ferrovia.rules.operating import common
-from ferrovia.rules.operating.trains import BuyTrainStep, depot_offer, min_depot_price
+from ferrovia.rules.operating.trains import (
+    BuyTrainStep,
+    bank_train_prices,
+    depot_offer,
+    min_depot_price,
+)
 from ferrovia.rules.state import BANK, GameState
 from ferrovia.rules.step import Step
 from ferrovia.rules.stock import shares as sh
@@ -134,10 +139,30 @@ class EmergencyBuyTrainStep(BuyTrainStep):
                 SellShares(entity=entity, shares=tuple(s.id for s in b.shares), percent=b.percent)
                 for b in sellable(self.game, self.state, entity, op)
             ]
-        out = super().legal_actions(entity)
-        if needs_president(self.game, self.state, entity):
-            out = [a for a in out if not isinstance(a, Pass)]
-        return out
+        if not needs_president(self.game, self.state, entity):
+            return super().legal_actions(entity)
+        g, s = self.game, self.state
+        corp = s.corporations[entity]
+        president = corp.director
+        offer = depot_offer(g, s)
+        cheapest = min(offer, key=lambda t: min(bank_train_prices(g, s, t, entity).values()))
+        face, price = min(bank_train_prices(g, s, cheapest, entity).items(), key=lambda kv: kv[1])
+        if president is not None and corp.cash + s.cash_of(president) >= price:
+            return [
+                BuyTrain(
+                    entity=entity,
+                    entity_type="corporation",
+                    train=cheapest,
+                    price=price,
+                    variant=face,
+                )
+            ]
+        if president is None:
+            return []
+        return [  # the president raises money (or, with nothing left to sell, goes bankrupt)
+            SellShares(entity=president, shares=tuple(x.id for x in b.shares), percent=b.percent)
+            for b in sellable(g, s, president, entity)
+        ]
 
 
 class BankruptStep(Step):
@@ -181,4 +206,12 @@ class BankruptStep(Step):
         state.data.setdefault("bankrupt_players", []).append(player)
 
     def legal_actions(self, entity: str) -> list[Any]:
-        return []
+        g, s = self.game, self.state
+        president = s.corporations[entity].director
+        if president is None or not needs_president(g, s, entity):
+            return []
+        if s.cash_of(president) + s.corporations[entity].cash >= min_depot_price(g, s):
+            return []
+        if sellable(g, s, president, entity):
+            return []
+        return [Bankrupt(entity=entity, entity_type="corporation")]
