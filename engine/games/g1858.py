@@ -271,6 +271,12 @@ class Rules1858(Rules):
                 res[res.index(sym)] = None
 
     DIVIDEND_KINDS: ClassVar[tuple[str, ...]] = ("payout", "half", "withhold")
+    DIRECTOR_COVERS_TRACK_COSTS: ClassVar[bool] = True  # the director helps pay for a lay
+
+    def route_available(self, game: Game, state: GameState, corp: str) -> bool:
+        """A company with a train always takes its run step (an empty run if nothing can be
+        reached), as the 1858 exports record."""
+        return True
 
     # -- privates ---------------------------------------------------------------------------
     def company_private_revenue(self, game: Game, state: GameState, corp: str) -> int:

@@ -155,6 +155,16 @@ class Rules:
         return 0
 
     DIVIDEND_KINDS: ClassVar[tuple[str, ...]] = ("payout", "withhold")
+    DIRECTOR_COVERS_TRACK_COSTS: ClassVar[bool] = False
+    """Whether a director pays what the company lacks for a tile lay (1858), or the company
+    pays alone (18xx.games' usual rule)."""
+
+    def route_available(self, game: Game, state: GameState, corp: str) -> bool:
+        """Whether the company has a route to run at all (its network reaches two stops);
+        without one the route step is skipped (18xx.games ``can_run_route?``)."""
+        from ferrovia.rules.operating import routing
+
+        return any(len(r.stops) > 1 for r in routing._reaches(game, state, corp))
 
     def company_private_revenue(self, game: Game, state: GameState, corp: str) -> int:
         """Income of the privates a company owns counted in its earnings (default none:

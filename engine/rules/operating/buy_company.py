@@ -98,8 +98,33 @@ class BuyCompanyStep(Step):
 
 
 class BuyCompanyEndStep(BuyCompanyStep):
+    """At the end of its turn a company may still buy a private; one that owns a private with
+    an ability it may still use now (``when`` given, uses left) waits for a pass too
+    (18xx.games offers ``pass`` while the company has such an ability)."""
+
     NAME = "buy_company_end"
     BLOCKS = True
+
+    def actions(self, entity: str) -> list[str]:
+        acts = super().actions(entity)
+        if acts or entity != self.current_entity() or entity not in self.state.corporations:
+            return acts
+        uses = self.state.data.get("ability_uses", {})
+        for sym in self.state.corporations[entity].companies:
+            for ab in self.game.definition.private(sym).abilities:
+                if ab.when is None or ab.type != "tile_lay":
+                    continue
+                if abilities.usable(self.game, self.state, sym, ab) and (
+                    ab.count is None or uses.get(sym, 0) < ab.count
+                ):
+                    return ["pass"]
+        return []
+
+    def legal_actions(self, entity: str) -> list[Action]:
+        out = super().legal_actions(entity)
+        if not out and self.actions(entity) == ["pass"]:
+            out.append(Pass(entity=entity, entity_type="corporation"))
+        return out
 
     @classmethod
     def round_data(cls) -> dict[str, Any]:

@@ -35,11 +35,14 @@ if TYPE_CHECKING:
 
 
 def must_buy(game: Game, state: GameState, corp: str) -> bool:
-    """The company has no train and the bank has one for sale."""
+    """The company has no train, the bank has one for sale, and it has a route for one (its
+    network reaches two stops: 18xx.games ``route_train_purchase``)."""
+    from ferrovia.rules.operating import routing
+
     c = state.corporations.get(corp)
-    return (
-        c is not None and not common.engines(game, state, corp) and bool(depot_offer(game, state))
-    )
+    if c is None or common.engines(game, state, corp) or not depot_offer(game, state):
+        return False
+    return any(len(r.stops) > 1 for r in routing._reaches(game, state, corp))
 
 
 def needs_president(game: Game, state: GameState, corp: str) -> bool:
@@ -104,7 +107,7 @@ class EmergencyBuyTrainStep(BuyTrainStep):
         if op is not None:
             return ["sell_shares"]
         acts = super().actions(entity)
-        if entity == self.current_entity() and needs_president(self.game, self.state, entity):
+        if entity == self.current_entity() and must_buy(self.game, self.state, entity):
             return ["buy_train"]  # no pass: the train must be bought
         return acts
 
@@ -112,6 +115,11 @@ class EmergencyBuyTrainStep(BuyTrainStep):
         if needs_president(self.game, self.state, corp):
             return True
         return super().can_buy(corp)
+
+    def process_pass(self, action: Action) -> None:
+        if must_buy(self.game, self.state, action.entity):
+            raise self.illegal(action, "must buy a train", f"{action.entity} must buy a train")
+        super().process_pass(action)
 
     def process_sell_shares(self, action: Action) -> None:
         assert isinstance(action, SellShares)
@@ -140,7 +148,10 @@ class EmergencyBuyTrainStep(BuyTrainStep):
                 for b in sellable(self.game, self.state, entity, op)
             ]
         if not needs_president(self.game, self.state, entity):
-            return super().legal_actions(entity)
+            out = super().legal_actions(entity)
+            if must_buy(self.game, self.state, entity):
+                out = [a for a in out if isinstance(a, BuyTrain)]
+            return out
         g, s = self.game, self.state
         corp = s.corporations[entity]
         president = corp.director

@@ -51,6 +51,8 @@ class RouteStep(Step):
             return []
         if not runnable_trains(self, entity):
             return []
+        if not self.game.rules.route_available(self.game, self.state, entity):
+            return []
         return ["run_routes", "choose"] if attachable_trains(self, entity) else ["run_routes"]
 
     def process_choose(self, action: Action) -> None:

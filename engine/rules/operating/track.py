@@ -476,7 +476,7 @@ class TrackStep(Step):
                 raise self.illegal(action, "9.3 costs", f"{payer} cannot pay {cost} for {op}")
             return
         corp = state.corporations[op]
-        director = corp.director
+        director = corp.director if self.game.rules.DIRECTOR_COVERS_TRACK_COSTS else None
         if corp.cash < cost and (director is None or state.cash_of(director) < cost - corp.cash):
             raise self.illegal(
                 action,
