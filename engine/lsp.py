@@ -31,7 +31,7 @@ from ferrovia.notation.errors import NotationError
 from ferrovia.notation.parser import parse
 from ferrovia.overlay import MergedDoc, base_dir, load_part
 from ferrovia.paths import gamedata_root
-from ferrovia.schemas import GameFile, MapFile, TilesFile
+from ferrovia.schemas import GameFile, MapFile, PrivatesFile, TilesFile
 from ferrovia.validate import find_games, validate_game
 from ferrovia.yamlnav import Scalar, scalar_at, word_end
 from lsprotocol import types as lsp
@@ -133,6 +133,9 @@ class GameFiles:
             self.files.update({k: v for k, v in files.items() if isinstance(v, str)})
         self.map, _, _ = load_part(self.dir, shown, self.files["map"], "map", MapFile)
         self.tiles, _, _ = load_part(self.dir, shown, self.files["tiles"], "tiles", TilesFile)
+        self.privates, _, _ = load_part(
+            self.dir, shown, self.files["privates"], "privates", PrivatesFile
+        )
         self.tileset_path: Path | None = None
         self.tileset: YamlDoc | None = None
         name = data.get("tileset")
@@ -175,6 +178,16 @@ class GameFiles:
 
     def hex(self, coord: str) -> tuple[Any, Place] | None:
         return self._entry(self.map, "hexes", coord)
+
+    def privates_at(self, coord: str) -> list[str]:
+        """The privates whose home hexes include ``coord``."""
+        data = self.privates.data if self.privates is not None else None
+        entries = data.get("privates") if isinstance(data, dict) else None
+        return [
+            str(p.get("symbol"))
+            for p in entries or []
+            if isinstance(p, dict) and coord in (p.get("home_hexes") or [])
+        ]
 
     def tile(self, name: str) -> tuple[dict[str, Any], Place] | None:
         """The tile named: its fields (manifest over tile set) and where its code is given."""
@@ -252,7 +265,9 @@ def hover_text(game: GameFiles, kind: str | None, found: Scalar) -> str | None:
         name = f" {data['name']}" if data.get("name") else ""
         color = f" ({data['color']})" if data.get("color") else ""
         words = _code_words(data.get("code", ""))
-        return f"**hex {value}{name}**{color}\n\n{words}\n\n{_where(place)}"
+        homes = game.privates_at(value)
+        home = f"\n- home of {', '.join(homes)}" if homes else ""
+        return f"**hex {value}{name}**{color}\n\n{words}{home}\n\n{_where(place)}"
     if what == "extends":
         base = base_dir(game.dir, value)
         return f"**extends** the game in {base}"

@@ -221,7 +221,9 @@ def test_errors_as_the_author_types_then_hover_and_definitions(games: Path) -> N
         assert "- label L" in words
         line, col = _find(privates_text, "H11", after="home_hexes: [")
         words = await s.hover(privates_uri, line, col + 1)
-        assert words.startswith("**hex H11 Madrid** (")
+        assert words.startswith("**hex H11 Madrid** (yellow)")
+        assert "- city 3: revenue 40, 1 slot, groups Madrid" in words
+        assert "- home of M&A" in words
         assert f"defined at {game / 'map.yaml'}:" in words
 
         # go to definition: a private's home hex, a tile name
