@@ -54,7 +54,7 @@ def test_an_unknown_rule_set_is_an_error_at_its_line(
     (err,) = errors_of(game, capsys)
     assert err == (
         f"{game}/game.yaml:{line}:{col + 7}: error: no rule set 'nosuch'"
-        " (known rule sets: 1858, 1858_india, 1858_switzerland)"
+        " (known rule sets: 1830, 1858, 1858_india, 1858_switzerland)"
     )
 
 
