@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ferrovia.games.g1858 import Rules1858
@@ -45,26 +46,13 @@ class Rules1858India(Rules1858):
         """A gauge conversion: a tile of the same colour, label, cities, towns and number of
         track sections, laid the same way, may replace the one on the hex (which sections
         change gauge is checked per rotation, :meth:`upgrade_rotations`)."""
-        from ferrovia import tiles
         from ferrovia.rules.operating import board
 
         old = board.placed(game, state, coord)
         td = game.definition.tiles[tile]
-        new = td.tile
         if old.preprinted or str(td.color) != old.color:
             return False
-        if not tiles.upgrades_to_correct_label(old.tile, new, old.color):
-            return False
-        if (len(old.tile.cities), len(old.tile.towns), len(old.tile.paths)) != (
-            len(new.cities),
-            len(new.towns),
-            len(new.paths),
-        ):
-            return False
-        return any(
-            tiles.paths_maintained(old.tile, old.rotation, new, r, gauge_fits=tiles.any_gauge_fits)
-            for r in range(6)
-        )
+        return _conversion_candidate(old.tile, old.rotation % 6, td.tile, old.color)
 
     def upgrade_rotations(
         self,
@@ -86,16 +74,8 @@ class Rules1858India(Rules1858):
 
         return [
             r
-            for r in range(6)
-            if tiles.rotation_is_legal(
-                old.tile,
-                old.rotation,
-                td.tile,
-                r,
-                gauge_fits=tiles.any_gauge_fits,
-                exit_allowed=exit_allowed,
-            )
-            and self.converts_gauge(old.tile, old.rotation, td.tile, r)
+            for r in _conversion_rotations(old.tile, old.rotation % 6, td.tile)
+            if all(exit_allowed(e) for e in tiles.exits(td.tile, r))
         ]
 
     @staticmethod
@@ -228,3 +208,34 @@ class CollectTokens(Step):
 
 
 RULES = Rules1858India()
+
+
+# Pure tile geometry, asked for every hex and tile whenever lays are listed: cached.
+@lru_cache(maxsize=16384)
+def _conversion_candidate(old: Any, old_rotation: int, new: Any, colour: str) -> bool:
+    from ferrovia import tiles
+
+    if not tiles.upgrades_to_correct_label(old, new, colour):
+        return False
+    if (len(old.cities), len(old.towns), len(old.paths)) != (
+        len(new.cities),
+        len(new.towns),
+        len(new.paths),
+    ):
+        return False
+    return any(
+        tiles.paths_maintained(old, old_rotation, new, r, gauge_fits=tiles.any_gauge_fits)
+        for r in range(6)
+    )
+
+
+@lru_cache(maxsize=16384)
+def _conversion_rotations(old: Any, old_rotation: int, new: Any) -> tuple[int, ...]:
+    from ferrovia import tiles
+
+    return tuple(
+        r
+        for r in range(6)
+        if tiles.rotation_is_legal(old, old_rotation, new, r, gauge_fits=tiles.any_gauge_fits)
+        and Rules1858India.converts_gauge(old, old_rotation, new, r)
+    )
