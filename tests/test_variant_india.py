@@ -202,3 +202,22 @@ def test_hex_tokens_are_data_and_checked(tmp_path: Path) -> None:
         "5:31: 'D3' is not an off-board hex on the map",
         "5:47: no hex 'ZZ9' on the map",
     ]
+
+
+def test_no_conversion_leaves_a_station_without_a_space() -> None:
+    from ferrovia.games.g1858_india import Rules1858India
+    from ferrovia.notation import parse
+
+    game, state = _at(139)
+    fits = Rules1858India.stations_fit
+    one_space = parse("city=revenue:20;path=a:0,b:_0;path=a:3,b:_0")
+    h = state.hexes["J13"]
+    assert state.privates["HB"].owner == "bank"
+    h.tokens, h.reservations = [["GIP"]], [["HB"]]  # GIP's station and HB's reservation
+    assert not fits(game, state, "J13", one_space)
+    assert not game.rules.extra_upgrade(game, state, "GIP", "J13", "57")
+    state.privates["HB"].owner = "GIP"  # its own private's space: it goes back there
+    assert fits(game, state, "J13", one_space)
+    h.reservations = [[None]]
+    assert fits(game, state, "J13", one_space)
+    assert game.rules.extra_upgrade(game, state, "GIP", "J13", "57")

@@ -52,7 +52,46 @@ class Rules1858India(Rules1858):
         td = game.definition.tiles[tile]
         if old.preprinted or str(td.color) != old.color:
             return False
-        return _conversion_candidate(old.tile, old.rotation % 6, td.tile, old.color)
+        if not _conversion_candidate(old.tile, old.rotation % 6, td.tile, old.color):
+            return False
+        return self.stations_fit(game, state, coord, td.tile)
+
+    @staticmethod
+    def stations_fit(game: Game, state: GameState, coord: str, new: Any) -> bool:
+        """Whether every station on a one-city hex finds a space on the converted tile, put
+        back one by one as 18xx.games does: into the space its own private holds, else the
+        first space holding neither a station nor another private's reservation (a converted
+        yellow city whose only space holds a company's station and another private's
+        reservation has no room: 18xx.games fails on that lay)."""
+        h = state.hexes[coord]
+        if len(h.tokens) != 1 or len(new.cities) != 1:
+            return True
+        reserved = h.reservations[0] if h.reservations else []
+        spaces: list[str | None] = [None] * new.cities[0].slots
+        for corp in (t for t in h.tokens[0] if t is not None):
+            own = next(
+                (
+                    i
+                    for i, r in enumerate(reserved)
+                    if r is not None
+                    and (r == corp or (r in state.privates and state.privates[r].owner == corp))
+                ),
+                None,
+            )
+            free = next(
+                (
+                    i
+                    for i, t in enumerate(spaces)
+                    if t is None and (i >= len(reserved) or reserved[i] is None)
+                ),
+                None,
+            )
+            slot = own if own is not None else free
+            if slot is None:
+                return False
+            if slot < len(spaces):
+                spaces[slot] = corp
+        return True
 
     def upgrade_rotations(
         self,
