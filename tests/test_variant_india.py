@@ -221,3 +221,13 @@ def test_no_conversion_leaves_a_station_without_a_space() -> None:
     h.reservations = [[None]]
     assert fits(game, state, "J13", one_space)
     assert game.rules.extra_upgrade(game, state, "GIP", "J13", "57")
+
+
+def test_a_locomotive_works_closes_with_its_company() -> None:
+    from ferrovia.rules.operating import closure, trains
+
+    game, state = _at(510)
+    assert state.privates["LW1"].owner == "SIR"
+    closure.close_corporation(game, state, "SIR")
+    assert state.privates["LW1"].closed and state.privates["LW1"].owner == "bank"
+    assert trains.works_for_sale(game, state, "EIR") == ["LW2"]  # never for sale again

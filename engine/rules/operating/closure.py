@@ -76,7 +76,12 @@ def close_corporation(game: Game, state: GameState, sym: str) -> None:
     for priv in list(corp.companies):
         state.privates[priv].owner = BANK  # closes without compensation
         corp.companies.remove(priv)
-        close_private(game, state, priv)
+        if game.data.private(priv).kind == "works":
+            # a works closes only with its company (18xx.games closes all its companies)
+            state.privates[priv].closed = True
+            state.log.append(f"{priv} closes")
+        else:
+            close_private(game, state, priv)
     if corp.market is not None:
         key = f"{corp.market[0]},{corp.market[1]}"
         stack = state.market.get(key, [])
