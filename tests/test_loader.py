@@ -69,7 +69,8 @@ def test_model_rule_is_reported_at_the_key_holding_the_mapping() -> None:
         (
             2,
             line.index("distance") + 1,
-            "trains[0].distance: give one of 'hexes', 'stops' or 'large_stops' (with 'small_stops')",
+            "trains[0].distance: give one of 'hexes', 'stops' or 'large_stops'"
+            " (with 'small_stops')",
         )
     ]
 
