@@ -256,6 +256,18 @@ def game_for(data: dict[str, Any]) -> tuple[Game, GameState]:
                 f"unknown optional rule {rule!r} for {defn.name}"
                 f" (it has: {', '.join(sorted(known)) or 'none'})"
             )
+        option = defn.option(rule)
+        if option.players and len(players) not in option.players:
+            counts = ", ".join(str(n) for n in option.players)
+            raise FerroviaError(
+                f"optional rule {rule!r} ({option.name}) is for {counts} players,"
+                f" not {len(players)}"
+            )
+        clash = [other for other in option.excludes if other in optional]
+        if clash:
+            raise FerroviaError(
+                f"optional rule {rule!r} ({option.name}) cannot be used with {clash[0]!r}"
+            )
     seed = settings.get("seed")
     if seed in (None, ""):
         seed = int("".join(ch for ch in str(data.get("id", 0)) if ch.isdigit()) or 0)

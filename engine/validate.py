@@ -10,11 +10,11 @@ file by file, top to bottom.  When nothing is wrong it also builds the
 Cross-reference checks, by file:
 
 * map: coordinates are well formed and on the layout's grid (one parity of letter index + row
-  number for the whole map, as 18xx.games connects neighbours); layout matches game.yaml.
+  number for the whole map, as 18xx.games connects neighbours); the layout is game.yaml's.
 * tiles: each manifest tile is in the tile set or has its own code; explicit upgrade lists name
   tiles (and hexes) that exist, go one colour step up and keep the old track in some rotation.
 * privates: home, reservation, start-city, blocked and future-track hexes exist with the cities
-  they need; income phases, startable corporations and ``shared_with`` privates exist.
+  they need; income phases, startable corporations exist.
 * companies: share structures and the conversion event exist.
 * trains: unique names; ``obsolete_on``/``rusts_on``/``available_on`` refer to trains/phases;
   counts cover every player count.
@@ -324,12 +324,7 @@ class _Checker:
         if gmap is None:
             return None
         doc = gmap.doc
-        if game and game.model.layout != gmap.model.layout:
-            self.err(
-                doc,
-                ("layout",),
-                f"layout {gmap.model.layout!r} differs from game.yaml's {game.model.layout!r}",
-            )
+        layout = game.model.layout if game else "flat"
         coords: dict[str, tuple[int, int]] = {}
         for coord in gmap.model.hexes:
             xy = coord_xy(coord)
@@ -352,7 +347,7 @@ class _Checker:
                     self.err(
                         doc,
                         ("hexes", coord),
-                        f"coordinate {coord!r} is off this map's {gmap.model.layout} hex grid: "
+                        f"coordinate {coord!r} is off this map's {layout} hex grid: "
                         f"its letter and number do not alternate like the other hexes' "
                         f"(e.g. {example!r})",
                         key=True,
@@ -612,19 +607,6 @@ class _Checker:
                 hex_exists((*base, "home_hexes", j), coord)
             for j, res in enumerate(private.reservations):
                 city_exists((*base, "reservations", j), res.hex, res.city, res.slot)
-                for k, other in enumerate(res.shared_with):
-                    where = (*base, "reservations", j, "shared_with", k)
-                    if other not in symbols:
-                        self.err(doc, where, f"no private {other!r}")
-                    elif not any(
-                        r.hex == res.hex and private.symbol in r.shared_with
-                        for r in by_symbol[other].reservations
-                    ):
-                        self.err(
-                            doc,
-                            where,
-                            f"{other} has no reservation in {res.hex} shared with {private.symbol}",
-                        )
             reserved = {(r.hex, r.city) for r in private.reservations}
             for j, start in enumerate(private.start_cities):
                 city_exists((*base, "start_cities", j), start.hex, start.city)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from ferrovia.schemas.base import Color, MapNotEmpty, Model, NotEmpty
 
@@ -18,7 +18,7 @@ class Hex(Model):
 
 
 class MapFile(Model):
-    """The board: one entry per hex, keyed by coordinate such as ``A14``."""
+    """The board: one entry per hex, keyed by coordinate such as ``A14`` (its hex layout is
+    game.yaml's ``layout``)."""
 
-    layout: Literal["flat", "pointy"] = "flat"
     hexes: Annotated[dict[str, Hex], NotEmpty, MapNotEmpty]

@@ -20,8 +20,6 @@ class Reservation(CityRef):
 
     slot: int = Field(default=0, ge=0)
     """Which space of a multi-space city."""
-    shared_with: tuple[Name, ...] = ()
-    """Other privates reserving the same space (the first to use it takes it)."""
     name: str | None = None
     """The city's name, for people reading the file."""
 

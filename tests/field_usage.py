@@ -21,6 +21,7 @@ from typing import Any
 
 from ferrovia.schemas import FILE_KINDS
 from ferrovia.schemas.base import Model
+from ferrovia.schemas.game import Files
 from pydantic import BaseModel
 
 # The loader turns these map/tiles fields into dataclass attributes of the same name.
@@ -36,17 +37,17 @@ VIEW_FIELDS = {
 }
 
 
-def _models_in(annotation: Any) -> Iterator[type[BaseModel]]:
+def models_in(annotation: Any) -> Iterator[type[BaseModel]]:
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         yield annotation
         return
     origin = typing.get_origin(annotation)
     if origin is typing.Annotated:
-        yield from _models_in(typing.get_args(annotation)[0])
+        yield from models_in(typing.get_args(annotation)[0])
         return
     if origin is not None or isinstance(annotation, types.UnionType):
         for arg in typing.get_args(annotation):
-            yield from _models_in(arg)
+            yield from models_in(arg)
 
 
 def all_models() -> list[type[BaseModel]]:
@@ -58,7 +59,7 @@ def all_models() -> list[type[BaseModel]]:
             continue
         seen.append(model)
         for info in model.model_fields.values():
-            todo.extend(_models_in(info.annotation))
+            todo.extend(models_in(info.annotation))
     return seen
 
 
@@ -81,6 +82,21 @@ def recording() -> Iterator[set[str]]:
             read.add(f"{cls.__name__}.{name}")
         return original(self, name)
 
+    def mark_all(model: Any) -> None:
+        cls = type(model)
+        for name in fields.get(cls, ()):
+            read.add(f"{cls.__name__}.{name}")
+            value = original(model, name)
+            for item in value if isinstance(value, tuple) else (value,):
+                if isinstance(item, BaseModel):
+                    mark_all(item)
+
+    dump = BaseModel.model_dump
+
+    def model_dump(self: Any, *args: Any, **kwargs: Any) -> Any:
+        mark_all(self)
+        return dump(self, *args, **kwargs)
+
     patched: list[tuple[type, Any]] = []
     for view, names in VIEW_FIELDS.items():
         cls = getattr(definition, view)
@@ -94,19 +110,31 @@ def recording() -> Iterator[set[str]]:
         patched.append((cls, get))
         cls.__getattribute__ = view_get  # type: ignore[method-assign]
     Model.__getattribute__ = model_get  # type: ignore[method-assign]
+    BaseModel.model_dump = model_dump  # type: ignore[method-assign]
     try:
         yield read
     finally:
         Model.__getattribute__ = original  # type: ignore[method-assign]
+        BaseModel.model_dump = dump  # type: ignore[method-assign]
         for cls, get in patched:
             cls.__getattribute__ = get  # type: ignore[method-assign]
 
 
-GAMES = (("1858", 4, 3), ("1858", 2, 5), ("1858_switzerland", 3, 2), ("1858_india", 4, 1))
-"""(game, players, seed) of the random games played."""
+GAMES: tuple[tuple[str, int, int, int, tuple[str, ...]], ...] = (
+    ("1858", 4, 3, 1000, ()),
+    ("1858", 2, 5, 300, ()),
+    ("1858", 3, 1, 60, ("quick_start_b",)),
+    ("1858_switzerland", 3, 2, 400, ()),
+    ("1858_india", 4, 1, 400, ()),
+    ("1830", 4, 1, 400, ()),
+)
+"""(game, players, seed, most actions, optional rules) of the random games played: 1858 into
+its late phases, and the start of the others."""
+
+FILES_FIELDS = tuple(Files.model_fields)
 
 
-def exercise(games: tuple[tuple[str, int, int], ...] = GAMES) -> None:
+def exercise(games: tuple[tuple[str, int, int, int, tuple[str, ...]], ...] = GAMES) -> None:
     """Play the seeded games and render each game's board, manifest and final state."""
     from ferrovia.definition import load_game
     from ferrovia.paths import gamedata_root
@@ -116,11 +144,9 @@ def exercise(games: tuple[tuple[str, int, int], ...] = GAMES) -> None:
     from ferrovia.render.source import board_from_definition
     from ferrovia.render.state_svg import render_state_file
 
-    for name, _players, _seed in games:
-        load_game(gamedata_root() / name)  # validated before recording
     with tempfile.TemporaryDirectory() as tmp:
-        for name, players, seed in games:
-            result = play(players, seed, game_name=name)
+        for name, players, seed, most, options in games:
+            result = play(players, seed, options, game_name=name, max_actions=most)
             log = Path(tmp) / f"{name}-{players}-{seed}.json"
             log.write_text(json.dumps(result.log), encoding="utf-8")
             board = board_from_definition(load_game(gamedata_root() / name))

@@ -293,22 +293,6 @@ def test_coordinates_follow_18xx_games_doubled_system() -> None:
     assert coord_xy("14A") is None
 
 
-def test_shared_reservation_must_be_shared_both_ways(game: Path) -> None:
-    text = edit(
-        game / "privates.yaml",
-        "{hex: L7, city: 0, shared_with: ['Z&P'], name: Zaragoza}",
-        "{hex: L7, city: 0, shared_with: ['B&M'], name: Zaragoza}",
-    )
-    errors = validate_game(game).errors
-    assert [(e.line, e.col, e.message) for e in errors] == [
-        (*where(text, "'B&M'", after="{hex: L7"), "B&M has no reservation in L7 shared with M&Z"),
-        (
-            *where(text, "'M&Z'", after="symbol: 'Z&P'"),
-            "M&Z has no reservation in L7 shared with Z&P",
-        ),
-    ]
-
-
 def test_corporation_with_an_unknown_share_structure(game: Path) -> None:
     text = edit(game / "companies.yaml", "structure: 5-share", "structure: 6-share")
     error = only_error(validate_game(game))
