@@ -19,6 +19,9 @@ class Phase(Model):
     """Train limit per share structure (keys of ``share_structures`` in companies.yaml)."""
     operating_rounds: PositiveInt
     """Operating rounds between stock rounds."""
+    private_batches: tuple[PositiveInt, ...] = ()
+    """Batches of privates (privates.yaml ``batch``) the bank may auction in this phase; at a
+    private closure round the privates of these batches stay open."""
     status: tuple[Name, ...] = ()
     """Named states that rule hooks read (e.g. ``narrow_gauge``, ``green_privates``)."""
     description: str | None = None

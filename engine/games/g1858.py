@@ -157,11 +157,9 @@ class Rules1858(Rules):
 
     # -- stock round [§8] ---------------------------------------------------------------------
     def buyable_privates(self, game: Game, state: GameState) -> list[str]:
-        """[§8.1] Bank-owned privates of the available batches (batch 2 from 'green_privates'),
-        except those drawn as unbuyable in a 2-player game."""
-        batches = {1}
-        if "green_privates" in game.data.phase(state.phase).status:
-            batches.add(2)
+        """[§8.1] Bank-owned privates of the batches the phase auctions (phases.yaml
+        ``private_batches``), except those drawn as unbuyable in a 2-player game."""
+        batches = set(game.definition.phase(state.phase).private_batches)
         unbuyable = set(state.data.get("unbuyable_privates", []))
         return [
             p.sym
@@ -337,8 +335,14 @@ class Rules1858(Rules):
                 rnd.next_entity()
 
     def privates_closing(self, game: Game, state: GameState) -> list[str]:
-        """The privates this private closure round deals with (1858: every open one)."""
-        return [m.sym for m in state.privates.values() if not m.closed]
+        """The privates this private closure round deals with: every open one but those of a
+        batch the phase still auctions (phases.yaml ``private_batches``)."""
+        spared = set(game.definition.phase(state.phase).private_batches)
+        return [
+            m.sym
+            for m in state.privates.values()
+            if not m.closed and game.definition.private(m.sym).batch not in spared
+        ]
 
     def close_private(self, game: Game, state: GameState, sym: str) -> None:
         from ferrovia.rules import stock

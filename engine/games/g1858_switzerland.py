@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ferrovia.games.g1858 import Rules1858
-from ferrovia.rules.state import BANK, GameState
+from ferrovia.rules.state import GameState
 
 if TYPE_CHECKING:
     from ferrovia.rules.game import Game
@@ -17,31 +17,6 @@ if TYPE_CHECKING:
 
 class Rules1858Switzerland(Rules1858):
     NAME = "1858_switzerland"
-
-    PRIVATE_BATCHES: ClassVar[dict[str, frozenset[int]]] = {
-        "yellow_privates": frozenset({1}),
-        "green_privates": frozenset({1, 2}),
-        "all_privates": frozenset({1, 2, 3}),
-        "blue_privates": frozenset({3}),
-    }
-    """Phase status -> private batches that may be auctioned (phases.yaml ``status``)."""
-
-    def setup_state(self, game: Game, state: GameState) -> None:
-        """No privates are drawn as unbuyable with two players (unlike 1858)."""
-
-    def buyable_privates(self, game: Game, state: GameState) -> list[str]:
-        """Bank-owned privates of the batches the phase's status offers."""
-        status = game.data.phase(state.phase).status
-        batches: set[int] = set()
-        for name in status:
-            batches |= self.PRIVATE_BATCHES.get(name, frozenset())
-        return [
-            p.sym
-            for p in game.data.privates
-            if p.batch in batches
-            and not state.privates[p.sym].closed
-            and state.privates[p.sym].owner == BANK
-        ]
 
     # -- revenue ----------------------------------------------------------------------------
     BONUS_ZONES: ClassVar[dict[str, tuple[tuple[str, ...], tuple[str, ...], str]]] = {
@@ -148,19 +123,9 @@ class Rules1858Switzerland(Rules1858):
     def train_event(self, game: Game, state: GameState, event: str) -> None:
         """``privates_close2`` (first 6E/5M): a second private closure round, for the blue
         privates, after this operating round. ``blue_privates_available`` only announces
-        what the phase status already says."""
+        what phases.yaml ``private_batches`` already says."""
         if event == "privates_close2":
             state.data["private_closure_round"] = "next"
-
-    def privates_closing(self, game: Game, state: GameState) -> list[str]:
-        """The first closure round (phase status still offers blue privates) spares the blue
-        batch; the second closes everything left."""
-        first = "blue_privates" in game.data.phase(state.phase).status
-        return [
-            m.sym
-            for m in state.privates.values()
-            if not m.closed and not (first and game.data.private(m.sym).batch == 3)
-        ]
 
 
 RULES = Rules1858Switzerland()
