@@ -724,6 +724,7 @@ class _Checker:
                         self.err(doc, where, f"no hex {coord!r} on the map")
                     elif hexes is not None and coord in hexes and not hexes[coord].tile.cities:
                         self.err(doc, where, f"hex {coord} has no city")
+            self.check_provinces(doc, stations, hexes)
             for name, row in stations.borders_between.items():
                 if name not in provinces:
                     self.err(
@@ -740,6 +741,51 @@ class _Checker:
                             f"no province {other!r}",
                             key=True,
                         )
+
+    def check_provinces(self, doc: Any, stations: Any, hexes: dict[str, HexDef] | None) -> None:
+        """What the station-cost rule needs at play time: every city of the map in exactly one
+        province (else a station there silently costs the minimum), and a border count for
+        every pair of provinces (else pricing a station fails)."""
+        owner: dict[str, str] = {}
+        for name, cities in stations.provinces.items():
+            for j, coord in enumerate(cities):
+                if coord in owner and owner[coord] != name:
+                    self.err(
+                        doc,
+                        ("stations", "provinces", name, j),
+                        f"{coord} is already in province {owner[coord]!r}",
+                    )
+                owner.setdefault(coord, name)
+        if hexes is not None:
+            lost = sorted(c for c, h in hexes.items() if h.tile.cities and c not in owner)
+            for coord in lost:
+                named = f" ({hexes[coord].name})" if hexes[coord].name else ""
+                self.err(
+                    doc,
+                    ("stations", "provinces"),
+                    f"city {coord}{named} is in no province: its station cost is undefined",
+                    key=True,
+                )
+        for name in stations.provinces:
+            row = stations.borders_between.get(name)
+            if row is None:
+                continue  # reported as a missing row below when it matters
+            missing = [o for o in stations.provinces if o not in row]
+            if missing:
+                self.err(
+                    doc,
+                    ("stations", "borders_between", name),
+                    f"no border count from {name} to {', '.join(missing)}",
+                    key=True,
+                )
+        absent = [n for n in stations.provinces if n not in stations.borders_between]
+        if absent:
+            self.err(
+                doc,
+                ("stations", "borders_between"),
+                f"no border counts from {', '.join(absent)}",
+                key=True,
+            )
 
     # ------------------------------------------------------------------ options
     def check_options(

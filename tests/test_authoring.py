@@ -89,3 +89,32 @@ def test_a_variant_in_five_minutes(tmp_path: Path) -> None:
     replayed = ferrovia("replay", "game.json", "--json", cwd=tmp_path)
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     assert json.loads(replayed.stdout)["result"] == summary["result"]
+
+
+MARKET_YAML = """\
+movement: {withheld: -2}
+sell_after: any_time
+"""
+
+
+def test_a_rule_change_in_yaml_alone(tmp_path: Path) -> None:
+    from ferrovia.definition import load_game
+    from ferrovia.games import get_rules
+    from ferrovia.rules.game import Game
+
+    from tests.test_data_mutations import _zero_earnings
+
+    game = tmp_path / "cheap"
+    game.mkdir()
+    (game / "game.yaml").write_text(GAME_YAML, encoding="utf-8")
+    (game / "market.yaml").write_text(MARKET_YAML, encoding="utf-8")
+    assert ferrovia("validate", "cheap", cwd=tmp_path).returncode == 0
+    diff = ferrovia("diff", gamedata_root() / "1858", "cheap", cwd=tmp_path)
+    assert "market.yaml\n  settings: 2 changes\n    ~ movement (withheld)\n    ~ sell_after" in (
+        diff.stdout
+    )
+    played = {}
+    for name, where in (("1858", gamedata_root() / "1858"), ("cheap", game)):
+        defn = load_game(where)
+        played[name] = _zero_earnings(Game(defn, get_rules(defn.rules), 4))
+    assert played == {"1858": 80, "cheap": 70}

@@ -101,7 +101,7 @@ def test_a_partial_file_needs_the_overlay_schema() -> None:
 def test_the_guide_example_validates_against_the_overlay_schemas() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     examples = GUIDE.findall(readme)
-    assert [kind for kind, _ in examples] == ["game", "map", "privates"]
+    assert [kind for kind, _ in examples] == ["game", "map", "privates", "market"]
     for kind, text in examples:
         found = HEADER.match(text.splitlines()[0])
         assert found, f"the guide's cheap/{kind}.yaml must start with its schema line"
