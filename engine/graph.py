@@ -743,6 +743,8 @@ def _walk_bounds(
 
 
 _Context = tuple[set[int], set[tuple[int, int]], dict[tuple[str, int, int], int], dict[int, int]]
+#: a soft part: (paths across, side entered by, origin, origin soft, the walk's state there)
+_Part = tuple[tuple[int, ...], int, tuple[int, int], bool, _Context]
 
 
 class _Walk:
@@ -758,9 +760,11 @@ class _Walk:
     2. each soft part is *probed*: walked once keeping what it saw, a quick pass whose every
        find is a walk the full soft part tries too;
     3. each soft part is walked in full, but a step is skipped when every path it could ever
-       lead to is found already (``bound``: for each path and side it was entered by, the
-       paths reachable from there if the walk's one-use rules were dropped; it is an upper
-       bound, so nothing the walk would find is lost).
+       lead to is found already: ``bound``, for each path and side it was entered by, holds
+       the paths reachable from there if the walk's one-use rules were dropped, and
+       :meth:`part_bound` what the part can reach at most from its start, what stays shut
+       all through it left out.  Both are upper bounds, so nothing the walk finds is lost;
+       a part is skipped whole when its bound is found already.
 
     After passes 1 and 2 almost everything is found, and pass 3 prunes nearly every step.
     """
@@ -795,7 +799,8 @@ class _Walk:
         self.prune = False
         #: soft parts left out by the hard walk: (paths across, side entered by, origin,
         #: origin soft, the walk's state there)
-        self.soft_parts: list[tuple[tuple[int, ...], int, tuple[int, int], bool, _Context]] = []
+        self.soft_parts: list[_Part] = []
+        self.targets = 0  # pass 3: what the soft part being walked may still find
 
     def run(self, start_nodes: list[tuple[int, int]]) -> None:
         for start in start_nodes:
@@ -811,31 +816,71 @@ class _Walk:
 
     def walk_soft_parts(self) -> None:
         self.bounds = _walk_bounds(self.graph, self.company, self.tokens, self.skip)
+        # what each soft part could find at most, its own start taken into account
+        part_bounds = [self.part_bound(part) for part in self.soft_parts]
         self.probing = True
-        for part in self.soft_parts:
-            if self.open_part(part):
+        for part, most in zip(self.soft_parts, part_bounds, strict=True):
+            if most & ~self.found:
                 self.walk_soft(part, copy=True)
         self.probing = False
         self.prune = True
-        for part in self.soft_parts:
-            if self.open_part(part):
+        for part, most in zip(self.soft_parts, part_bounds, strict=True):
+            if most & ~self.found:
+                self.targets = most
                 self.walk_soft(part, copy=False)
 
-    def open_part(self, part: tuple[tuple[int, ...], int, tuple[int, int], bool, _Context]) -> bool:
-        """Whether some path of a soft part's bound is still to be found."""
-        assert self.bounds is not None
-        base, bound = self.bounds
-        paths = self.graph.paths
-        entered = part[1]
-        for q in part[0]:
+    def part_bound(self, part: _Part) -> int:
+        """The paths a soft part can reach at most (bitset): those reachable by the walk's
+        moves from where it starts, leaving out what stays shut all through it -- paths
+        already seen or with a side on the way, stops already passed, junctions in full
+        use."""
+        across, entered, origin, _, (ps, ns, ow, ju) = part
+        graph = self.graph
+        paths = graph.paths
+        sides = self.sides
+        skip = self.skip
+        marked = {side for side, n in ow.items() if n}
+
+        def open_path(q: int) -> bool:
             qp = paths[q]
-            if bound[base[q] + 1 + qp.exits.index(entered)] & ~self.found:
-                return True
-        return False
+            if q in ps or qp.track == skip:
+                return False
+            if qp.junction >= 0 and (qp.terminal or ju.get(qp.junction, 0) > 1):
+                return False
+            return not any(side in marked for side, _ in sides[q])
+
+        todo = [(q, entered) for q in across if open_path(q)]
+        seen: set[tuple[int, int | None]] = set(todo)
+        bits = 0
+        passable = self.passable
+        while todo:
+            pid, came = todo.pop()
+            p = paths[pid]
+            bits |= 1 << pid
+            nxt: list[tuple[int, int | None]] = []
+            if not p.terminal:
+                for st in p.stops:
+                    if passable[st] and (0, st) not in ns and (0, st) != origin:
+                        nxt.extend(
+                            (q, None)
+                            for q in graph.stop_paths[st]
+                            if not paths[q].ignore and open_path(q)
+                        )
+            if p.junction >= 0:
+                nxt.extend((q, None) for q in graph.junction_paths[p.junction] if open_path(q))
+            for e in p.exits:
+                if e != came:
+                    back = hexmap.invert(e)
+                    nxt.extend((q, back) for q in graph.links.get((pid, e), ()) if open_path(q))
+            for state in nxt:
+                if state not in seen:
+                    seen.add(state)
+                    todo.append(state)
+        return bits
 
     def walk_soft(
         self,
-        part: tuple[tuple[int, ...], int, tuple[int, int], bool, _Context],
+        part: _Part,
         *,
         copy: bool,
     ) -> None:
@@ -894,7 +939,7 @@ class _Walk:
             assert self.bounds is not None
             base, bound = self.bounds
             state = base[p.id] + (0 if entered is None else 1 + p.exits.index(entered))
-            if not bound[state] & ~self.found:
+            if not bound[state] & self.targets & ~self.found:
                 return  # nothing new can be found from here
         j = p.junction
         junction_uses = self.junction_uses
