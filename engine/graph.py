@@ -849,7 +849,7 @@ class _Walk:
                 return False
             return not any(side in marked for side, _ in sides[q])
 
-        todo = [(q, entered) for q in across if open_path(q)]
+        todo: list[tuple[int, int | None]] = [(q, entered) for q in across if open_path(q)]
         seen: set[tuple[int, int | None]] = set(todo)
         bits = 0
         passable = self.passable
