@@ -116,6 +116,20 @@ class EmergencyBuyTrainStep(BuyTrainStep):
             return True
         return super().can_buy(corp)
 
+    def can_emergency_issue(self, corp: str) -> bool:
+        return False  # issuing treasury shares for a train is 1858's rule, not the usual one
+
+    def process_buy_train(self, action: Action) -> None:
+        assert isinstance(action, BuyTrain)
+        corp = self.state.corporations[action.entity]
+        if action.price > corp.cash and not must_buy(self.game, self.state, action.entity):
+            raise self.illegal(
+                action,
+                "emergency money",
+                f"{action.entity} has {corp.cash}: its president helps only when it must buy",
+            )
+        super().process_buy_train(action)
+
     def process_pass(self, action: Action) -> None:
         if must_buy(self.game, self.state, action.entity):
             raise self.illegal(action, "must buy a train", f"{action.entity} must buy a train")
@@ -150,8 +164,9 @@ class EmergencyBuyTrainStep(BuyTrainStep):
         if not needs_president(self.game, self.state, entity):
             out = super().legal_actions(entity)
             if must_buy(self.game, self.state, entity):
-                out = [a for a in out if isinstance(a, BuyTrain)]
-            return out
+                return [a for a in out if isinstance(a, BuyTrain)]
+            cash = self.state.corporations[entity].cash
+            return [a for a in out if not isinstance(a, BuyTrain) or a.price <= cash]
         g, s = self.game, self.state
         corp = s.corporations[entity]
         president = corp.director
