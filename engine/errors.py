@@ -7,7 +7,21 @@ the action, its index and the rule it breaks.  Anything else escaping to the use
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+"""Characters that show as nothing (zero-width spaces, direction marks, a soft hyphen...)."""
+
+
+def visible(text: str) -> str:
+    r"""``text`` with characters that show as nothing written as ``<U+XXXX>``, so a message
+    about ``M​ZA`` does not print a name that looks like ``MZA``.
+
+    >>> visible("M​ZA")
+    'M<U+200B>ZA'
+    """
+    return INVISIBLE.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
 
 
 class FerroviaError(Exception):
@@ -24,6 +38,11 @@ class SourcePos:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
+
+
+class UsageError(FerroviaError):
+    """The command line asks for something that cannot be done as asked (exit code 2): a path
+    that is not there or cannot be read or written, an output that is one of the inputs."""
 
 
 class DataError(FerroviaError):
@@ -45,7 +64,7 @@ class DataError(FerroviaError):
         return SourcePos(self.file, self.line, self.col)
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}: error: {self.message}"
+        return f"{self.file}:{self.line}:{self.col}: error: {visible(self.message)}"
 
 
 class DataErrors(FerroviaError):
@@ -81,7 +100,7 @@ class GameError(FerroviaError):
             parts.append(f"{getattr(self.action, 'kind', type(self.action).__name__)}")
         head = " ".join(parts)
         rule = f" [{self.rule}]" if self.rule else ""
-        return f"{head + ': ' if head else ''}{self.message}{rule}"
+        return visible(f"{head + ': ' if head else ''}{self.message}{rule}")
 
 
 class IllegalAction(GameError):

@@ -65,9 +65,19 @@ def parse_game_text(text: str, name: str, *, require_players: bool = True) -> di
         raise fail((), "not a game file: no 'actions' list")
     if not isinstance(actions, list):
         raise fail(("actions",), f"expected a list of actions, got {_kind(actions)}")
+    seen: dict[int, int] = {}
     for i, action in enumerate(actions):
         if not isinstance(action, dict):
             raise fail(("actions", i), f"expected an action (an object), got {_kind(action)}")
+        ident = action.get("id")
+        if isinstance(ident, int) and not isinstance(ident, bool):
+            if ident in seen:
+                # undo/redo and --until name actions by id: two with one id are ambiguous
+                raise fail(
+                    ("actions", i, "id"),
+                    f"action id {ident} is used twice (first by actions[{seen[ident]}])",
+                )
+            seen[ident] = i
     players = data.get("players")
     if players is None and not require_players:
         players = []
@@ -98,10 +108,48 @@ def parse_game_text(text: str, name: str, *, require_players: bool = True) -> di
         isinstance(rules, list) and all(isinstance(r, str) for r in rules)
     ):
         raise fail(("settings", "optional_rules"), "expected a list of optional rule names")
-    title = data.get("title")
-    if title is not None and not isinstance(title, str):
-        raise fail(("title",), f"expected the game's title (text), got {_kind(title)}")
+    if "title" in data:
+        problem = title_problem(data["title"])
+        if problem is not None:
+            raise fail(("title",), problem)
+    elif require_players and not isinstance(data.get("game"), str):
+        raise fail((), 'no \'title\': cannot tell which game this is (e.g. "title": "1858")')
+    if "game_dir" in data:
+        problem = game_dir_problem(data["game_dir"])
+        if problem is not None:
+            raise fail(("game_dir",), problem)
     return data
+
+
+def title_problem(title: Any) -> str | None:
+    """Why ``title`` cannot name a game (None: it can).  A title is a name such as ``1858``
+    or ``1858Switzerland``, never a path: a game file must not make Ferrovia read data from
+    wherever it likes.
+
+    >>> title_problem("../../..")
+    "expected a game's name such as '1858', got a path '../../..'"
+    """
+    if not isinstance(title, str):
+        return f"expected the game's title (text such as '1858'), got {_kind(title)}"
+    if not title.strip():
+        return "expected the game's title (text such as '1858'), got empty text"
+    if "/" in title or "\\" in title or title.startswith(".") or "\0" in title:
+        return f"expected a game's name such as '1858', got a path {title!r}"
+    return None
+
+
+def game_dir_problem(value: Any) -> str | None:
+    """Why a Ferrovia log's ``game_dir`` (the game directory, relative to the log's own
+    directory and inside it) cannot be followed (None: it can)."""
+    if not isinstance(value, str) or not value.strip():
+        return f"expected a directory next to this file (text), got {_kind(value)}"
+    parts = value.replace("\\", "/").split("/")
+    if value.startswith(("/", "\\")) or ":" in parts[0] or ".." in parts or "\0" in value:
+        return (
+            f"expected a directory inside the one holding this file, got {value!r}"
+            " (give --game-dir to use a game elsewhere)"
+        )
+    return None
 
 
 def _kind(value: Any) -> str:
@@ -112,7 +160,7 @@ def _kind(value: Any) -> str:
     if isinstance(value, dict):
         return "an object"
     if isinstance(value, list):
-        return "a list"
+        return "a list" if value else "an empty list"
     if isinstance(value, str):
         return f"text {json.dumps(value)[:40]}"
     return f"the number {value}"

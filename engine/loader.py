@@ -19,6 +19,7 @@ import difflib
 import re
 import types
 import typing
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -26,13 +27,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ferrovia.errors import DataError, SourcePos
+from ferrovia.errors import INVISIBLE, DataError, SourcePos, visible
 from ferrovia.notation.errors import QuoteStyle
 from ferrovia.schemas.map import MapFile
 from pydantic import BaseModel, ValidationError
 from ruamel.yaml import YAML
 from ruamel.yaml.constructor import RoundTripConstructor
-from ruamel.yaml.error import MarkedYAMLError
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 __all__ = [
     "MapFile",
@@ -183,7 +184,94 @@ def _mark_error(file: str, exc: MarkedYAMLError) -> DataError:
     line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
     problem = exc.problem or exc.context or "YAML syntax error"
     context = f" ({exc.context})" if exc.context and exc.problem else ""
+    start = exc.context_mark
+    if start is not None and exc.problem_mark is not None and exc.context:
+        if "quoted scalar" in exc.context and "end of stream" in problem:
+            # the quote that is never closed is the mistake, not the end of the file
+            buffer = getattr(start, "buffer", None) or ""
+            index = getattr(start, "index", -1)
+            quote = buffer[index] if 0 <= index < len(buffer) else ""
+            quote = quote if quote in ("'", '"') else "quote"
+            return DataError(
+                file,
+                start.line + 1,
+                start.column + 1,
+                f"YAML: the {quote} opened here is never closed (the file ends first)",
+            )
+        if (start.line, start.column) != (mark.line, mark.column):
+            context = (
+                f" ({exc.context} started at line {start.line + 1}, column {start.column + 1})"
+            )
     return DataError(file, line, col, f"YAML: {problem}{context}")
+
+
+# what YAML does not allow in a file (ruamel's reader check): control characters and the like
+_NOT_ALLOWED = re.compile(
+    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
+
+
+def _bad_character(text: str, file: str) -> DataError | None:
+    r"""The first character YAML does not allow, at its line and column.
+
+    >>> str(_bad_character("a: 1\nb: x\x00y\n", "m.yaml"))
+    'm.yaml:2:5: error: YAML: control character U+0000 (NUL) is not allowed; remove it'
+    """
+    m = _NOT_ALLOWED.search(text)
+    if m is None:
+        return None
+    at = m.start()
+    line = text.count("\n", 0, at) + 1
+    col = at - (text.rfind("\n", 0, at) + 1) + 1
+    ch = m.group()
+    label = _CONTROL_NAMES.get(ord(ch)) or unicodedata.name(ch, "")
+    named = f" ({label})" if label else ""
+    kind = "control character" if unicodedata.category(ch) == "Cc" else "character"
+    return DataError(
+        file, line, col, f"YAML: {kind} U+{ord(ch):04X}{named} is not allowed; remove it"
+    )
+
+
+# characters that show as nothing: in a symbol or a key they make two names that look alike
+_INVISIBLE = INVISIBLE
+
+
+def _invisible_character(text: str, file: str) -> DataError | None:
+    r"""The first invisible character (a zero-width space...) outside a comment.
+
+    >>> str(_invisible_character("a: M\u200bZA\n", "m.yaml"))
+    "m.yaml:1:5: error: invisible character U+200B (ZERO WIDTH SPACE) in 'M<U+200B>ZA'; remove it"
+    """
+    for m in _INVISIBLE.finditer(text):
+        at = m.start()
+        if at == 0 and m.group() == "\ufeff":
+            continue  # a byte order mark
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        line_text = text[start : end if end >= 0 else len(text)]
+        before = line_text[: at - start]
+        if re.search(r"(^|\s)#", before):
+            continue  # in a comment: harmless
+        ch = m.group()
+        word = re.search(r"[^\s:,\[\]{}'\"]*$", before)
+        after = re.match(r"[^\s:,\[\]{}'\"]*", line_text[at - start + 1 :])
+        shown = (word.group() if word else "") + ch + (after.group() if after else "")
+        return DataError(
+            file,
+            text.count("\n", 0, at) + 1,
+            at - start + 1,
+            f"invisible character U+{ord(ch):04X} ({unicodedata.name(ch, 'FORMAT CHARACTER')})"
+            f" in {visible(shown)!r}; remove it",
+        )
+    return None
+
+
+_CONTROL_NAMES = {0: "NUL", 7: "BEL", 8: "BACKSPACE", 0x0B: "VERTICAL TAB", 0x0C: "FORM FEED"}
+_CONTROL_NAMES.update({0x1B: "ESC", 0x7F: "DEL"})
+
+MAX_YAML_BYTES = 4_000_000
+"""The largest data file read (4 MB; the biggest bundled one is under 100 kB).  Checked before
+parsing: the YAML parser takes seconds per megabyte and much more memory."""
 
 
 def _too_deep(text: str, limit: int = 100) -> tuple[int, int] | None:
@@ -213,9 +301,15 @@ _BRACKETS = re.compile(r"[\[\]{}\n]")
 
 def parse_yaml(text: str, file: str) -> tuple[YamlDoc | None, list[DataError]]:
     """Parse YAML text; on a syntax error return ``None`` and the error at its mark."""
+    if len(text) > MAX_YAML_BYTES:
+        return None, [_too_large(file, len(text.encode("utf-8", errors="replace")))]
     deep = _too_deep(text)  # the parser recurses per level, slowly: refuse before parsing
     if deep is not None:
         return None, [DataError(file, deep[0], deep[1], "YAML: nested too deeply")]
+    bad = _bad_character(text, file)
+    if bad is not None:
+        return None, [bad]
+    invisible = _invisible_character(text, file)
     yaml = _yaml()
     try:
         data = yaml.load(text)
@@ -223,10 +317,14 @@ def parse_yaml(text: str, file: str) -> tuple[YamlDoc | None, list[DataError]]:
         return None, [_mark_error(file, exc)]
     except RecursionError:  # nested blocks rather than brackets
         return None, [DataError(file, 1, 1, "YAML: nested too deeply")]
+    except YAMLError as exc:  # the reader's own checks, positioned by character
+        return None, [_reader_error(text, file, exc)]
     errors = [
         DataError(file, line + 1, col + 1, msg)
         for line, col, msg in getattr(yaml.constructor, "duplicates", [])
     ]
+    if invisible is not None:
+        errors.insert(0, invisible)
     return YamlDoc(file, data, text.splitlines()), errors
 
 
@@ -259,6 +357,53 @@ def read_source(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
+def _too_large(file: str, size: int) -> DataError:
+    return DataError(
+        file,
+        1,
+        1,
+        f"the file is too large ({size / 1e6:.1f} MB; data files may be at most"
+        f" {MAX_YAML_BYTES / 1e6:g} MB)",
+    )
+
+
+def _reader_error(text: str, file: str, exc: Exception) -> DataError:
+    at = getattr(exc, "position", None)
+    if isinstance(at, int) and 0 <= at <= len(text):
+        line = text.count("\n", 0, at) + 1
+        col = at - (text.rfind("\n", 0, at) + 1) + 1
+    else:
+        line, col = 1, 1
+    reason = str(getattr(exc, "reason", "") or exc).splitlines()[0]
+    return DataError(file, line, col, f"YAML: {reason}")
+
+
+def read_text(path: Path, file: str) -> tuple[str | None, list[DataError]]:
+    """A data file's text (an editor's unsaved buffer first), or why it cannot be read:
+    missing, a directory, a link loop, not UTF-8, too large (checked before reading it)."""
+    unsaved = _UNSAVED.get()
+    if unsaved and path.resolve() in unsaved:
+        return unsaved[path.resolve()], []
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        if path.is_symlink():
+            return None, [DataError(file, 1, 1, "file not found (a symbolic link to nothing)")]
+        return None, [DataError(file, 1, 1, "file not found")]
+    except OSError as exc:
+        return None, [DataError(file, 1, 1, f"cannot read file: {exc}")]
+    if size > MAX_YAML_BYTES:
+        return None, [_too_large(file, size)]
+    try:
+        return read_source(path), []
+    except FileNotFoundError:
+        return None, [DataError(file, 1, 1, "file not found")]
+    except UnicodeDecodeError as exc:
+        return None, [not_utf8(file, exc)]
+    except OSError as exc:
+        return None, [DataError(file, 1, 1, f"cannot read file: {exc}")]
+
+
 def not_utf8(file: str, exc: UnicodeDecodeError) -> DataError:
     r"""The position of the first byte that is not UTF-8 (editors show line and column).
 
@@ -276,14 +421,9 @@ def not_utf8(file: str, exc: UnicodeDecodeError) -> DataError:
 def load_yaml(path: Path, file: str | None = None) -> tuple[YamlDoc | None, list[DataError]]:
     """Read and parse a YAML file; ``file`` is the name shown in messages (default: ``path``)."""
     shown = file if file is not None else str(path)
-    try:
-        text = read_source(path)
-    except FileNotFoundError:
-        return None, [DataError(shown, 1, 1, "file not found")]
-    except UnicodeDecodeError as exc:
-        return None, [not_utf8(shown, exc)]
-    except OSError as exc:
-        return None, [DataError(shown, 1, 1, f"cannot read file: {exc}")]
+    text, read_errors = read_text(path, shown)
+    if text is None:
+        return None, read_errors
     # A variant re-reads its bases' files for each file kind it merges, and an editor re-checks
     # the game on every keystroke: parse each unchanged text once (documents are never changed).
     key = (text, shown)
@@ -472,14 +612,9 @@ def load_model(
     edit one file of a game, a long-running process) costs one read.  Documents and models
     are never changed after loading, so sharing them is safe.
     """
-    try:
-        text = read_source(path)
-    except FileNotFoundError:
-        return None, None, [DataError(file, 1, 1, "file not found")]
-    except UnicodeDecodeError as exc:
-        return None, None, [not_utf8(file, exc)]
-    except OSError as exc:
-        return None, None, [DataError(file, 1, 1, f"cannot read file: {exc}")]
+    text, read_errors = read_text(path, file)
+    if text is None:
+        return None, None, read_errors
     key = (text, file, model)
     cached = _CACHE.get(key)
     if cached is not None:

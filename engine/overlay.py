@@ -472,6 +472,10 @@ def merge_docs(
 
 
 # ---------------------------------------------------------------------- games and their bases
+MAX_BASES = 8
+"""How many bases a chain of ``extends`` may have (a variant of a variant of ... a game)."""
+
+
 def _show(path: Path) -> str:
     """Relative to the working directory when below it, else absolute (as validate shows)."""
     path = path.resolve()
@@ -540,6 +544,13 @@ def extends_error(game_dir: Path, shown: str | None = None) -> DataError | None:
             )
         top = top or (doc.file, line, col)
         seen.append((current.resolve(), label))
+        if len(seen) > MAX_BASES:
+            chain = " -> ".join(lab for _, lab in seen[:3])
+            return DataError(
+                *top,
+                f"extends: a chain of more than {MAX_BASES} bases, the limit"
+                f" ({chain} -> ... -> {label} -> {ext})",
+            )
         base = base_dir(current, ext)
         if not (base / "game.yaml").is_file():
             return DataError(
@@ -576,7 +587,7 @@ def game_chain(game_dir: Path, shown: str | None = None) -> list[tuple[Path, str
     seen: set[Path] = set()
     current: Path | None = game_dir
     label = shown if shown is not None else _show(game_dir)
-    while current is not None and current.resolve() not in seen:
+    while current is not None and current.resolve() not in seen and len(chain) <= MAX_BASES:
         seen.add(current.resolve())
         chain.append((current, label))
         _, ext, _ = _raw_extends(current, label)
@@ -606,8 +617,12 @@ def _merged(
     assert game_doc is not None
     ext_pos = game_doc.position((EXTENDS,))
     anchor = (game_doc.file, *ext_pos)
-    if depth > 8 or not (base / "game.yaml").is_file():
-        what = "extends itself" if depth > 8 else f"no game {ext!r} ({_show(base)}/game.yaml)"
+    if depth > MAX_BASES or not (base / "game.yaml").is_file():
+        what = (
+            f"a chain of more than {MAX_BASES} bases, the limit"
+            if depth > MAX_BASES
+            else f"no game {ext!r} ({_show(base)}/game.yaml)"
+        )
         if kind == "game":
             errors.append(DataError(game_doc.file, *ext_pos, f"extends: {what}"))
         return None, errors

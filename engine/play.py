@@ -11,6 +11,7 @@ draw from their own seeded streams, never the game's.  The log written is a Ferr
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,7 +32,10 @@ class PlayResult:
     state: GameState
     log: dict[str, Any]
     seconds: float
+    """Wall time of the whole run (setting up and playing)."""
     actions: list[dict[str, Any]] = field(default_factory=list)
+    load_seconds: float = 0.0
+    """Of which: loading the game definition and setting the table."""
 
 
 def new_game(
@@ -40,22 +44,46 @@ def new_game(
     from ferrovia.replay import game_for
 
     data = export_header(players, seed, optional_rules, game)
-    return game_for(data)
+    return game_for(data, game_source(game)[1])
+
+
+def game_source(game: str) -> tuple[str, Path | None]:
+    """(title, directory) of ``--game``: a game directory gives its own name and itself (a
+    bundled one only its name), a bundled game's name gives the name and None."""
+    from ferrovia.paths import gamedata_root
+
+    path = Path(game)
+    if (path / "game.yaml").is_file():
+        if path.resolve().parent == gamedata_root().resolve():
+            return path.resolve().name, None
+        return path.resolve().name, path
+    return game, None
 
 
 def export_header(
-    players: int, seed: int, optional_rules: tuple[str, ...] = (), game: str = "1858"
+    players: int,
+    seed: int,
+    optional_rules: tuple[str, ...] = (),
+    game: str = "1858",
+    log: Path | None = None,
 ) -> dict[str, Any]:
-    # A game directory (e.g. a variant being written) is named by its absolute path, which
-    # replay's gamedata/<title> lookup accepts as it is.
-    title = str(Path(game).resolve()) if (Path(game) / "game.yaml").is_file() else game
-    return {
-        "format": LOG_FORMAT,
-        "title": title,
-        "players": [{"id": i, "name": f"Player {i}"} for i in range(1, players + 1)],
-        "settings": {"seed": seed, "optional_rules": list(optional_rules)},
-        "actions": [],
-    }
+    """The log's header.  The title is the game's name, never a path; a game directory of
+    one's own is recorded as ``game_dir`` relative to the log's directory when it is inside
+    it (so the two move together), else replay needs ``--game-dir``."""
+    title, directory = game_source(game)
+    header: dict[str, Any] = {"format": LOG_FORMAT, "title": title}
+    if directory is not None and log is not None:
+        rel = Path(os.path.relpath(directory.resolve(), log.resolve().parent))
+        if ".." not in rel.parts:
+            header["game_dir"] = rel.as_posix()
+    header.update(
+        {
+            "players": [{"id": i, "name": f"Player {i}"} for i in range(1, players + 1)],
+            "settings": {"seed": seed, "optional_rules": list(optional_rules)},
+            "actions": [],
+        }
+    )
+    return header
 
 
 class Observer(Protocol):
@@ -80,6 +108,7 @@ def play(
     game_name: str = "1858",
     bots: Sequence[str] | None = None,
     observer: Observer | None = None,
+    log_path: Path | None = None,
 ) -> PlayResult:
     """A whole game (or ``max_actions`` of it) with one bot per seat (``bots``: names in seat
     order; default ``random`` everywhere)."""
@@ -89,9 +118,10 @@ def play(
     names = list(bots) if bots else ["random"] * players
     if len(names) != players:
         raise FerroviaError(f"{len(names)} bots for {players} players")
-    log = export_header(players, seed, optional_rules, game_name)
+    log = export_header(players, seed, optional_rules, game_name, log_path)
     log["bots"] = {str(p["id"]): name for p, name in zip(log["players"], names, strict=True)}
     game, state = new_game(players, seed, optional_rules, game_name)
+    loaded = time.perf_counter() - t0
     game.check = True
     seated = {
         str(p["id"]): bot_class(name)(str(p["id"]), seed)
@@ -124,4 +154,4 @@ def play(
         log["actions"].append(wire)
         if observer is not None:
             observer(game, state, action)
-    return PlayResult(game, state, log, time.perf_counter() - t0, log["actions"])
+    return PlayResult(game, state, log, time.perf_counter() - t0, log["actions"], loaded)

@@ -212,11 +212,16 @@ def load_export(path: Path) -> dict[str, Any]:
 
 
 def game_dir_for(title: str) -> Path:
-    """``gamedata/<title>``; else the bundled game whose directory name matches ignoring case
-    and punctuation (18xx.games titles such as ``1858Switzerland`` -> ``1858_switzerland``).
-    An absolute path is taken as it is."""
+    """The bundled game a title names: ``gamedata/<title>``, else the bundled game whose
+    directory name, ``name:`` or ``title:`` matches ignoring case and punctuation (18xx.games
+    titles such as ``1858Switzerland`` -> ``1858_switzerland``).  A title is a name, never a
+    path (engine/export.py ``title_problem``)."""
+    from ferrovia.export import title_problem
     from ferrovia.paths import gamedata_root
 
+    problem = title_problem(title)
+    if problem is not None:
+        raise FerroviaError(f"title: {problem}")
     root = gamedata_root()
     direct = root / title
     if (direct / "game.yaml").is_file():
@@ -229,45 +234,97 @@ def game_dir_for(title: str) -> Path:
     for game in games:
         if norm(game.name) == norm(title):
             return game
+    for game in games:
+        if norm(title) in {norm(n) for n in _names(game)}:
+            return game
     raise FerroviaError(
         f"unknown game {title!r}: no {direct / 'game.yaml'}"
         f" (bundled games: {', '.join(g.name for g in games)})"
     )
 
 
-def game_for(data: dict[str, Any]) -> tuple[Game, GameState]:
-    """The Game and its initial state for an export (title -> gamedata/<title>)."""
-    from ferrovia.definition import load_game
-    from ferrovia.games import get_rules
+def _names(game: Path) -> list[str]:
+    """The ``name:`` and ``title:`` a bundled game.yaml declares (read plainly, no checks)."""
+    try:
+        text = (game / "game.yaml").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    out = []
+    for line in text.splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key in ("name", "title"):
+            out.append(value.strip().strip("'\""))
+    return out
 
-    title = str(data.get("title") or data.get("game") or "1858")
-    defn = load_game(game_dir_for(title))
-    players = [(str(p["id"]), str(p.get("name", p["id"]))) for p in data["players"]]
-    settings = data.get("settings") or {}
-    optional = settings.get("optional_rules") or []
-    # what the data cannot check itself: the player count and option names of *this* game
+
+def locate_game(
+    data: dict[str, Any], *, file: Path | None = None, game_dir: Path | str | None = None
+) -> Path:
+    """The data directory of the game a game file records, for every command alike:
+    ``game_dir`` when given (--game-dir); else the log's own ``game_dir`` (a directory
+    inside the one holding ``file``); else the bundled game its ``title`` names."""
+    if game_dir is not None:
+        return Path(game_dir)
+    from ferrovia.export import game_dir_problem
+
+    local = data.get("game_dir")
+    if local is not None and file is not None and game_dir_problem(local) is None:
+        candidate = Path(file).parent / str(local)
+        if (candidate / "game.yaml").is_file():
+            return candidate
+        raise FerroviaError(
+            f"{file}: game_dir {local!r}: no {candidate / 'game.yaml'}"
+            " (the game directory moved? give --game-dir)"
+        )
+    title = data.get("title")
+    if title is None:
+        title = data.get("game")
+    if title is None:
+        raise FerroviaError("the game file has no 'title': cannot tell which game it is")
+    try:
+        return game_dir_for(str(title) if not isinstance(title, str) else title)
+    except FerroviaError as exc:
+        raise FerroviaError(f"{exc}; give --game-dir DIR for a game of your own") from None
+
+
+def setup_problem(defn: Any, players: int, options: list[str] | tuple[str, ...]) -> str | None:
+    """What is wrong with playing ``defn`` with ``players`` players and ``options``
+    (options.yaml: ``players`` an option is for, ``excludes`` those it cannot go with)."""
     low, high = defn.players.min, defn.players.max
-    if not low <= len(players) <= high:
-        raise FerroviaError(f"{defn.name} is for {low} to {high} players, not {len(players)}")
-    known = {o.id for o in defn.options}
-    for rule in optional:
-        if rule not in known:
-            raise FerroviaError(
+    if not low <= players <= high:
+        return f"{defn.name} is for {low} to {high} players, not {players}"
+    known = {o.id: o for o in defn.options}
+    for i, rule in enumerate(options):
+        option = known.get(rule)
+        if option is None:
+            return (
                 f"unknown optional rule {rule!r} for {defn.name}"
                 f" (it has: {', '.join(sorted(known)) or 'none'})"
             )
-        option = defn.option(rule)
-        if option.players and len(players) not in option.players:
+        if rule in options[:i]:
+            return f"optional rule {rule!r} is given twice"
+        if option.players and players not in option.players:
             counts = ", ".join(str(n) for n in option.players)
-            raise FerroviaError(
-                f"optional rule {rule!r} ({option.name}) is for {counts} players,"
-                f" not {len(players)}"
-            )
-        clash = [other for other in option.excludes if other in optional]
-        if clash:
-            raise FerroviaError(
-                f"optional rule {rule!r} ({option.name}) cannot be used with {clash[0]!r}"
-            )
+            return f"optional rule {rule!r} ({option.name}) is for {counts} players, not {players}"
+        for other in option.excludes:
+            if other in options:
+                return f"optional rule {rule!r} ({option.name}) cannot be used with {other!r}"
+    return None
+
+
+def game_for(data: dict[str, Any], game_dir: Path | str | None = None) -> tuple[Game, GameState]:
+    """The Game and its initial state for an export (``game_dir``, else its title's game)."""
+    from ferrovia.definition import load_game
+    from ferrovia.games import get_rules
+
+    defn = load_game(locate_game(data, game_dir=game_dir))
+    players = [(str(p["id"]), str(p.get("name", p["id"]))) for p in data["players"]]
+    settings = data.get("settings") or {}
+    optional = list(settings.get("optional_rules") or [])
+    # what the data cannot check itself: the player count and options of *this* game
+    problem = setup_problem(defn, len(players), optional)
+    if problem is not None:
+        raise FerroviaError(problem)
     seed = settings.get("seed")
     if seed in (None, ""):
         seed = int("".join(ch for ch in str(data.get("id", 0)) if ch.isdigit()) or 0)
@@ -287,6 +344,7 @@ def replay(
     check: bool = False,
     check_routes: bool = False,
     route_limit: int | None = None,
+    game_dir: Path | str | None = None,
 ) -> ReplayResult:
     """Apply the export's actions.  Every action is checked against the rules either way;
     ``check=True`` also snapshots before each one.  ``check_routes``: before each
@@ -297,10 +355,17 @@ def replay(
     the action before it (same result, deterministic) and the report shows the state exactly
     as it was."""
     res = _replay(
-        data, until=until, check=check, check_routes=check_routes, route_limit=route_limit
+        data,
+        until=until,
+        check=check,
+        check_routes=check_routes,
+        route_limit=route_limit,
+        game_dir=game_dir,
     )
     if res.error is not None and not check and res.failed_action is not None:
-        before = _replay(data, until=None, check=True, stop_before=res.failed_action)
+        before = _replay(
+            data, until=None, check=True, stop_before=res.failed_action, game_dir=game_dir
+        )
         before.error, before.failed_action = res.error, res.failed_action
         before.load_seconds, before.replay_seconds = res.load_seconds, res.replay_seconds
         before.route_check = res.route_check
@@ -316,9 +381,10 @@ def _replay(
     stop_before: dict[str, Any] | None = None,
     check_routes: bool = False,
     route_limit: int | None = None,
+    game_dir: Path | str | None = None,
 ) -> ReplayResult:
     t0 = time.perf_counter()
-    game, state = game_for(data)
+    game, state = game_for(data, game_dir)
     game.check = check
     actions = filter_actions(list(data.get("actions") or []))
     parsed = [action_from_json(a, game.action_types) for a in actions]
@@ -361,4 +427,6 @@ def describe_failure(res: ReplayResult) -> str:
         "  players: " + ", ".join(f"{p.name}({p.id}) {p.cash}" for p in s.players),
         "  recent log: " + " | ".join(s.log[-6:]),
     ]
-    return "\n".join(lines)
+    from ferrovia.errors import visible
+
+    return visible("\n".join(lines))

@@ -64,24 +64,28 @@ def position_of(path: Path, needle: str) -> tuple[int, int]:
 
 
 # ------------------------------------------------------------------ replay: unreadable files
+# a path that cannot be read as asked is a usage error (2), as in tiles and validate
 def test_replay_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["replay", str(tmp_path / "nope.json")], capsys)
-    assert code == 1
-    assert f"{tmp_path / 'nope.json'}:1:1: error: cannot read the file: No such file" in err
+    assert code == 2
+    assert err == f"ferrovia replay: cannot read game file {tmp_path / 'nope.json'}: no such file\n"
 
 
 def test_replay_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["replay", str(tmp_path)], capsys)
-    assert code == 1
-    assert f"{tmp_path}:1:1: error: cannot read the file: Is a directory" in err
+    assert code == 2
+    assert err == f"ferrovia replay: cannot read game file {tmp_path}: a directory, not a file\n"
 
 
 def test_replay_symlink_loop(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     loop = tmp_path / "loop.json"
     loop.symlink_to(loop)
     code, _, err = run(["replay", str(loop)], capsys)
-    assert code == 1
-    assert f"{loop}:1:1: error: cannot read the file: Too many levels of symbolic links" in err
+    assert code == 2
+    assert err == (
+        f"ferrovia replay: cannot read game file {loop}: a symbolic link loop"
+        " (too many levels of symbolic links)\n"
+    )
 
 
 def test_replay_empty_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -289,7 +293,7 @@ def test_undo_to_an_unknown_action(
     ("change", "message"),
     [
         ({"title": "9999"}, "unknown game '9999'"),
-        ({"title": "../../etc"}, "unknown game '../../etc'"),
+        ({"title": "../../etc"}, "title: expected a game's name such as '1858', got a path"),
         ({"players": [{"id": 1}]}, "1858 is for 2 to 6 players, not 1"),
         ({"settings": {"seed": 1, "optional_rules": ["turbo"]}}, "unknown optional rule 'turbo'"),
     ],
@@ -442,9 +446,15 @@ def test_schema_out_is_a_file_or_unwritable(
     afile = tmp_path / "f.txt"
     afile.write_text("x")
     code, _, err = run(["schema", "--out", str(afile)], capsys)
-    assert code == 2 and err == f"ferrovia schema: {afile} is not a directory\n"
+    assert (
+        code == 2 and err == f"ferrovia schema: cannot write into {afile}: it is not a directory\n"
+    )
     code, _, err = run(["schema", "--out", str(afile / "sub")], capsys)
-    assert code == 1 and err.startswith(f"ferrovia: cannot write {afile / 'sub'}")
+    assert code == 2
+    assert err == (
+        f"ferrovia schema: cannot create {afile / 'sub'}:"
+        f" the directory {afile} is not a directory\n"
+    )
 
 
 # ------------------------------------------------------------------ render, view, play
@@ -452,9 +462,9 @@ def test_render_missing_and_broken_game_dirs(
     tmp_path: Path, game: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, _, err = run(["render", str(tmp_path / "nope")], capsys)
-    assert code == 1
-    assert err == f"ferrovia: {tmp_path}/nope/map.yaml:1:1: error: file not found" + (
-        " (is this a game directory?)\n"
+    assert code == 2
+    assert (
+        err == f"ferrovia render: cannot read game directory {tmp_path}/nope: no such directory\n"
     )
     line, _ = edit(game / "map.yaml", "\nhexes:", "\n\thexes:")
     code, _, err = run(["render", str(game), "-o", str(tmp_path / "m.svg")], capsys)
@@ -505,7 +515,8 @@ def test_play_setup_errors_are_usage_errors(
 
 def test_play_unwritable_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["play", "--max-actions", "3", "--log", str(tmp_path)], capsys)
-    assert code == 1 and err.startswith(f"ferrovia: cannot write {tmp_path}")
+    assert code == 2
+    assert err == f"ferrovia play: cannot write {tmp_path}: it is a directory; give a file name\n"
 
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -523,7 +534,7 @@ def test_the_installed_command_prints_no_traceback(tmp_path: Path) -> None:
     bad.write_bytes(b'{"actions": [5]}')
     for args, expected in [
         (["replay", str(bad)], 1),
-        (["replay", str(tmp_path)], 1),
+        (["replay", str(tmp_path)], 2),
         (["validate", str(tmp_path)], 2),
     ]:
         proc = subprocess.run(
@@ -603,7 +614,9 @@ def test_resolve_to_an_unwritable_place(tmp_path: Path, capsys: pytest.CaptureFi
     afile = tmp_path / "f.txt"
     afile.write_text("x")
     code, _, err = run(["resolve", str(GAMEDATA / "1858"), "-o", str(afile)], capsys)
-    assert code == 1 and err == f"ferrovia: cannot write {afile}: File exists\n"
+    assert (
+        code == 2 and err == f"ferrovia resolve: cannot write into {afile}: it is not a directory\n"
+    )
 
 
 @pytest.mark.parametrize(

@@ -107,7 +107,8 @@ def test_diff_lists_added_removed_changed(tmp_path: Path) -> None:
         },
     )
     run = _cli("diff", BASE, game, "--json")
-    assert run.returncode == 0, run.stderr
+    # removing 5D leaves phases naming it: listed all the same, and said (exit 1, #13)
+    assert run.returncode == 1 and "error: no train '5D'" in run.stderr
     report = json.loads(run.stdout)
     assert report["privates.yaml"]["privates"]["changed"] == {"B&M": ["face_value"]}
     assert report["map.yaml"]["hexes"]["removed"] == ["B3"]

@@ -5,7 +5,8 @@ For each file, each collection (``hexes``, ``tiles``, ``privates``, ``corporatio
 ``trains``, ``phases``, ...) lists entries added (``+``), removed (``-``) and changed (``~``,
 with the fields that differ); other top-level settings are listed as changed keys.  ``--json``
 gives ``{"FILE": {"COLLECTION": {"added": [...], "removed": [...], "changed": {KEY:
-[FIELDS]}}}}``.  Exit 0 (also when there are differences), 1 on a data error, 2 on usage.
+[FIELDS]}}}}``.  Exit 0 (also when there are differences); 1 when either game has a data
+error (each is printed on stderr as validate prints it, after the differences), 2 on usage.
 """
 
 from __future__ import annotations
@@ -78,10 +79,11 @@ def compare(base: dict[str, Any], variant: dict[str, Any]) -> Changes:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ferrovia.outputs import game_directory
+    from ferrovia.validate import validate_game
+
     for path in (args.base, args.variant):
-        if not (path / "game.yaml").is_file():
-            print(f"ferrovia diff: {path}: no game.yaml", file=sys.stderr)
-            return 2
+        game_directory(path)
     try:
         docs = [resolved_files(args.base), resolved_files(args.variant)]
     except DataErrors as exc:
@@ -99,6 +101,12 @@ def run(args: argparse.Namespace) -> int:
         )
     if shapeless:
         return 1
+    # the differences are listed either way; a game that does not validate is said (as
+    # validate says it) and makes the run fail: the variant is not a game as it stands
+    errors = [e for path in (args.base, args.variant) for e in validate_game(path).errors]
+    for err in errors:
+        print(err, file=sys.stderr)
+    failed = 1 if errors else 0
     base, variant = ({k: plain(d.data) for k, d in files.items()} for files in docs)
     report: dict[str, Changes] = {}
     for kind in list(base) + [k for k in variant if k not in base]:
@@ -107,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
             report[f"{kind}.yaml"] = changes
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
-        return 0
+        return failed
     if not report:
         print("no differences")
     for file, collections in report.items():
@@ -121,4 +129,4 @@ def run(args: argparse.Namespace) -> int:
                 print(f"    - {key}")
             for key, fields in ch["changed"].items():
                 print(f"    ~ {key}" + (f" ({', '.join(fields)})" if fields else ""))
-    return 0
+    return failed

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ferrovia.errors import FerroviaError
+from ferrovia.errors import FerroviaError, UsageError
+from ferrovia.outputs import game_directory
 
 
 def register(sub: Any) -> None:
@@ -40,23 +41,42 @@ def register(sub: Any) -> None:
 def usage_error(args: argparse.Namespace) -> str | None:
     """What is wrong with --players / --option for the chosen game (a usage error), if any."""
     from ferrovia.definition import load_game
-    from ferrovia.play import export_header
-    from ferrovia.replay import game_dir_for
+    from ferrovia.play import game_source
+    from ferrovia.replay import game_dir_for, setup_problem
 
-    defn = load_game(game_dir_for(export_header(args.players, args.seed, (), args.game)["title"]))
-    low, high = defn.players.min, defn.players.max
-    if not low <= args.players <= high:
-        return f"--players {args.players}: {defn.name} is for {low} to {high} players"
-    known = sorted(o.id for o in defn.options)
-    for option in args.option:
-        if option not in known:
-            return f"--option {option}: {defn.name} has {', '.join(known) or 'no options'}"
-    return None
+    title, directory = game_source(args.game)
+    if directory is None:
+        try:
+            directory = game_dir_for(title)
+        except FerroviaError as exc:
+            if "/" in args.game or Path(args.game).exists():
+                game_directory(args.game)  # says why the directory is not a game
+            raise UsageError(f"--game {args.game}: {exc}") from None
+    defn = load_game(directory)
+    if args.max_actions < 0:
+        return f"--max-actions {args.max_actions}: expected 0 or more"
+    problem = setup_problem(defn, args.players, tuple(args.option))
+    if problem is None:
+        return None
+    if problem.startswith(f"{defn.name} is for"):
+        return f"--players {args.players}: {problem.removesuffix(f', not {args.players}')}"
+    if problem.startswith("unknown optional rule"):
+        bad = next(o for o in args.option if o not in {x.id for x in defn.options})
+        known = sorted(o.id for o in defn.options)
+        return f"--option {bad}: {defn.name} has {', '.join(known) or 'no options'}"
+    return f"--option: {problem}"
 
 
 def run(args: argparse.Namespace) -> int:
-    from ferrovia.play import play
+    from ferrovia.outputs import Inputs, check_file, write_file
+    from ferrovia.play import game_source, play
 
+    inputs = Inputs()
+    _, directory = game_source(args.game)
+    if directory is not None:
+        inputs.add_game(directory)
+    if args.log is not None:
+        check_file(args.log, inputs)  # before the game, not after it
     wrong = usage_error(args)
     if wrong is not None:
         print(f"ferrovia play: {wrong}", file=sys.stderr)
@@ -70,12 +90,17 @@ def run(args: argparse.Namespace) -> int:
     except FerroviaError as exc:
         print(f"ferrovia play: {exc}", file=sys.stderr)
         return 2
-    res = play(args.players, args.seed, tuple(args.option), args.max_actions, args.game, bots=bots)
+    res = play(
+        args.players,
+        args.seed,
+        tuple(args.option),
+        args.max_actions,
+        args.game,
+        bots=bots,
+        log_path=args.log,
+    )
     if args.log is not None:
-        try:
-            args.log.write_text(json.dumps(res.log, indent=0) + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise FerroviaError(f"cannot write {args.log}: {exc.strerror}") from None
+        write_file(args.log, json.dumps(res.log, indent=0) + "\n", inputs)
     result = res.game.result(res.state)
     if args.json:
         doc = {
@@ -83,7 +108,12 @@ def run(args: argparse.Namespace) -> int:
             "result": result,
             "actions": len(res.actions),
             "game_end_reason": res.state.game_end_reason,
+            # the whole run in seconds, as always; the parts in the object replay --json gives
             "seconds": round(res.seconds, 4),
+            "timings": {
+                "load": round(res.load_seconds, 4),
+                "play": round(res.seconds - res.load_seconds, 4),
+            },
         }
         print(json.dumps(doc))
         return 0

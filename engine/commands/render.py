@@ -7,8 +7,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ferrovia.errors import FerroviaError
-
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
@@ -47,14 +45,20 @@ def register(subparsers: Any) -> None:
 
 
 def _game_dir(args: argparse.Namespace) -> Path:
+    from ferrovia.outputs import game_directory
+
     if args.game_dir:
-        return Path(args.game_dir)
+        return game_directory(args.game_dir)
     from ferrovia.commands.view import game_dir_for
 
     return game_dir_for(Path(args.game), None)  # the game the file records (its title)
 
 
+MAX_SCALE = 100.0  # a hex 20 000 pixels across: far past any screen or print
+
+
 def run(args: argparse.Namespace) -> int:
+    from ferrovia.outputs import Inputs, check_file, readable_file, write_file
     from ferrovia.render.map_svg import render_map
     from ferrovia.render.source import load_board
 
@@ -67,11 +71,15 @@ def run(args: argparse.Namespace) -> int:
     if not args.game and not args.game_dir:
         print("ferrovia render: give GAME_DIR (or --game FILE)", file=sys.stderr)
         return 2
-    if not args.scale > 0:  # also refuses nan
-        print(f"ferrovia render: --scale must be above 0, not {args.scale}", file=sys.stderr)
+    if not 0 < args.scale <= MAX_SCALE:  # also refuses nan and inf
+        print(
+            f"ferrovia render: --scale must be above 0 and at most {MAX_SCALE:g}, not {args.scale}",
+            file=sys.stderr,
+        )
         return 2
-    if args.game and not Path(args.game).is_file():
-        raise FerroviaError(f"{args.game}: no such file")
+    inputs = Inputs()
+    if args.game:
+        inputs.add(readable_file(args.game, "game file"))
     if args.at is not None and args.at != 0:
         from ferrovia.export import read_game_file
 
@@ -85,30 +93,32 @@ def run(args: argparse.Namespace) -> int:
             )
             return 2
     game_dir = _game_dir(args)
+    inputs.add_game(game_dir)
+    out = args.output if args.output and args.output != "-" else None
+    if out is not None:
+        check_file(out, inputs)  # before the work, not after it
     board = load_board(game_dir)
+    stopped = ""
     if args.tiles:
         from ferrovia.render.manifest_svg import render_manifest
 
         svg = render_manifest(board, scale=args.scale)
     elif args.game:
-        from ferrovia.render.state_svg import render_state_file
+        from ferrovia.render.state_svg import render_state
+        from ferrovia.render.timeline import build_timeline
 
-        svg = render_state_file(
-            board, Path(args.game), args.at, scale=args.scale, game_dir=game_dir
-        )
+        timeline = build_timeline(board, Path(args.game), game_dir=game_dir, upto=args.at)
+        frame = timeline.frame_at(args.at)
+        svg = render_state(board, frame.map_state, frame.view, scale=args.scale)
+        stopped = timeline.note
     else:
         svg = render_map(board, scale=args.scale)
-    _write(svg, args.output)
-    return 0
-
-
-def _write(text: str, output: str | None) -> None:
-    if output and output != "-":
-        path = Path(output)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise FerroviaError(f"cannot write {path}: {exc.strerror}") from None
+    if out is not None:
+        write_file(out, svg, inputs)
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(svg)
+    if stopped:
+        # the drawing shows the board as far as it goes; the run did not do all it was asked
+        print(f"ferrovia: warning: {stopped}", file=sys.stderr)
+        return 1
+    return 0

@@ -16,6 +16,13 @@ def register(sub: Any) -> None:
         "replay", help="replay an 18xx.games export and print the standings"
     )
     p.add_argument("file", type=Path)
+    p.add_argument(
+        "--game-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the game's data directory (default: the game the file's title names)",
+    )
     p.add_argument("--json", action="store_true", help="print the machine-readable summary")
     p.add_argument(
         "--until", type=int, default=None, help="stop after this action id (0: the start)"
@@ -69,13 +76,13 @@ def _print_route_check(res: Any, *, to_stderr_only: bool) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ferrovia.replay import describe_failure, load_export, replay
+    from ferrovia.outputs import game_directory, readable_file
+    from ferrovia.replay import describe_failure, load_export, locate_game, replay
 
-    try:
-        data = load_export(args.file)
-    except (OSError, json.JSONDecodeError) as exc:
-        print(f"ferrovia: cannot read {args.file}: {exc}", file=sys.stderr)
-        return 1
+    readable_file(args.file, "game file")
+    if args.game_dir is not None:
+        game_directory(args.game_dir)
+    data = load_export(args.file)
     if args.until is not None and args.until != 0:
         ids = [a.get("id") for a in data["actions"] if isinstance(a.get("id"), int)]
         if args.until not in ids:
@@ -86,12 +93,19 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
+    if args.route_limit is not None and args.route_limit < 1:
+        print(
+            f"ferrovia replay: --route-limit {args.route_limit}: expected 1 or more",
+            file=sys.stderr,
+        )
+        return 2
     try:
         res = replay(
             data,
             until=args.until,
             check_routes=args.check_routes,
             route_limit=args.route_limit,
+            game_dir=locate_game(data, file=args.file, game_dir=args.game_dir),
         )
     except FerroviaError as exc:
         print(f"ferrovia: {exc}", file=sys.stderr)

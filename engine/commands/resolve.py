@@ -5,7 +5,9 @@ base game it ``extends`` (engine/overlay.py), one YAML document per file headed 
 ``--origins`` lists instead where each entry (each top-level key and each entry of a
 collection) comes from, ``FILE:LINE:COL``; ``-o DIR`` writes the merged files into DIR: a
 standalone game (without ``extends``) that ``ferrovia validate DIR`` checks like any other.
-Exit 0, or 1 on a data error.
+Writing into an existing directory that is not empty needs ``--force``, and never into the
+game or a base it reads; nothing is written unless the merged game validates.  Exit 0, 1 on a
+data error, 2 on a usage error (see README, "Exit codes and errors").
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ferrovia.errors import DataErrors, FerroviaError
-from ferrovia.overlay import EXTENDS, origins, plain, resolved_files
+from ferrovia.errors import DataErrors
+from ferrovia.overlay import EXTENDS, PART_FILES, origins, plain, resolved_files
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
@@ -32,6 +34,11 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("game", type=Path, metavar="GAME_DIR", help="game directory")
     parser.add_argument("-o", "--out", type=Path, default=None, help="write the files here")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="with -o: write into a directory that exists and is not empty (never one read)",
+    )
     parser.add_argument(
         "--origins",
         action="store_true",
@@ -50,14 +57,24 @@ def dump(data: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    game_dir: Path = args.game
-    if not (game_dir / "game.yaml").is_file():
-        print(f"ferrovia resolve: {game_dir}: no game.yaml", file=sys.stderr)
-        return 2
+    from ferrovia.outputs import Inputs, check_dir, game_directory, write_dir
+    from ferrovia.validate import validate_game
+
+    game_dir: Path = game_directory(args.game)
+    inputs = Inputs()
+    inputs.add_game(game_dir)
+    if args.out is not None:
+        check_dir(args.out, [f"{k}.yaml" for k in ("game", *PART_FILES)], inputs, force=args.force)
     try:
         docs = resolved_files(game_dir)
     except DataErrors as exc:
         for err in exc.errors:
+            print(err, file=sys.stderr)
+        return 1
+    # a merged game that does not validate is not written (nor printed): say why instead
+    errors = validate_game(game_dir).errors
+    if errors:
+        for err in errors:
             print(err, file=sys.stderr)
         return 1
     if args.origins:
@@ -65,29 +82,25 @@ def run(args: argparse.Namespace) -> int:
             for path, file, line, col in origins(doc):
                 print(f"{kind}.yaml {path}  {file}:{line}:{col}")
         return 0
-    try:
-        return _write(docs, args.out)
-    except OSError as exc:  # -o names a file, or a place that cannot be written
-        raise FerroviaError(f"cannot write {exc.filename or args.out}: {exc.strerror}") from None
+    texts = _texts(docs)
+    if args.out is not None:
+        headed = {n: _SCHEMA.format(kind=n.removesuffix(".yaml")) + t for n, t in texts.items()}
+        write_dir(args.out, headed, inputs, force=args.force)
+    else:
+        sys.stdout.write("".join(f"--- # {name}\n{text}" for name, text in texts.items()))
+    return 0
 
 
-def _write(docs: dict[str, Any], out: Path | None) -> int:
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-    chunks: list[str] = []
+def _texts(docs: dict[str, Any]) -> dict[str, str]:
+    """File name -> YAML text of each merged file (-o adds the schema line for editors)."""
+    out: dict[str, str] = {}
     for kind, doc in docs.items():
         data = _clean(doc.data)
         if kind == "game" and isinstance(data, dict):
             data.pop(EXTENDS, None)
             data.pop("files", None)  # written under the default names
-        text = dump(data)
-        if out is not None:
-            (out / f"{kind}.yaml").write_text(_SCHEMA.format(kind=kind) + text, encoding="utf-8")
-        else:
-            chunks.append(f"--- # {kind}.yaml\n{text}")
-    if chunks:
-        sys.stdout.write("".join(chunks))
-    return 0
+        out[f"{kind}.yaml"] = dump(data)
+    return out
 
 
 def _clean(node: Any) -> Any:

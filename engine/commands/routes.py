@@ -32,6 +32,13 @@ def register(sub: Any) -> None:
     at.add_argument("--at", type=int, help="after this action id")
     at.add_argument("--before", type=int, help="just before this action id")
     p.add_argument("--company", required=True, help="company symbol, e.g. MZA")
+    p.add_argument(
+        "--game-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the game's data directory (default: the game the file's title names)",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run)
 
@@ -40,15 +47,19 @@ class _NoSuchCompany(FerroviaError):
     pass
 
 
+class _ReplayStopped(FerroviaError):
+    pass
+
+
 def _from_rules(
-    data: dict[str, Any], until: int, company: str
+    data: dict[str, Any], until: int, company: str, game_dir: Path
 ) -> tuple[TrackGraph, list[tuple[str, TrainSpec]], list[str], dict[str, Any]]:
     from ferrovia.replay import replay
     from ferrovia.rules.operating import common, routing
 
-    res = replay(data, until=until)
+    res = replay(data, until=until, game_dir=game_dir)
     if res.error is not None:
-        raise FerroviaError(f"replay stopped: {res.error}")
+        raise _ReplayStopped(f"replay stopped: {res.error}")
     state, game = res.state, res.game
     if company not in state.corporations:
         known = ", ".join(sorted(state.corporations))
@@ -61,11 +72,15 @@ def _from_rules(
 
 
 def _from_reader(
-    data: dict[str, Any], until: int, company: str
+    data: dict[str, Any], until: int, company: str, game_dir: Path
 ) -> tuple[TrackGraph, list[tuple[str, TrainSpec]], list[str], dict[str, Any]]:
-    from ferrovia.routestate import ExportReader
+    from ferrovia.definition import load_game
+    from ferrovia.routestate import ExportReader, RouteData
 
-    reader = ExportReader(data)
+    known = sorted(c.symbol for c in load_game(game_dir).corporations)
+    if company not in known:
+        raise _NoSuchCompany(f"no public company {company!r} (companies: {', '.join(known)})")
+    reader = ExportReader(data, RouteData.load(game_dir))
     ids = [a["id"] for a in reader.actions if isinstance(a.get("id"), int)]
     later = [i for i in ids if i > until]
     snap = next(reader.snapshots(until=later[0]), None) if later else None
@@ -80,7 +95,12 @@ def _from_reader(
 
 def run(args: argparse.Namespace) -> int:
     from ferrovia.export import read_game_file
+    from ferrovia.outputs import game_directory, readable_file
+    from ferrovia.replay import locate_game
 
+    readable_file(args.game, "game file")
+    if args.game_dir is not None:
+        game_directory(args.game_dir)
     data = read_game_file(args.game)  # a DataError at FILE:LINE:COL when it cannot be read
     named = args.at if args.at is not None else args.before
     ids = [a.get("id") for a in data["actions"] if isinstance(a.get("id"), int)]
@@ -93,16 +113,20 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     until = args.at if args.at is not None else args.before - 1
+    # the game must be known and its data valid: no reading of another game's map instead
+    game_dir = locate_game(data, file=args.game, game_dir=args.game_dir)
     try:
-        graph, trains, phase, tokens = _from_rules(data, until, args.company)
-    except _NoSuchCompany as exc:
-        print(f"ferrovia: {exc}", file=sys.stderr)
-        return 1
-    except FerroviaError as exc:
-        print(
-            f"ferrovia: rules replay unavailable ({exc}); using the export reader", file=sys.stderr
-        )
-        graph, trains, phase, tokens = _from_reader(data, until, args.company)
+        graph, trains, phase, tokens = _from_rules(data, until, args.company, game_dir)
+    except _ReplayStopped as exc:
+        # the rules cannot replay that far: the reader follows tiles, stations and trains
+        print(f"ferrovia: {exc}; using the export reader", file=sys.stderr)
+        graph, trains, phase, tokens = _from_reader(data, until, args.company, game_dir)
+    if not trains:
+        if args.json:
+            print(json.dumps({"company": args.company, "total": 0, "seconds": 0.0, "routes": []}))
+        else:
+            print(f"{args.company}: no trains, so no run (best run 0)")
+        return 0
     start = time.perf_counter()
     best = best_routes(graph, trains, phase=phase, company=args.company, tokens=tokens)
     took = time.perf_counter() - start

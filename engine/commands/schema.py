@@ -9,11 +9,9 @@ up to date with the pydantic models in ``schemas/``.  A variant's files (overlay
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
-from ferrovia.errors import FerroviaError
 from ferrovia.paths import schemas_json_dir
 from ferrovia.schemas import FILE_KINDS, json_schema_text
 
@@ -30,16 +28,14 @@ def overlay_schema_files() -> dict[str, str]:
     return {f"{kind}.overlay.schema.json": overlay_schema_text(kind) for kind in OVERLAY_KINDS}
 
 
-def write_schemas(out: Path) -> list[Path]:
-    """Write every schema (full and overlay) into ``out`` (created if needed); return the
-    paths written."""
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, text in {**schema_files(), **overlay_schema_files()}.items():
-        path = out / name
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
-    return written
+def write_schemas(out: Path, *, force: bool = True) -> list[Path]:
+    """Write every schema (full and overlay) into ``out`` (created whole if new; an existing
+    directory that is not empty only with ``force``); return the paths written."""
+    from ferrovia.outputs import write_dir
+
+    files = {**schema_files(), **overlay_schema_files()}
+    write_dir(out, files, force=force)
+    return [out / name for name in files]
 
 
 def register(subparsers: Any) -> None:
@@ -54,18 +50,19 @@ def register(subparsers: Any) -> None:
         default=None,
         help="directory to write into (default: the package's schemas/json/)",
     )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="with --out: write into a directory that exists and is not empty",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    # the package's own schemas/json/ is regenerated in place; another directory that holds
+    # files already needs --force (same-named files are replaced, others left alone)
     out: Path = args.out if args.out is not None else schemas_json_dir()
-    if out.exists() and not out.is_dir():
-        print(f"ferrovia schema: {out} is not a directory", file=sys.stderr)
-        return 2
-    try:
-        written = write_schemas(out)
-    except OSError as exc:
-        raise FerroviaError(f"cannot write {exc.filename or out}: {exc.strerror}") from None
+    written = write_schemas(out, force=args.force or args.out is None)
     for path in written:
         print(path)
     return 0

@@ -15,6 +15,7 @@ import sys
 from typing import Any, TextIO
 
 from ferrovia.notation import NotationError, format_tile, parse
+from ferrovia.outputs import readable_file
 
 
 def register(subparsers: Any) -> None:
@@ -46,6 +47,7 @@ def _read(file: str) -> tuple[str, list[str]] | None:
         text = sys.stdin.read()
         name = "<stdin>"
     else:
+        readable_file(file)  # why it cannot be read (a usage error, exit 2)
         try:
             with open(file, encoding="utf-8", errors="replace", newline="") as handle:
                 text = handle.read()

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ferrovia.outputs import readable_file
 from ferrovia.paths import gamedata_root
 from ferrovia.validate import ValidationResult, find_games, validate_game
 
@@ -60,9 +61,8 @@ def run(args: argparse.Namespace) -> int:
     paths: list[Path] = args.paths or [gamedata_root()]
     games: list[Path] = []
     for path in paths:
-        if not path.exists():
-            print(f"ferrovia validate: {path}: no such file or directory", file=sys.stderr)
-            return 2
+        if not path.is_dir():
+            readable_file(path)  # why it cannot be read, if it cannot (a usage error, exit 2)
         if path.is_file():
             # A data file: check the game it belongs to (handy from editors and CI diffs).
             if path.suffix in (".yaml", ".yml") and (path.parent / "game.yaml").is_file():

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
-
-from ferrovia.errors import FerroviaError
 
 
 def register(subparsers: Any) -> None:
@@ -43,32 +40,28 @@ def register(subparsers: Any) -> None:
 
 
 def game_dir_for(file: Path, explicit: str | None) -> Path:
-    """The data directory of the game a file records."""
-    if explicit:
-        return Path(explicit)
-    from ferrovia.paths import gamedata_root
+    """The data directory of the game a file records (the resolver replay uses too)."""
+    from ferrovia.export import read_game_file
+    from ferrovia.outputs import game_directory
+    from ferrovia.replay import locate_game
 
-    try:
-        title = str(json.loads(file.read_text(encoding="utf-8")).get("title") or "")
-    except (OSError, ValueError, AttributeError):
-        title = ""
-    candidate = gamedata_root() / title if title else None
-    if candidate is None or not (candidate / "map.yaml").is_file():
-        raise FerroviaError(
-            f"{file}: cannot tell which game this is (title {title!r}); give --game-dir"
-        )
-    return candidate
+    if explicit:
+        return game_directory(explicit)
+    data = read_game_file(file, require_players=False)
+    return locate_game(data, file=file)
 
 
 def run(args: argparse.Namespace) -> int:
+    from ferrovia.outputs import Inputs, check_file, readable_file, write_file
     from ferrovia.render.source import load_board
     from ferrovia.render.timeline import build_timeline
     from ferrovia.render.viewer import render_viewer
 
-    file = Path(args.file)
-    if not file.is_file():
-        raise FerroviaError(f"{file}: no such file")
+    file = readable_file(args.file, "game file")
     game_dir = game_dir_for(file, args.game_dir)
+    inputs = Inputs(file)
+    inputs.add_game(game_dir)
+    out = check_file(args.output, inputs)  # before the work, not after it
     board = load_board(game_dir)
     timeline = build_timeline(board, file, game_dir=game_dir, use_rules=not args.board_only)
     # the rules engine stopped (illegal action) or could not set the game up: the page still
@@ -77,11 +70,6 @@ def run(args: argparse.Namespace) -> int:
     if stopped:
         print(f"ferrovia: warning: {timeline.note}", file=sys.stderr)
     html = render_viewer(board, timeline)
-    out = Path(args.output)
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(html, encoding="utf-8")
-    except OSError as exc:
-        raise FerroviaError(f"cannot write {out}: {exc.strerror}") from None
+    write_file(out, html, inputs)
     print(f"{out}: {len(timeline.frames) - 1} actions, {len(html) // 1024} KiB", file=sys.stderr)
     return 1 if stopped else 0

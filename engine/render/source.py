@@ -69,18 +69,16 @@ class BoardSource:
 
 
 def _yaml(path: Path) -> Any:
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError
+    """A data file's plain tree, read by the loader (its size limit, character checks and
+    positioned YAML errors hold here too)."""
+    from ferrovia.errors import DataErrors
+    from ferrovia.loader import load_yaml
+    from ferrovia.overlay import plain
 
-    yaml = YAML(typ="safe")
-    try:
-        with path.open(encoding="utf-8") as fh:
-            return yaml.load(fh)
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        line = mark.line + 1 if mark is not None else 0
-        col = mark.column + 1 if mark is not None else 0
-        raise DataError(str(path), line, col, str(exc.problem or exc)) from None
+    doc, errors = load_yaml(path)
+    if doc is None:
+        raise DataErrors(errors) if len(errors) > 1 else errors[0]
+    return plain(doc.data)
 
 
 def _parse_code(code: str, where: str, path: Path) -> m.Tile:

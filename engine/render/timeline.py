@@ -228,32 +228,16 @@ class _BoardOnly:
 
 def _rules_engine(game_dir: Path, data: Mapping[str, Any]) -> tuple[Any, Any] | str:
     """(game, initial state) from the rules engine, or the reason it is not available."""
-    try:
-        from ferrovia.definition import load_game
-        from ferrovia.games import get_rules
-        from ferrovia.rules.game import Game
-    except ImportError as exc:  # pragma: no cover - depends on the tree's progress
-        return f"rules engine not available ({exc})"
-    try:
-        from ferrovia.paths import gamedata_root
-        from ferrovia.replay import game_for
+    from ferrovia.errors import FerroviaError
+    from ferrovia.replay import game_for
 
-        title = str(data.get("title") or "")
-        if title and (gamedata_root() / title).resolve() == game_dir.resolve():
-            return game_for(dict(data))  # the harness's own setup (seed, options, seating)
-        definition = load_game(game_dir)
-        players = [(str(p["id"]), str(p.get("name", p["id"]))) for p in data.get("players", [])]
-        settings = data.get("settings") or {}
-        game = Game(
-            definition,
-            get_rules(definition.rules),
-            len(players),
-            settings.get("optional_rules") or (),
-        )
-        state = game.new_state(players, int(settings.get("seed") or 0))
-    except Exception as exc:  # any failure: fall back to the board alone
+    try:
+        # the replay's own setup (seed, options, seating, player count) for every game alike
+        return game_for(dict(data), game_dir)
+    except FerroviaError as exc:  # bad data or setup: fall back to the board alone
+        return f"rules engine could not set the game up: {exc}"
+    except Exception as exc:  # e.g. no players in a board-only file: the board alone still draws
         return f"rules engine could not set the game up: {type(exc).__name__}: {exc}"
-    return game, state
 
 
 def build_timeline(
