@@ -22,6 +22,8 @@ from typing import Any
 
 from ferrovia.errors import DataError
 
+MAX_GAME_FILE_BYTES = 64_000_000
+"""The largest game file read (64 MB; a long 18xx.games game exports to a few MB)."""
 _WS = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
 
@@ -30,6 +32,18 @@ def read_game_file(path: Path, *, require_players: bool = True) -> dict[str, Any
     """The game file at ``path`` as JSON data, checked for the shape the replay needs
     (``require_players=False``: a file without ``players`` passes, for board-only views)."""
     name = str(path)
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise DataError(name, 1, 1, f"cannot read the file: {exc.strerror or exc}") from None
+    if size > MAX_GAME_FILE_BYTES:
+        raise DataError(
+            name,
+            1,
+            1,
+            f"the file is too large ({size / 1e6:.1f} MB; game files may be at most"
+            f" {MAX_GAME_FILE_BYTES / 1e6:g} MB)",
+        )
     try:
         raw = path.read_bytes()
     except OSError as exc:

@@ -545,11 +545,11 @@ def extends_error(game_dir: Path, shown: str | None = None) -> DataError | None:
         top = top or (doc.file, line, col)
         seen.append((current.resolve(), label))
         if len(seen) > MAX_BASES:
-            chain = " -> ".join(lab for _, lab in seen[:3])
+            first = " -> ".join(lab for _, lab in seen[:3])
             return DataError(
                 *top,
                 f"extends: a chain of more than {MAX_BASES} bases, the limit"
-                f" ({chain} -> ... -> {label} -> {ext})",
+                f" ({first} -> ... -> {label} -> {ext})",
             )
         base = base_dir(current, ext)
         if not (base / "game.yaml").is_file():

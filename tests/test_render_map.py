@@ -110,7 +110,12 @@ def test_cli_writes_the_map_and_reports_bad_directories(
     out = tmp_path / "map.svg"
     assert main(["render", str(G1858), "-o", str(out)]) == 0
     ET.parse(out)
-    assert main(["render", str(tmp_path / "nope")]) == 1
+    assert main(["render", str(tmp_path / "nope")]) == 2  # a path that is not there (#13)
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'nope'}: no such directory" in err and "Traceback" not in err
+    (tmp_path / "nomap").mkdir()
+    (tmp_path / "nomap" / "game.yaml").write_text("name: x\n", encoding="utf-8")
+    assert main(["render", str(tmp_path / "nomap")]) == 1  # a game without its map
     err = capsys.readouterr().err
     assert "map.yaml" in err and "Traceback" not in err
 

@@ -5,15 +5,18 @@ reported as ``FILE:LINE:COL: error: MESSAGE`` (``<stdin>`` for ``-``), with the 
 caret under it when ``--show-code`` is given.  ``check`` prints the reports on stdout;
 ``format`` prints one canonical code per input line on stdout (a bad line is echoed
 unchanged, so lines stay aligned) and the reports on stderr.  Exit 0 when every line is
-valid, 1 when some are not, 2 on a usage error or unreadable file.
+valid, 1 when some are not (or the input is over 4 MB), 2 on a usage error or unreadable file.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any, TextIO
 
+from ferrovia.errors import DataError
+from ferrovia.loader import MAX_YAML_BYTES
 from ferrovia.notation import NotationError, format_tile, parse
 from ferrovia.outputs import readable_file
 
@@ -44,10 +47,21 @@ def register(subparsers: Any) -> None:
 
 def _read(file: str) -> tuple[str, list[str]] | None:
     if file == "-":
-        text = sys.stdin.read()
+        text = sys.stdin.read(MAX_YAML_BYTES + 1)
         name = "<stdin>"
+        if len(text) > MAX_YAML_BYTES:
+            raise DataError(name, 1, 1, f"more than {MAX_YAML_BYTES / 1e6:g} MB of tile codes")
     else:
         readable_file(file)  # why it cannot be read (a usage error, exit 2)
+        size = os.stat(file).st_size
+        if size > MAX_YAML_BYTES:
+            raise DataError(
+                file,
+                1,
+                1,
+                f"the file is too large ({size / 1e6:.1f} MB; at most"
+                f" {MAX_YAML_BYTES / 1e6:g} MB of tile codes)",
+            )
         try:
             with open(file, encoding="utf-8", errors="replace", newline="") as handle:
                 text = handle.read()
