@@ -35,12 +35,10 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ferrovia.outputs import game_directory
     from ferrovia.serve import Preview, make_server, watch
 
-    game_dir: Path = args.game_dir
-    if not (game_dir / "game.yaml").is_file():
-        print(f"ferrovia serve: {game_dir}: not a game directory (no game.yaml)", file=sys.stderr)
-        return 2
+    game_dir: Path = game_directory(args.game_dir)  # why not, if it is not one (exit 2)
     if not 0 <= args.port <= 65535:
         print(f"ferrovia serve: --port {args.port}: expected 0-65535", file=sys.stderr)
         return 2

@@ -89,6 +89,29 @@ def _usage(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _check_outputs(args: argparse.Namespace, games: list[str]) -> None:
+    """No output is one of the inputs (a game's data file, a reference export)."""
+    from ferrovia.errors import UsageError
+    from ferrovia.outputs import Inputs, check_file, readable_file
+
+    inputs = Inputs(*(readable_file(p, "reference") for p in args.reference))
+    for game in games:
+        if (Path(game) / "game.yaml").is_file():
+            inputs.add_game(game)
+    if args.json is not None:
+        check_file(args.json, inputs)
+    for folder in (args.report, args.logs):
+        if folder is not None and inputs.game_dir_clash(folder) is not None:
+            raise UsageError(f"refusing to write into {folder}: it is a game directory being read")
+    if args.report is not None:
+        for name in ("simulation.json", "index.html"):
+            clash = inputs.clash(args.report / name)
+            if clash is not None:
+                raise UsageError(
+                    f"refusing to write {args.report / name}: it is an input ({clash})"
+                )
+
+
 def run(args: argparse.Namespace) -> int:
     from ferrovia import simulate as sim
     from ferrovia.bots.base import bot_class, parse_bots
@@ -104,8 +127,9 @@ def run(args: argparse.Namespace) -> int:
     except FerroviaError as exc:
         print(f"ferrovia simulate: {exc}", file=sys.stderr)
         return 2
-    references = [sim.replay_record(p) for p in args.reference]
     games = [g for g in (args.game, args.variant) if g is not None]
+    _check_outputs(args, games)  # before hours of games, not after them (#13)
+    references = [sim.replay_record(p) for p in args.reference]
     summaries: list[dict[str, Any]] = []
     for index, game in enumerate(games):
         prefix = "" if len(games) == 1 else ("base-" if index == 0 else "variant-")
