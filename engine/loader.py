@@ -269,9 +269,9 @@ def _invisible_character(text: str, file: str) -> DataError | None:
 _CONTROL_NAMES = {0: "NUL", 7: "BEL", 8: "BACKSPACE", 0x0B: "VERTICAL TAB", 0x0C: "FORM FEED"}
 _CONTROL_NAMES.update({0x1B: "ESC", 0x7F: "DEL"})
 
-MAX_YAML_BYTES = 4_000_000
-"""The largest data file read (4 MB; the biggest bundled one is under 100 kB).  Checked before
-parsing: the YAML parser takes seconds per megabyte and much more memory."""
+MAX_YAML_BYTES = 1_000_000
+"""The largest data file read (1 MB; the biggest bundled one is 22 kB).  Checked before
+parsing: the YAML parser and the checks take seconds per megabyte, and much more memory."""
 
 
 def _too_deep(text: str, limit: int = 100) -> tuple[int, int] | None:

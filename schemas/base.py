@@ -93,14 +93,29 @@ def _unlimited_to_none(value: Any) -> Any:
         raise PydanticCustomError(
             "count", "expected a count of 0 or more, got {value}", {"value": repr(value)}
         )
+    if value > MAX_COUNT:  # every piece is made when a game starts: a typo must not hang it
+        raise PydanticCustomError(
+            "count",
+            "expected at most {limit} pieces (or 'unlimited'), got {value}",
+            {"value": repr(value), "limit": MAX_COUNT},
+        )
     return value
+
+
+MAX_COUNT = 1000
+"""The most pieces of one kind a game may have (real games have a few dozen at most)."""
 
 
 Count = Annotated[
     int | None,
     BeforeValidator(_unlimited_to_none),
     Field(
-        json_schema_extra={"anyOf": [{"type": "integer", "minimum": 0}, {"const": "unlimited"}]},
+        json_schema_extra={
+            "anyOf": [
+                {"type": "integer", "minimum": 0, "maximum": 1000},
+                {"const": "unlimited"},
+            ]
+        },
     ),
 ]
 """A number of pieces, or ``unlimited`` (read as ``None``)."""
