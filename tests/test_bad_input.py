@@ -684,3 +684,33 @@ def test_play_json_keeps_seconds_and_adds_timings(capsys: pytest.CaptureFixture[
     assert code == 0 and isinstance(doc["seconds"], float)
     assert set(doc["timings"]) == {"load", "play"}
     assert abs(doc["timings"]["load"] + doc["timings"]["play"] - doc["seconds"]) < 0.01
+
+
+# ------------------------------------------------------------------ the last resort
+def test_a_bug_is_one_line_not_a_traceback(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ferrovia.commands.validate
+
+    def broken(args: Any) -> int:
+        return {}["oops"]  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(ferrovia.commands.validate, "run", broken)
+    monkeypatch.delenv("FERROVIA_TRACEBACK", raising=False)
+    code, out, err = run(["validate"], capsys)
+    assert code == 1 and out == ""
+    assert err.startswith(
+        "ferrovia validate: internal error: KeyError: 'oops' at test_bad_input.py:"
+    )
+    assert err.endswith("(this is a bug in Ferrovia; FERROVIA_TRACEBACK=1 shows the traceback)\n")
+
+
+def test_schema_into_a_directory_that_holds_files_needs_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    code, _, err = run(["schema", "--out", str(tmp_path)], capsys)
+    assert code == 2 and sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+    assert err.startswith(f"ferrovia schema: {tmp_path} already exists and is not empty")
+    assert run(["schema", "--out", str(tmp_path), "--force"], capsys)[0] == 0
+    assert (tmp_path / "map.schema.json").is_file() and (tmp_path / "notes.txt").is_file()

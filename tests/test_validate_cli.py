@@ -136,7 +136,7 @@ def test_missing_path_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["validate", str(tmp_path / "nowhere")]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert "no such file or directory" in captured.err
+    assert f"cannot read {tmp_path / 'nowhere'}: no such file" in captured.err
 
 
 def test_directory_without_a_game_is_a_usage_error(

@@ -77,7 +77,7 @@ def test_board_only_mode_still_steps_through_the_game() -> None:
 
 
 def test_view_names_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["view", str(tmp_path / "none.json")]) == 1
+    assert main(["view", str(tmp_path / "none.json")]) == 2  # a path that is not there (#13)
     assert "no such file" in capsys.readouterr().err
 
 

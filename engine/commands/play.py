@@ -53,8 +53,9 @@ def usage_error(args: argparse.Namespace) -> str | None:
                 game_directory(args.game)  # says why the directory is not a game
             raise UsageError(f"--game {args.game}: {exc}") from None
     defn = load_game(directory)
-    if args.max_actions < 0:
-        return f"--max-actions {args.max_actions}: expected 0 or more"
+    max_actions = getattr(args, "max_actions", 0)  # simulate asks too, without one
+    if max_actions < 0:
+        return f"--max-actions {max_actions}: expected 0 or more"
     problem = setup_problem(defn, args.players, tuple(args.option))
     if problem is None:
         return None
