@@ -300,11 +300,13 @@ def test_a_huge_map_is_refused_before_parsing(
     [
         (
             ["--option", "quick_start_a", "--option", "quick_start_b"],
-            "--option: optional rules 'quick_start_a' and 'quick_start_b' cannot be used together",
+            "--option: optional rule 'quick_start_a' (Quick start, set A) cannot be used with"
+            " 'quick_start_b'",
         ),
         (
             ["--players", "2", "--option", "quick_start_a"],
-            "--option: optional rule 'quick_start_a' is for 3, 4, 5, 6 players, not 2",
+            "--option: optional rule 'quick_start_a' (Quick start, set A) is for 3, 4, 5, 6"
+            " players, not 2",
         ),
         (
             ["--option", "quick_start_a", "--option", "quick_start_a"],
@@ -328,11 +330,12 @@ def test_play_refuses_options_the_game_does_not_allow(
     [
         (
             {"seed": 1, "optional_rules": ["quick_start_a", "quick_start_b"]},
-            "optional rules 'quick_start_a' and 'quick_start_b' cannot be used together",
+            "optional rule 'quick_start_a' (Quick start, set A) cannot be used with"
+            " 'quick_start_b'",
         ),
         (
             {"seed": 1, "optional_rules": ["quick_start_a"]},
-            "optional rule 'quick_start_a' is for 3, 4, 5, 6 players, not 2",
+            "optional rule 'quick_start_a' (Quick start, set A) is for 3, 4, 5, 6 players, not 2",
         ),
     ],
 )
