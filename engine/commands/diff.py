@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from ferrovia.errors import DataError, DataErrors
-from ferrovia.overlay import EXTENDS, KEYED_LISTS, plain, resolved_files
 
 Changes = dict[str, dict[str, Any]]
 
@@ -39,6 +38,8 @@ def _entries(value: Any, name: str) -> dict[str, Any] | None:
     """A collection as key -> entry (mappings as they are, keyed lists by natural key)."""
     if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
         return {str(k): v for k, v in value.items()}
+    from ferrovia.overlay import KEYED_LISTS  # slow to import: only when the command runs
+
     natural = KEYED_LISTS.get(name)
     if natural and isinstance(value, list) and all(isinstance(e, dict) for e in value):
         return {str(e.get(natural)): e for e in value}
@@ -58,6 +59,8 @@ def compare(base: dict[str, Any], variant: dict[str, Any]) -> Changes:
     ...         {"hexes": {"A1": {"color": "blue"}, "C3": {"color": "red"}}, "layout": "flat"})
     {'hexes': {'added': ['C3'], 'removed': ['B2'], 'changed': {'A1': ['color']}}}
     """
+    from ferrovia.overlay import EXTENDS  # slow to import: only when the command runs
+
     out: Changes = {}
     settings: dict[str, list[str]] = {}
     for key in list(base) + [k for k in variant if k not in base]:
@@ -80,6 +83,7 @@ def compare(base: dict[str, Any], variant: dict[str, Any]) -> Changes:
 
 def run(args: argparse.Namespace) -> int:
     from ferrovia.outputs import game_directory
+    from ferrovia.overlay import plain, resolved_files  # slow to import: only when the command runs
     from ferrovia.validate import validate_game
 
     for path in (args.base, args.variant):

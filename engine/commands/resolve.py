@@ -19,9 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from ferrovia.errors import DataErrors
-from ferrovia.overlay import EXTENDS, PART_FILES, origins, plain, resolved_files
-from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 _SCHEMA = "# yaml-language-server: $schema=../../schemas/json/{kind}.schema.json\n"
 
@@ -47,7 +44,18 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+def plain(data: Any) -> Any:
+    """:func:`ferrovia.overlay.plain`, imported when used."""
+    from ferrovia.overlay import (
+        plain as overlay_plain,  # slow to import: only when the command runs
+    )
+
+    return overlay_plain(data)
+
+
 def dump(data: Any) -> str:
+    from ruamel.yaml import YAML  # slow to import: only when the command runs
+
     yaml = YAML(typ="rt")
     yaml.width = 4096
     yaml.indent(mapping=2, sequence=4, offset=2)
@@ -58,6 +66,11 @@ def dump(data: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from ferrovia.outputs import Inputs, check_dir, game_directory, write_dir
+    from ferrovia.overlay import (  # slow to import: only when the command runs
+        PART_FILES,
+        origins,
+        resolved_files,
+    )
     from ferrovia.validate import validate_game
 
     game_dir: Path = game_directory(args.game)
@@ -93,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _texts(docs: dict[str, Any]) -> dict[str, str]:
     """File name -> YAML text of each merged file (-o adds the schema line for editors)."""
+    from ferrovia.overlay import EXTENDS  # slow to import: only when the command runs
+
     out: dict[str, str] = {}
     for kind, doc in docs.items():
         data = _clean(doc.data)
@@ -105,6 +120,11 @@ def _texts(docs: dict[str, Any]) -> dict[str, str]:
 
 def _clean(node: Any) -> Any:
     """A fresh tree without the source comments (flow style kept for short entries)."""
+    from ruamel.yaml.comments import (  # slow to import: only when the command runs
+        CommentedMap,
+        CommentedSeq,
+    )
+
     if isinstance(node, dict):
         out = CommentedMap((k, _clean(v)) for k, v in node.items())
         fa: Any = getattr(node, "fa", None)

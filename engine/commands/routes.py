@@ -15,12 +15,14 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ferrovia.errors import FerroviaError
-from ferrovia.graph import TrackGraph
-from ferrovia.routes import TrainSpec
-from ferrovia.routesearch import BestRoutes, best_routes
+
+if TYPE_CHECKING:
+    from ferrovia.graph import TrackGraph
+    from ferrovia.routes import TrainSpec
+    from ferrovia.routesearch import BestRoutes
 
 
 def register(sub: Any) -> None:
@@ -128,6 +130,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"{args.company}: no trains, so no run (best run 0)")
         return 0
     start = time.perf_counter()
+    from ferrovia.routesearch import best_routes  # slow to import: only when the command runs
+
     best = best_routes(graph, trains, phase=phase, company=args.company, tokens=tokens)
     took = time.perf_counter() - start
     if args.json:

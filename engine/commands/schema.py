@@ -13,11 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from ferrovia.paths import schemas_json_dir
-from ferrovia.schemas import FILE_KINDS, json_schema_text
 
 
 def schema_files() -> dict[str, str]:
     """File name -> text of every generated schema (``map.schema.json``: ...)."""
+    from ferrovia.schemas import (  # slow to import: only when the command runs
+        FILE_KINDS,
+        json_schema_text,
+    )
+
     return {f"{kind}.schema.json": json_schema_text(kind) for kind in FILE_KINDS}
 
 

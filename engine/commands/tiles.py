@@ -13,12 +13,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ferrovia.errors import DataError
-from ferrovia.loader import MAX_YAML_BYTES
-from ferrovia.notation import NotationError, format_tile, parse
 from ferrovia.outputs import readable_file
+
+if TYPE_CHECKING:
+    from ferrovia.notation import NotationError
 
 
 def register(subparsers: Any) -> None:
@@ -46,6 +47,8 @@ def register(subparsers: Any) -> None:
 
 
 def _read(file: str) -> tuple[str, list[str]] | None:
+    from ferrovia.loader import MAX_YAML_BYTES  # slow to import: only when the command runs
+
     if file == "-":
         text = sys.stdin.read(MAX_YAML_BYTES + 1)
         name = "<stdin>"
@@ -82,6 +85,12 @@ def _report(out: TextIO, name: str, lineno: int, err: NotationError, show_code: 
 
 
 def run(args: argparse.Namespace) -> int:
+    from ferrovia.notation import (  # slow to import: only when the command runs
+        NotationError,
+        format_tile,
+        parse,
+    )
+
     read = _read(args.file)
     if read is None:
         return 2

@@ -17,11 +17,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ferrovia.outputs import readable_file
 from ferrovia.paths import gamedata_root
-from ferrovia.validate import ValidationResult, find_games, validate_game
+
+if TYPE_CHECKING:
+    from ferrovia.validate import ValidationResult
 
 COUNT_NAMES = ("hexes", "tiles", "privates", "corporations", "trains", "phases")
 
@@ -58,6 +60,11 @@ def _github_escape(text: str, *, prop: bool = False) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ferrovia.validate import (  # slow to import: only when the command runs
+        find_games,
+        validate_game,
+    )
+
     paths: list[Path] = args.paths or [gamedata_root()]
     games: list[Path] = []
     for path in paths:
