@@ -717,3 +717,13 @@ def test_schema_into_a_directory_that_holds_files_needs_force(
     assert err.startswith(f"ferrovia schema: {tmp_path} already exists and is not empty")
     assert run(["schema", "--out", str(tmp_path), "--force"], capsys)[0] == 0
     assert (tmp_path / "map.schema.json").is_file() and (tmp_path / "notes.txt").is_file()
+
+
+def test_routes_where_the_replay_stops_first_is_not_a_guess(
+    export: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An 1858 game on the Swiss map stops at action 2: no position to value at action 300."""
+    args = ["routes", "--game", str(export), "--at", "300", "--company", "AB"]
+    code, out, err = run([*args, "--game-dir", str(GAMEDATA / "1858_switzerland")], capsys)
+    assert code == 1 and out == ""
+    assert err.startswith("ferrovia: the replay stopped before action 300: action 2 bid: ")

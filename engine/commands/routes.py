@@ -4,8 +4,8 @@ Replays the export through the rules engine (:mod:`ferrovia.replay`) up to and i
 ``ID`` (``--before ID``: up to the action before it, e.g. to compare with a recorded
 ``run_routes``), then runs the exact search :func:`ferrovia.routesearch.best_routes` for the
 company's trains and prints each route (train, stops, revenue) and the total.  When the rules engine
-cannot replay that far, the route engine's own export reader (:mod:`ferrovia.routestate`) gives
-the map, stations and trains instead (said on stderr).
+cannot replay that far (an illegal action, another game's data), the run fails with exit 1 and
+the reason: there is no position to value.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def _from_rules(
 
     res = replay(data, until=until, game_dir=game_dir)
     if res.error is not None:
-        raise _ReplayStopped(f"replay stopped: {res.error}")
+        raise _ReplayStopped(f"the replay stopped before action {until}: {res.error}")
     state, game = res.state, res.game
     if company not in state.corporations:
         known = ", ".join(sorted(state.corporations))
@@ -71,28 +71,6 @@ def _from_rules(
     phase = list(common.current_phase(game, state).tiles)
     tokens = {c: h.tokens for c, h in state.hexes.items()}
     return graph, trains, phase, tokens
-
-
-def _from_reader(
-    data: dict[str, Any], until: int, company: str, game_dir: Path
-) -> tuple[TrackGraph, list[tuple[str, TrainSpec]], list[str], dict[str, Any]]:
-    from ferrovia.definition import load_game
-    from ferrovia.routestate import ExportReader, RouteData
-
-    known = sorted(c.symbol for c in load_game(game_dir).corporations)
-    if company not in known:
-        raise _NoSuchCompany(f"no public company {company!r} (companies: {', '.join(known)})")
-    reader = ExportReader(data, RouteData.load(game_dir))
-    ids = [a["id"] for a in reader.actions if isinstance(a.get("id"), int)]
-    later = [i for i in ids if i > until]
-    snap = next(reader.snapshots(until=later[0]), None) if later else None
-    if snap is None:
-        # past the last action: the state after everything
-        snap = next(reader.snapshots(until=-1), None)
-    if snap is None:
-        raise FerroviaError(f"no position after action {until}")
-    trains = sorted(snap.company_trains(company).items())
-    return snap.graph, trains, list(snap.phase_colours), snap.tokens
 
 
 def run(args: argparse.Namespace) -> int:
@@ -117,12 +95,9 @@ def run(args: argparse.Namespace) -> int:
     until = args.at if args.at is not None else args.before - 1
     # the game must be known and its data valid: no reading of another game's map instead
     game_dir = locate_game(data, file=args.game, game_dir=args.game_dir)
-    try:
-        graph, trains, phase, tokens = _from_rules(data, until, args.company, game_dir)
-    except _ReplayStopped as exc:
-        # the rules cannot replay that far: the reader follows tiles, stations and trains
-        print(f"ferrovia: {exc}; using the export reader", file=sys.stderr)
-        graph, trains, phase, tokens = _from_reader(data, until, args.company, game_dir)
+    # a replay that stops before the moment asked raises _ReplayStopped (exit 1): the position
+    # is unknown, and routes on a guessed one would be a wrong answer
+    graph, trains, phase, tokens = _from_rules(data, until, args.company, game_dir)
     if not trains:
         if args.json:
             print(json.dumps({"company": args.company, "total": 0, "seconds": 0.0, "routes": []}))
