@@ -78,7 +78,9 @@ def _yaml(path: Path) -> Any:
     doc, errors = load_yaml(path)
     if doc is None:
         raise DataErrors(errors) if len(errors) > 1 else errors[0]
-    return plain(doc.data)
+    data = plain(doc.data)
+    # a file that is not a mapping has nothing to draw from (the validator says why)
+    return data if isinstance(data, dict) else {}
 
 
 def _parse_code(code: str, where: str, path: Path) -> m.Tile:
