@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 from conftest import GAMEDATA, shared_path
@@ -153,3 +154,36 @@ def test_random_1830_game_plays_to_the_end_and_replays_identically(players: int,
     again = replay(json.loads(json.dumps(res.log)))
     assert again.error is None, str(again.error)
     assert again.state.dumps() == res.state.dumps()
+
+
+def test_the_1830_map_tiles_and_a_game_in_progress_render(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    from ferrovia.cli import main
+
+    assert main(["render", str(GAMEDATA / "1830"), "-o", str(tmp_path / "map.svg")]) == 0
+    root = ET.parse(tmp_path / "map.svg").getroot()
+    cells = [e for e in root.iter() if (e.get("class") or "").split() == ["hex-cell"]]
+    assert len(cells) == 93
+    assert main(["render", str(GAMEDATA / "1830"), "--tiles", "-o", str(tmp_path / "t.svg")]) == 0
+    export = shared_path("fixtures", "18xx.games", "1830", "1830_game_end_bank.json")
+    out = tmp_path / "at.svg"
+    args = ["render", str(GAMEDATA / "1830"), "--game", str(export), "--at", "300"]
+    assert main([*args, "-o", str(out)]) == 0
+    assert "<title>I17: tile 9, rotation 1</title>" in out.read_text(encoding="utf-8")
+
+
+def test_an_1830_variant_resolves_and_differs_only_where_it_says(tmp_path: Path) -> None:
+    from ferrovia.cli import main
+
+    variant = tmp_path / "rich"
+    variant.mkdir()
+    (variant / "game.yaml").write_text(
+        f"extends: {GAMEDATA / '1830'}\nname: 1830_rich\ntitle: '1830 rich'\n", encoding="utf-8"
+    )
+    (variant / "market.yaml").write_text("bank: {'3': 15000}\n", encoding="utf-8")
+    assert main(["validate", str(variant)]) == 0
+    defn = load_game(variant)
+    assert defn.bank_cash(3) == 15000 and defn.bank_cash(4) == 12000
+    assert defn.market.stock_market.shape == "grid"
+    assert main(["diff", str(GAMEDATA / "1830"), str(variant)]) == 0
