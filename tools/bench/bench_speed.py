@@ -1,0 +1,170 @@
+"""All the speed figures of issue #12 in one command (CPU seconds: user + sys of this process).
+
+    .venv/bin/python tools/bench/bench_speed.py [--seeds 20] [--players 2 3 4 5 6] [--skip-play]
+
+1. reach: fast reach against the plain 18xx.games walk (tests/reach_oracle.py) on the boards
+   of 1858_game_end_bank every 10 actions, every company and private, both gauges;
+2. play: seeded random games per player count (tools/bench/bench_play.py);
+3. replay: each fixture warm in-process and first in a fresh process, side by side with the
+   18xx.games engine's in-process non-strict replay (tools/bench/ref_replay.rb) when Ruby and a
+   reference lib (XCHECK_18XX_LIB, default /tmp/xcheck/18xx/lib) are there, skipped with a note
+   otherwise;
+4. start-up: ``ferrovia --version`` as a whole process.
+Needs ../shared/fixtures for 1 and 3 (skipped with a note when absent).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tools" / "bench"))
+FIXTURES = ROOT.parent / "shared" / "fixtures"
+REF_LIB = Path(os.environ.get("XCHECK_18XX_LIB", "/tmp/xcheck/18xx/lib"))
+
+
+def fixture_files() -> list[Path]:
+    return sorted(FIXTURES.glob("18xx.games/1858/*.json")) + sorted(
+        FIXTURES.glob("reference-random/*.json")
+    )
+
+
+def bench_reach() -> None:
+    from ferrovia.graph import reachable
+    from ferrovia.replay import filter_actions, game_for, load_export
+    from ferrovia.rules.actions import action_from_json
+    from ferrovia.rules.operating import routing
+    from reach_oracle import walk_reachable
+
+    path = FIXTURES / "18xx.games" / "1858" / "1858_game_end_bank.json"
+    if not path.exists():
+        print("reach: skipped (no ../shared/fixtures)")
+        return
+    data = load_export(path)
+    game, state = game_for(data)
+    actions = [action_from_json(a) for a in filter_actions(list(data["actions"]))]
+    fast = slow = worst_fast = worst_slow = 0.0
+    n = 0
+    for i, action in enumerate(actions):
+        game.apply(state, action)
+        if i % 10 and i != len(actions) - 1:
+            continue
+        g = routing.track_graph(game, state)
+        tokens = {c: h.tokens for c, h in state.hexes.items()}
+        for company in sorted({t for h in state.hexes.values() for c in h.tokens for t in c if t}):
+            for gauge in ("broad", "metre"):
+                t0 = time.process_time()
+                a = reachable(g, company, tokens=tokens, gauge=gauge)
+                t1 = time.process_time()
+                b = walk_reachable(g, company, tokens=tokens, gauge=gauge)
+                t2 = time.process_time()
+                assert a == b, (i, company, gauge)
+                fast += t1 - t0
+                slow += t2 - t1
+                worst_fast, worst_slow = max(worst_fast, t1 - t0), max(worst_slow, t2 - t1)
+                n += 1
+    print(
+        f"reach: {n} reaches along {path.name}, all equal to the walk; fast {fast:.2f} s "
+        f"(worst {1000 * worst_fast:.1f} ms), walk {slow:.2f} s (worst {1000 * worst_slow:.1f} ms)"
+    )
+
+
+def bench_replay() -> None:
+    from ferrovia.replay import load_export, replay
+
+    files = fixture_files()
+    if not files:
+        print("replay: skipped (no ../shared/fixtures)")
+        return
+    ref: dict[str, dict[str, float]] = {}
+    if shutil.which("ruby") and REF_LIB.is_dir():
+        out = subprocess.run(
+            ["ruby", str(ROOT / "tools" / "bench" / "ref_replay.rb"), *map(str, files)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        for line in out.stdout.splitlines():
+            doc = json.loads(line)
+            ref[Path(doc["file"]).name] = doc
+    else:
+        print(f"replay: reference side skipped (needs ruby and {REF_LIB}; tools/xcheck/README.md)")
+    ratios, first_ratios = [], []
+    print(
+        f"{'replay':<36} {'warm s':>7} {'first s':>8} {'ref s':>7} {'warm/ref':>8} {'first/ref':>9}"
+    )
+    for f in files:
+        first = _fresh_replay(f)
+        data = load_export(f)
+        replay(data)
+        t0 = time.process_time()
+        replay(data)
+        warm = time.process_time() - t0
+        r = ref.get(f.name)
+        if r:
+            ratios.append(warm / r["warm"])
+            first_ratios.append(first / r["first"])
+            print(
+                f"{f.name:<36} {warm:7.3f} {first:8.3f} {r['warm']:7.3f} "
+                f"{warm / r['warm']:8.2f} {first / r['first']:9.2f}"
+            )
+        else:
+            print(f"{f.name:<36} {warm:7.3f} {first:8.3f}")
+    if ratios:
+        print(
+            f"replay: median warm/ref {statistics.median(ratios):.2f} (goal <= 0.5), "
+            f"median first/ref {statistics.median(first_ratios):.2f} (goal <= 1)"
+        )
+
+
+def _fresh_replay(path: Path) -> float:
+    """CPU seconds of a first replay in a fresh process: imports, definition load, replay."""
+    code = (
+        "import time; t=time.process_time(); from ferrovia.replay import load_export, replay; "
+        f"replay(load_export(__import__('pathlib').Path({str(path)!r}))); "
+        "print(time.process_time()-t)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def bench_startup(runs: int = 5) -> None:
+    cpu = []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(
+            [sys.executable, "-m", "ferrovia", "--version"], capture_output=True, check=True
+        )
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    print(f"start-up: ferrovia --version {statistics.median(cpu):.3f} s CPU (median of {runs})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", type=int, nargs="*", default=[2, 3, 4, 5, 6])
+    ap.add_argument("--seeds", type=int, default=20)
+    ap.add_argument("--skip-play", action="store_true")
+    args = ap.parse_args(argv)
+    bench_startup()
+    bench_reach()
+    bench_replay()
+    if not args.skip_play:
+        import bench_play
+
+        bench_play.run(args.players, range(1, 1 + args.seeds))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
