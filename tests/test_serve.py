@@ -66,6 +66,6 @@ def test_a_preview_of_a_broken_game_still_draws_its_map(tmp_path: Path) -> None:
 
 def test_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", str(tmp_path)]) == 2
-    assert "not a game directory (no game.yaml)" in capsys.readouterr().err
+    assert "is not a game directory: it has no game.yaml" in capsys.readouterr().err
     assert main(["serve", str(GAMEDATA / "1858"), "--port", "70000"]) == 2
     assert "--port 70000: expected 0-65535" in capsys.readouterr().err
