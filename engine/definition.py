@@ -50,11 +50,12 @@ from ferrovia.errors import DataErrors
 from ferrovia.notation.models import Tile
 from ferrovia.schemas.companies import CompaniesFile, Corporation, ShareStructure
 from ferrovia.schemas.game import GameFile, Players
+from ferrovia.schemas.map import RouteBonus
 from ferrovia.schemas.market import MarketFile
 from ferrovia.schemas.options import Option, OptionsFile
 from ferrovia.schemas.phases import Phase, PhasesFile
 from ferrovia.schemas.privates import Private, PrivatesFile, TwoPlayerUnavailable
-from ferrovia.schemas.tiles import TileLay, UpgradeRules
+from ferrovia.schemas.tiles import SpecialLay, TileLay, UpgradeRules
 from ferrovia.schemas.trains import Train, TrainsFile, Variant, WoundedRules
 
 __all__ = [
@@ -99,6 +100,9 @@ class TileDef:
     """Explicit upgrade list from tiles.yaml, or None when the generic rules decide."""
     own: bool = False
     """Defined in the game's tiles.yaml rather than taken from the tile set."""
+    special_lay: SpecialLay | None = None
+    """tiles.yaml ``special_lay``: laid straight on a white hex of a terrain cost, for its own
+    price."""
 
 
 def _per_players(table: Mapping[int, int], players: int, what: str) -> int:
@@ -128,6 +132,8 @@ class GameDefinition:
     phases: tuple[Phase, ...]
     market: MarketFile
     options: tuple[Option, ...]
+    route_bonuses: Mapping[str, RouteBonus] = field(default_factory=dict)
+    """map.yaml ``route_bonuses``: name -> a route bonus."""
     _index: dict[str, dict[str, object]] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -290,6 +296,7 @@ def build_definition(
     phases: PhasesFile,
     market: MarketFile,
     options: OptionsFile,
+    route_bonuses: Mapping[str, RouteBonus] | None = None,
 ) -> GameDefinition:
     """Assemble a definition from validated parts (used by :mod:`ferrovia.validate`)."""
     return GameDefinition(
@@ -306,6 +313,7 @@ def build_definition(
         phases=phases.phases,
         market=market,
         options=options.options,
+        route_bonuses=dict(route_bonuses or {}),
     )
 
 

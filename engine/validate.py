@@ -276,6 +276,7 @@ class _Checker:
             phases=phases.model,
             market=market.model,
             options=options.model if options else OptionsFile(),
+            route_bonuses=gmap.model.route_bonuses if gmap else None,
         )
         return result
 
@@ -359,6 +360,18 @@ class _Checker:
                 continue
             x, y = coords[coord]
             hexes[coord] = HexDef(coord, hexdata.color, hexdata.name, hexdata.code, tile, x, y)
+        for name, bonus in gmap.model.route_bonuses.items():
+            for key in ("one_end", "other_end"):
+                for j, coord in enumerate(getattr(bonus, key)):
+                    if coord not in gmap.model.hexes:
+                        self.err(doc, ("route_bonuses", name, key, j), f"no hex {coord!r}")
+            shown = hexes.get(bonus.value_hex)
+            if shown is None or not shown.tile.offboards:
+                self.err(
+                    doc,
+                    ("route_bonuses", name, "value_hex"),
+                    f"{bonus.value_hex} is not an off-board hex of the map",
+                )
         return hexes
 
     # ------------------------------------------------------------------ tiles
@@ -382,14 +395,27 @@ class _Checker:
                 tile = self.parse_code(doc, ("tiles", name, "code"), entry.code)
                 if tile is not None:
                     defs[name] = TileDef(
-                        name, entry.color, entry.count, entry.code, tile, entry.upgrades_to, True
+                        name,
+                        entry.color,
+                        entry.count,
+                        entry.code,
+                        tile,
+                        entry.upgrades_to,
+                        True,
+                        entry.special_lay,
                     )
             elif tileset is not None and name in tileset.model.tiles:
                 shared_tile = shared.get(name)
                 if shared_tile is not None:
                     tdef = tileset.model.tiles[name]
                     defs[name] = TileDef(
-                        name, tdef.color, entry.count, tdef.code, shared_tile, entry.upgrades_to
+                        name,
+                        tdef.color,
+                        entry.count,
+                        tdef.code,
+                        shared_tile,
+                        entry.upgrades_to,
+                        special_lay=entry.special_lay,
                     )
             elif tileset is not None:
                 self.err(

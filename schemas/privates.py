@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from ferrovia.schemas.base import ListNotEmpty, Model, Money, Name, NotEmpty, PositiveInt
+from ferrovia.schemas.base import Gauge, ListNotEmpty, Model, Money, Name, NotEmpty, PositiveInt
 from pydantic import Field, model_validator
 
 
@@ -80,6 +80,10 @@ class Private(Model):
     """Income by phase name; applies from that phase on (``{'2': 23, '3': 35}``)."""
     home_hexes: tuple[Name, ...] = ()
     """Hexes of the private's own railway (empty for a private without one)."""
+    home_gauges: dict[Name, Gauge] = Field(default_factory=dict)
+    """Home hex -> the gauge of this private's own line there, where two privates' lines
+    share a hex: a company takes the private over there only by reaching that gauge of
+    track, and the hex is no connection to the other private."""
     reservations: tuple[Reservation, ...] = ()
     can_start: Literal["any", "none"] | tuple[Name, ...] = "none"
     """Which public companies it can start (``any``, ``none`` or a list of symbols)."""

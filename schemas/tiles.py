@@ -8,6 +8,17 @@ from ferrovia.schemas.base import TILE_COLORS, Color, Count, Gauge, Model, Money
 from pydantic import Field, model_validator
 
 
+class SpecialLay(Model):
+    """A tile laid straight on a white hex of one terrain cost, skipping yellow, for its own
+    price instead of the terrain (1858 Switzerland's mountain railways; who may lay it and
+    what it earns are the game's rule hooks)."""
+
+    cost: Money
+    """Paid instead of the hex's terrain cost (the turn's lay fee still applies)."""
+    on_terrain: Money
+    """Only on a white hex whose printed terrain costs this much."""
+
+
 class ManifestEntry(Model):
     """How many of a tile the game has; an own tile (not in the tile set) gives colour and code."""
 
@@ -17,6 +28,7 @@ class ManifestEntry(Model):
     code: str | None = None
     upgrades_to: tuple[str, ...] | None = None
     """Explicit list of tiles this one may be upgraded to (otherwise the generic rules decide)."""
+    special_lay: SpecialLay | None = None
 
     @model_validator(mode="after")
     def _color_with_code(self) -> ManifestEntry:
