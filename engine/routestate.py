@@ -5,8 +5,8 @@ fallback until the rules engine's replay, :mod:`ferrovia.replay`, is available):
 what routes depend on -- tiles laid (``lay_tile``), station tokens (``place_token``), trains
 bought (their face: ``variant``), the phase and wounded trains (from the first purchase of each
 train type) -- and honours ``undo``/``redo``.  It does not check any rule; the rules engine
-does.  Facts (which purchase starts which phase, which wounds which train) come from
-``gamedata/1858``.
+does.  Facts (which purchase starts which phase, which wounds which train, each phase's tile
+colours) come from the game's definition (:func:`ferrovia.definition.load_game`).
 
 >>> game = ExportReader.open("219682.json")  # doctest: +SKIP
 >>> for snap in game.run_routes():  # doctest: +SKIP
@@ -27,20 +27,7 @@ from ferrovia.notation import parse
 from ferrovia.notation.models import Tile
 from ferrovia.paths import gamedata_root
 from ferrovia.routes import TrainSpec, train_spec_from_data
-from ruamel.yaml import YAML
-
-PHASE_COLOURS = {
-    "2": ("yellow",),
-    "3": ("yellow", "green"),
-    "4": ("yellow", "green"),
-    "5": ("yellow", "green", "brown"),
-    "6": ("yellow", "green", "brown"),
-    "7": ("yellow", "green", "brown", "gray"),
-}
-
-
-def _yaml(path: Path) -> Any:
-    return YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+from ferrovia.schemas.trains import Train, Variant
 
 
 @dataclass(frozen=True)
@@ -57,53 +44,57 @@ class RouteData:
     #: card -> what rusts it: a card name (its first purchase) or (faces, {players: N}) (the
     #: Nth train bought from the bank with one of those faces)
     rusts_on: Mapping[str, Any] = field(default_factory=dict)
+    #: phase names in order -> the tile colours of each (phases.yaml ``tiles``)
+    phase_tiles: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @staticmethod
     def load(game_dir: Path | None = None) -> RouteData:
-        root = game_dir or gamedata_root() / "1858"
-        map_data = _yaml(root / "map.yaml")
-        hex_codes = {str(k): str(v.get("code") or "") for k, v in map_data["hexes"].items()}
-        hex_colours = {str(k): str(v.get("color") or "white") for k, v in map_data["hexes"].items()}
-        tiles: dict[str, str] = {}
-        for f in sorted((root.parent / "tilesets").glob("*.yaml")):
-            for name, t in (_yaml(f).get("tiles") or {}).items():
-                if isinstance(t, dict) and "code" in t:
-                    tiles[str(name)] = str(t["code"])
-        for name, t in (_yaml(root / "tiles.yaml").get("tiles") or {}).items():
-            if isinstance(t, dict) and "code" in t:
-                tiles[str(name)] = str(t["code"])
+        """The facts of the game in ``game_dir`` (default 1858) through the loader, so a
+        variant's ``extends`` and overlays count."""
+        from ferrovia.definition import load_game
+
+        defn = load_game(game_dir or gamedata_root() / "1858")
+        hex_codes = {c: h.code for c, h in defn.hexes.items()}
+        hex_colours = {c: h.color for c, h in defn.hexes.items()}
+        tiles = {name: t.code for name, t in defn.tiles.items()}
         trains: dict[str, TrainSpec] = {}
         card_of_face: dict[str, str] = {}
         obsolete_on: dict[str, str] = {}
         rusts_on: dict[str, Any] = {}
-        for t in _yaml(root / "trains.yaml")["trains"]:
-            rust = t.get("rusts_on")
-            if isinstance(rust, dict):
-                counts = {str(k): int(v) for k, v in (rust.get("nth_purchase") or {}).items()}
-                rusts_on[t["name"]] = (tuple(str(f) for f in rust.get("of") or ()), counts)
+        for t in defn.trains:
+            rust = t.rusts_on
+            if rust is not None and not isinstance(rust, str):
+                n = rust.nth_purchase
+                counts = {str(k): int(v) for k, v in n.items()} if isinstance(n, dict) else {}
+                rusts_on[t.name] = (tuple(rust.of), counts)
             elif rust:
-                rusts_on[t["name"]] = str(rust)
-            for face in [t, *(t.get("variants") or [])]:
-                trains[face["name"]] = train_spec_from_data(
-                    face["name"],
-                    face["distance"],
-                    gauge=face.get("gauge", "broad"),
-                    multiplier=face.get("multiplier"),
+                rusts_on[t.name] = str(rust)
+            faces: list[Train | Variant] = [t, *t.variants]
+            for face in faces:
+                trains[face.name] = train_spec_from_data(
+                    face.name,
+                    face.distance.model_dump(exclude_none=True),
+                    gauge=face.gauge,
+                    multiplier=face.multiplier,
                 )
-                card_of_face[face["name"]] = t["name"]
-            if t.get("obsolete_on"):
-                obsolete_on[t["name"]] = str(t["obsolete_on"])
+                card_of_face[face.name] = t.name
+            if isinstance(t.obsolete_on, str):
+                obsolete_on[t.name] = t.obsolete_on
         phase_on: dict[str, str] = {}
-        phases_file = root / "phases.yaml"
-        if phases_file.exists():
-            for ph in _yaml(phases_file).get("phases") or []:
-                on = ph.get("on") or ph.get("starts_on") or ph.get("trigger")
-                for name in on if isinstance(on, list) else [on] if on else []:
-                    phase_on[card_of_face.get(str(name), str(name))] = str(ph["name"])
-        if not phase_on:  # 1858 facts (g_1858 PHASES: the first train of a type starts it)
-            phase_on = {"4H": "3", "6H": "4", "5E": "5", "6E": "6", "7E": "7"}
+        for ph in defn.phases:
+            for name in ph.on:
+                phase_on[card_of_face.get(name, name)] = ph.name
+        phase_tiles = {ph.name: tuple(ph.tiles) for ph in defn.phases}
         return RouteData(
-            hex_codes, hex_colours, tiles, trains, card_of_face, phase_on, obsolete_on, rusts_on
+            hex_codes,
+            hex_colours,
+            tiles,
+            trains,
+            card_of_face,
+            phase_on,
+            obsolete_on,
+            rusts_on,
+            phase_tiles,
         )
 
     def tile(self, name: str) -> Tile:
@@ -126,7 +117,7 @@ class Snapshot:
 
     @property
     def phase_colours(self) -> tuple[str, ...]:
-        return PHASE_COLOURS.get(self.phase, ("yellow",))
+        return tuple(self.data.phase_tiles.get(self.phase, ("yellow",)))
 
     @cached_property
     def graph(self) -> TrackGraph:
@@ -137,28 +128,12 @@ class Snapshot:
 
 
 def effective_actions(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The actions that stand after ``undo``/``redo`` (18xx.games semantics)."""
-    done: list[dict[str, Any]] = []
-    undone: list[dict[str, Any]] = []
-    for a in actions:
-        kind = a.get("type")
-        if kind == "undo":
-            target = a.get("action_id")
-            if target is None:
-                if done:
-                    undone.append(done.pop())
-            else:
-                while done and done[-1]["id"] > target:
-                    undone.append(done.pop())
-        elif kind == "redo":
-            if undone:
-                done.append(undone.pop())
-        elif kind == "message":
-            continue
-        else:
-            done.append(a)
-            undone.clear()
-    return done
+    """The actions that stand after ``undo``/``redo``, without messages: the replay's own
+    filter (:func:`ferrovia.replay.filter_actions`, 18xx.games semantics), so undo is
+    resolved in one place."""
+    from ferrovia.replay import filter_actions
+
+    return [a for a in filter_actions(actions) if a.get("type") != "message"]
 
 
 class ExportReader:
@@ -219,10 +194,10 @@ class ExportReader:
         tile_ids = {h: f"{h}-0" for h in data.hex_codes}
         tokens: dict[str, list[list[str | None]]] = {}
         bought: set[str] = set()
-        phase = "2"
+        order = list(data.phase_tiles)
+        phase = order[0]
         faces: dict[str, str] = {}
         owners: dict[str, str] = {}
-        order = ["2", "3", "4", "5", "6", "7"]
         closes_after = self._closures()
         scrapped: set[str] = set()  # rusted or scrapped: never back in the depot
         counted: dict[str, int] = {}  # card -> trains bought from the bank that count to rust it
