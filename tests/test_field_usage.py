@@ -48,7 +48,7 @@ RARE = {
     "SpecialLay.on_terrain": "Switzerland's mountain railways: tests/test_variant_switzerland.py",
     "ManifestEntry.special_lay": "as SpecialLay.cost",
     "Private.home_gauges": "Switzerland's Gotthard exchange: its fixture replay",
-    "RouteBonus.value_hex": "a route earning Switzerland's bonus: tests/test_variant_switzerland.py",
+    "RouteBonus.value_hex": "a route earning a Swiss bonus: tests/test_variant_switzerland.py",
     "HexTokens.bonus_hex": "India's mine, oil and port tokens when collected: test_variant_india",
     "Car.attaches_to": "India's Pullman cars: tests/test_variant_india.py",
     "Car.per_large_stop": "India's Pullman cars: tests/test_variant_india.py",
