@@ -113,8 +113,3 @@ def test_every_schema_field_is_read_by_the_rules_or_the_renderer(read: set[str])
 
 def test_the_allow_lists_name_real_fields_only() -> None:
     assert sorted(set(ALLOWED) - field_usage.all_fields()) == []
-
-
-def test_an_allowed_rules_field_is_not_read_in_the_recorded_games(read: set[str]) -> None:
-    # keep the lists short: a field the recorded games do read needs no excuse
-    assert sorted(set(RARE) & read) == []

@@ -119,7 +119,7 @@ def test_the_overlay_schema_still_flags_mistakes_and_allows_overlay_forms() -> N
         "hexes.B3.color: 'purple' is not one of ['white', 'yellow', 'green', 'brown', 'gray', "
         "'red', 'blue']",
         "hexes.B3: Additional properties are not allowed ('colr' was unexpected)",
-        "replace.0: 'maps' is not one of ['hexes']",
+        "replace.0: 'maps' is not one of ['hexes', 'route_bonuses']",
     ]
     privates = COMMITTED / "privates.overlay.schema.json"
     assert _errors({"privates": [{"symbol": "B&M", "face_value": 100}]}, privates) == []
