@@ -111,8 +111,12 @@ def test_a_variant_is_compared_on_the_same_seeds(tmp_path: Path) -> None:
         "extends: '1858'\nname: 1858_cheap\ntitle: '1858: cheap trains'\n"
     )
     argv = ["simulate", "1858", str(variant), "--games", "2", "--workers", "1", *SHORT]
-    assert main([*argv, "--json", str(tmp_path / "c.json")]) == 0
+    argv += ["--json", str(tmp_path / "c.json"), "--report", str(tmp_path / "report")]
+    assert main(argv) == 0
     doc = json.loads((tmp_path / "c.json").read_text())
+    page = (tmp_path / "report" / "index.html").read_text()
+    assert "<h2>Differences (variant - base, same seeds)</h2>" in page
+    assert page.count('<img class="plot"') == 8 and "1858: cheap trains" in page
     assert set(doc) == {"base", "variant", "differences"}
     rows = {d["measure"]: d for d in doc["differences"]}
     # the variant changes nothing: every difference is zero and said to be within the noise

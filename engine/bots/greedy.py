@@ -86,11 +86,28 @@ class GreedyBot(Bot):
             "buy_train": self.buy_train,
             "issue_shares": self.issue_shares,
         }.get(name)
-        if handler is not None:
-            choice = handler(turn)
-            if choice is not None:
-                return choice
-        return self.fallback(turn)
+        if handler is None:
+            return self.unknown_step(turn)
+        choice = handler(turn)
+        return choice if choice is not None else self.fallback(turn)
+
+    def unknown_step(self, turn: Turn) -> Action:
+        """A step this bot has no policy for (another game's): a weighted draw, as the
+        random bot makes, so that play goes on."""
+        from ferrovia.bots.random_bot import weight
+
+        legal = turn.legal
+        if not legal:
+            raise GameError(f"no legal action for {turn.entity}")
+        if len(legal) == 1:
+            return legal[0]
+        weights = [weight(a) for a in legal]
+        r = self.randint(sum(weights))
+        for action, w in zip(legal, weights, strict=True):
+            if r < w:
+                return action
+            r -= w
+        return legal[-1]
 
     # -- helpers ------------------------------------------------------------------------------
     def fallback(self, turn: Turn) -> Action:
