@@ -42,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     ok = [r for r in greedy if "error" not in r]
     cpu = sum(r["cpu_seconds"] for r in ok)
     print(f"greedy x4, {len(ok)} games ({len(greedy) - len(ok)} failed), wall {wall:.0f} s")
+    for r in [r for r in greedy if "error" in r][:3]:
+        print(f"  seed {r['seed']} failed: {r['error'][:200]}")
     if ok:
         print(
             f"  games per minute per core: {60 * len(ok) / cpu:.2f} "
