@@ -193,11 +193,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _title(game: str) -> str:
     from ferrovia.definition import load_game
-    from ferrovia.play import export_header
     from ferrovia.replay import game_dir_for
 
     try:
-        defn = load_game(game_dir_for(export_header(2, 1, (), game)["title"]))
+        # a directory is the game itself (a log's header names a variant only by its name now)
+        where = Path(game) if Path(game).is_dir() else game_dir_for(game)
+        defn = load_game(where)
     except FerroviaError:
         return game
     return str(getattr(defn, "title", None) or defn.name)
