@@ -122,65 +122,46 @@ def plots(summaries: list[dict[str, Any]]) -> list[str]:
 
     out.append(_img("Phase timing: when each train type is first bought", _png(trains)))
 
-    def revenue(ax: Any) -> None:
-        names = sorted({k for s in summaries for k in s["revenue"]["by_company"]})
+    def grouped(
+        ax: Any, rows_of: Callable[[dict[str, Any]], dict[str, float]], ylabel: str, **ticks: Any
+    ) -> None:
+        """One bar per name and summary, side by side (every summary's names, sorted)."""
+        names = sorted({k for s in summaries for k in rows_of(s)})
         width = 0.8 / n
         for i, s in enumerate(summaries):
-            vals = [s["revenue"]["by_company"].get(k, 0) for k in names]
+            rows = rows_of(s)
             ax.bar(
                 [j + i * width for j in range(len(names))],
-                vals,
+                [rows.get(k, 0) for k in names],
                 width=width,
                 color=COLOURS[i],
                 label=_label(s),
             )
         ax.set_xticks([j + width * (n - 1) / 2 for j in range(len(names))])
-        ax.set_xticklabels(names, rotation=45, ha="right")
-        ax.set_ylabel("route revenue per game")
+        ax.set_xticklabels(names, ha="right", **ticks)
+        ax.set_ylabel(ylabel)
         if n > 1:
             ax.legend()
+
+    def revenue(ax: Any) -> None:
+        grouped(ax, lambda s: s["revenue"]["by_company"], "route revenue per game", rotation=45)
 
     out.append(_img("Revenue by company", _png(revenue)))
 
     def homes(ax: Any) -> None:
-        names = sorted({k for s in summaries for k in s["revenue"]["by_home_hex"]})
-        width = 0.8 / n
-        for i, s in enumerate(summaries):
-            vals = [s["revenue"]["by_home_hex"].get(k, 0) for k in names]
-            ax.bar(
-                [j + i * width for j in range(len(names))],
-                vals,
-                width=width,
-                color=COLOURS[i],
-                label=_label(s),
-            )
-        ax.set_xticks([j + width * (n - 1) / 2 for j in range(len(names))])
-        ax.set_xticklabels(names, rotation=45, ha="right")
-        ax.set_ylabel("route revenue per game")
+        grouped(ax, lambda s: s["revenue"]["by_home_hex"], "route revenue per game", rotation=45)
         ax.set_xlabel("home station hex of the company")
-        if n > 1:
-            ax.legend()
 
     out.append(_img("Revenue by home hex", _png(homes)))
 
     def privates(ax: Any) -> None:
-        names = sorted({k for s in summaries for k in s["winners"]["by_start_private"]})
-        width = 0.8 / n
-        for i, s in enumerate(summaries):
-            rows = s["winners"]["by_start_private"]
-            vals = [rows[k]["rate"] if k in rows else 0 for k in names]
-            ax.bar(
-                [j + i * width for j in range(len(names))],
-                vals,
-                width=width,
-                color=COLOURS[i],
-                label=_label(s),
-            )
-        ax.set_xticks([j + width * (n - 1) / 2 for j in range(len(names))])
-        ax.set_xticklabels(names, rotation=60, ha="right", fontsize=7)
-        ax.set_ylabel("its starting holder wins")
-        if n > 1:
-            ax.legend()
+        grouped(
+            ax,
+            lambda s: {k: r["rate"] for k, r in s["winners"]["by_start_private"].items()},
+            "its starting holder wins",
+            rotation=60,
+            fontsize=7,
+        )
 
     out.append(_img("Wins by starting private", _png(privates, width=8)))
 
