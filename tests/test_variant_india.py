@@ -231,3 +231,18 @@ def test_a_locomotive_works_closes_with_its_company() -> None:
     closure.close_corporation(game, state, "SIR")
     assert state.privates["LW1"].closed and state.privates["LW1"].owner == "bank"
     assert trains.works_for_sale(game, state, "EIR") == ["LW2"]  # never for sale again
+
+
+def test_a_random_india_game_plays_to_the_end_and_its_log_replays_identically() -> None:
+    import json
+
+    from ferrovia.play import play
+
+    res = play(4, 1, game_name="1858_india")
+    assert res.state.finished and res.state.game_end_reason in ("bank", "dnf")
+    assert res.state.total_cash() == res.game.data.bank_cash
+    again = replay(json.loads(json.dumps(res.log)))
+    assert again.error is None, str(again.error)
+    assert again.state.finished
+    assert again.game.result(again.state) == res.game.result(res.state)
+    assert again.state.dumps() == res.state.dumps()
