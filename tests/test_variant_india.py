@@ -246,3 +246,10 @@ def test_a_random_india_game_plays_to_the_end_and_its_log_replays_identically() 
     assert again.state.finished
     assert again.game.result(again.state) == res.game.result(res.state)
     assert again.state.dumps() == res.state.dumps()
+
+
+def test_bombay_holds_both_spaces_for_its_two_privates() -> None:
+    from ferrovia.play import new_game
+
+    _game, state = new_game(4, 1, game="1858_india")
+    assert state.hexes["K6"].reservations == [["BS", "BT"]]  # as 18xx.games orders them
