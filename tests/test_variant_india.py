@@ -224,7 +224,8 @@ def test_no_conversion_leaves_a_station_without_a_space() -> None:
 
 
 def test_a_locomotive_works_closes_with_its_company() -> None:
-    from ferrovia.rules.operating import closure, trains
+    from ferrovia.games.g1858 import closure
+    from ferrovia.rules.operating import trains
 
     game, state = _at(510)
     assert state.privates["LW1"].owner == "SIR"

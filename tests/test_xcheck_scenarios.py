@@ -11,6 +11,7 @@ import pytest
 from ferrovia.definition import load_game
 from ferrovia.errors import IllegalAction
 from ferrovia.games import get_rules
+from ferrovia.games.g1858 import closure
 from ferrovia.paths import gamedata_root
 from ferrovia.rules.actions import (
     BuyShares,
@@ -21,7 +22,7 @@ from ferrovia.rules.actions import (
     action_to_json,
 )
 from ferrovia.rules.game import Game
-from ferrovia.rules.operating import board, closure, trains
+from ferrovia.rules.operating import board, trains
 from ferrovia.rules.rounds import StockRound
 from ferrovia.rules.state import POOL, GameState
 

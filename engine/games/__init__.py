@@ -15,7 +15,7 @@ from ferrovia.rules.hooks import Rules
 _MODULES: dict[str, str] = {
     "1830": "ferrovia.games.g1830",
     "1858": "ferrovia.games.g1858",
-    "1858_switzerland": "ferrovia.games.g1858_switzerland",
+    "1858_switzerland": "ferrovia.games.g1858.switzerland",
     "1858_india": "ferrovia.games.g1858_india",
 }
 

@@ -51,8 +51,8 @@ class Rules1830(Rules):
         from ferrovia.rules.operating.track import TrackStep
         from ferrovia.rules.operating.trains import DiscardTrainStep
         from ferrovia.rules.stock.buy_sell_par import BuySellParShares
+        from ferrovia.rules.stock.home_token import HomeToken
         from ferrovia.rules.stock.private_exchange import PrivateExchange
-        from ferrovia.rules.stock.steps import HomeToken
         from ferrovia.rules.stock.waterfall import CompanyPendingPar, WaterfallAuction
 
         return (

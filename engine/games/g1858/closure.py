@@ -207,8 +207,8 @@ class PrivateClosureStep(Step):
             self.rdata["pending_approval"] = corp.sym
             self.log(f"{minor} asks {corp.director} to exchange for a {corp.sym} treasury share")
             return
+        from ferrovia.games.g1858.stock_round import exchange_for_share
         from ferrovia.rules.stock import shares as sh
-        from ferrovia.rules.stock.steps import exchange_for_share
 
         player = state.privates[minor].owner
         share = (treasury if where == "treasury" else pool)[0]

@@ -76,14 +76,15 @@ class Rules1858(Rules):
     ROUNDS: ClassVar[tuple[type[Round], ...]] = (PrivateClosureRound,)
 
     def steps(self) -> tuple[type[Step], ...]:
-        from ferrovia.rules.operating.closure import PrivateClosureStep
+        from ferrovia.games.g1858.closure import PrivateClosureStep
+        from ferrovia.games.g1858.stock_round import Exchange, ExchangeApproval, StockTurn
         from ferrovia.rules.operating.dividend import DividendStep
         from ferrovia.rules.operating.issue import IssueSharesStep
         from ferrovia.rules.operating.route_step import RouteStep
         from ferrovia.rules.operating.token import TokenStep
         from ferrovia.rules.operating.track import TrackStep
         from ferrovia.rules.operating.trains import BuyTrainStep, DiscardTrainStep
-        from ferrovia.rules.stock.steps import Exchange, ExchangeApproval, HomeToken, StockTurn
+        from ferrovia.rules.stock.home_token import HomeToken
 
         return (
             Exchange,
@@ -298,7 +299,7 @@ class Rules1858(Rules):
     def action_processed(self, game: Game, state: GameState, action: Any) -> None:
         """A company whose price reaches the closing space closes at once; if that leaves the
         acting entity with nothing to do, play moves on (18xx.games ``action_processed``)."""
-        from ferrovia.rules.operating.closure import (
+        from ferrovia.games.g1858.closure import (
             close_companies_in_close_cell,
             companies_to_close,
         )
