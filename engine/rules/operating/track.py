@@ -108,13 +108,16 @@ def uses_new_track_or_city(
     reached: set[int],
     *,
     usable: Callable[[Any], bool] | None = None,
+    passable: Callable[[int], bool] | None = None,
     revenue: bool = True,
     gauge_fits: tiles.GaugeFits = tiles.reference_gauge_fits,
 ) -> bool:
     """18xx.games' semi-restrictive rule for an upgrade: among the new tile's paths on the
-    operator's network (joined at a ``reached`` edge, or through a stop of the tile), one is
-    new track or (with ``revenue``) touches a stop whose value changes.  ``usable``: the paths
-    the network can use (one gauge family's); None: all.
+    operator's network (joined at a ``reached`` edge, or through a stop of the tile the
+    operator may pass), one is new track or (with ``revenue``) touches a stop whose value
+    changes.  ``usable``: the paths the network can use (one gauge family's); None: all.
+    ``passable``: whether the network goes on through a node (a city full of other companies'
+    stations stops it); None: every node.
 
     >>> from ferrovia.notation import parse
     >>> straight, x = parse("path=a:0,b:3"), parse("path=a:0,b:3;path=a:1,b:4")
@@ -137,7 +140,7 @@ def uses_new_track_or_city(
             edges = {(e + rotation) % 6 for e in p.edges}
             if edges & reached or any(n in nodes for n in p.node_refs):
                 connected.add(i)
-                nodes.update(p.node_refs)
+                nodes.update(n for n in p.node_refs if passable is None or passable(n))
                 grew = True
     for i in connected:
         np_ = new.paths[i]
@@ -376,6 +379,7 @@ class TrackStep(Step):
         # and dual track and once on the metre network with its metre and dual track: metre
         # track that only touches a broad line does not extend a route (nor broad a metre one).
         extends = upgrades = False
+        passable = self._passable(action.entity, coord, old, new_tile, action.rotation)
         for family, reached in by_gauge.items():
             skip = gauge_skip(family)
 
@@ -398,6 +402,7 @@ class TrackStep(Step):
                     action.rotation,
                     reached,
                     usable=usable,
+                    passable=passable,
                     revenue=rules.must_use == "new_track_or_revenue",
                     gauge_fits=fits,
                 )
@@ -418,6 +423,28 @@ class TrackStep(Step):
                 f"{name} on {coord} must add track to a route of {action.entity} or change "
                 "the value of a city on it",
             )
+
+    def _passable(
+        self, op: str, coord: str, old: board.PlacedTile, new_tile: Any, rotation: int
+    ) -> Callable[[int], bool]:
+        """Whether the operator's network goes on through a node of the tile laid on
+        ``coord``: not through a city whose every space holds another company's station (the
+        stations move to the new tile's cities as :func:`board.lay` moves them)."""
+        held = self.state.hexes[coord].tokens
+        stations: dict[int, list[str]] = {}
+        for i, j in board.city_map(old.tile, old.rotation, new_tile, rotation).items():
+            if j is not None and i < len(held):
+                stations.setdefault(j, []).extend(t for t in held[i] if t)
+
+        def passable(ref: int) -> bool:
+            node = new_tile.nodes[ref]
+            number = next((i for i, c in enumerate(new_tile.cities) if c is node), None)
+            if number is None:
+                return True
+            there = stations.get(number, [])
+            return op in there or len(there) < node.slots
+
+        return passable
 
     def _stubs(self, coord: str, old: board.PlacedTile) -> set[int]:
         """Edges a first tile on a private's home hex must use: toward each of its other home
