@@ -254,3 +254,73 @@ def test_bombay_holds_both_spaces_for_its_two_privates() -> None:
 
     _game, state = new_game(4, 1, game="1858_india")
     assert state.hexes["K6"].reservations == [["BS", "BT"]]  # as 18xx.games orders them
+
+
+def test_an_upgrade_reached_only_through_a_full_city_adds_no_track_to_a_route() -> None:
+    """18xx.games walks a company's network through a city only when the city has a free
+    space or the company's own station: a gauge conversion of Patna reached by a broad line
+    from Benares, whose new broad track lies past Patna's two other stations, is refused
+    (random game seed 4, 3 players, action 1668: 14 on G20 for MSM)."""
+    from ferrovia.definition import load_game
+    from ferrovia.games import get_rules
+    from ferrovia.rules.actions import LayTile
+    from ferrovia.rules.game import Game
+    from ferrovia.rules.operating import board
+    from test_operating_steps import float_company, new_state, start_or
+
+    game = Game(load_game(GAME), get_rules("1858_india"), 4)
+    state = new_state(game)
+    state.phase = "5"  # green tiles
+    board.lay(game, state, "G16", "57-0", 1)  # Allahabad, MSM's station: edges 1 and 4
+    board.lay(game, state, "G18", "4-0", 1)  # Benares: broad on to Patna
+    board.lay(game, state, "G20", "661-0", 0)  # Patna: broad toward Benares, metre on
+    float_company(game, state, "MSM", price=100, cash=500, holders={"1": 4}, home=("G16", 0))
+    state.privates["PB"].closed = True  # its reservation on Patna gone
+    state.hexes["G20"].tokens, state.hexes["G20"].reservations = [["EIR", "PNS"]], [[None, None]]
+    start_or(game, state)
+    assert game.current_entity(state) == "MSM"
+    lay = LayTile(entity="MSM", entity_type="corporation", hex="G20", tile="14-0", rotation=3)
+    before = state.dumps()
+    with pytest.raises(IllegalAction, match="must add track to a route of MSM"):
+        game.apply(state, lay)
+    assert state.dumps() == before
+    listed = {
+        a.tile for a in game.legal_actions(state) if isinstance(a, LayTile) and a.hex == "G20"
+    }
+    assert listed == {"X9-0", "X10-0"}  # brown upgrades only: they change Patna's value
+    state.hexes["G20"].tokens = [["EIR", None]]  # a free space: MSM's line goes on
+    game.apply(state, lay)
+    assert state.hexes["G20"].tile == "14-0"
+
+
+def test_a_company_left_with_only_a_pullman_is_marked_down_twice() -> None:
+    """18xx.games ends the buy-trains step twice when a purchase leaves nothing more to buy,
+    and a company whose only train is a Pullman is marked down for owning no train each time
+    (random game seed 5, 4 players, action 359: BBC buys a Pullman, 80 -> 70 -> 65)."""
+    from ferrovia.definition import load_game
+    from ferrovia.games import get_rules
+    from ferrovia.rules.actions import BuyTrain, Pass
+    from ferrovia.rules.game import Game
+    from test_operating_steps import float_company, give_train, new_state, price, start_or
+
+    game = Game(load_game(GAME), get_rules("1858_india"), 4)
+    state = new_state(game)
+    state.phase = "3"  # Pullmans for sale
+    float_company(game, state, "BBC", price=90, cash=83, holders={"4": 4}, home=("K6", 0))
+    # another company's train is for sale from 1: BBC may buy trains, though it has 83
+    float_company(game, state, "EIR", price=90, cash=0, holders={"1": 4}, home=("E12", 0))
+    give_train(state, "EIR", "4H-0")
+    start_or(game, state)
+    while game.active_step(state).NAME != "buy_train":  # type: ignore[union-attr]
+        game.apply(state, Pass(entity="BBC", entity_type="corporation"))
+    assert price(game, state, "BBC") == 80  # no run: marked down once already
+    director = state.player("4").cash
+    game.apply(
+        state,
+        BuyTrain(
+            entity="BBC", entity_type="corporation", train="Pullman-0", price=100, variant="Pullman"
+        ),
+    )
+    assert state.corporations["BBC"].cash == 0 and state.player("4").cash == director - 17
+    assert price(game, state, "BBC") == 65
+    assert [m for m in state.log if "does not own a train" in m] == ["BBC does not own a train"] * 2

@@ -566,7 +566,16 @@ class BuyTrainStep(Step):
         game.rules.after_buy_train(game, state, op, action.train)
         phases.after_purchase(game, state, action.train, face, from_bank)
         if not self.can_buy(op) and not self._scrappable(op):
-            self.pass_()
+            # 18xx.games ends the step twice after such a purchase (the purchase and the step
+            # each do): a company still without an engine (it bought only a car) is marked
+            # down for it twice, and may not have issued shares for a train
+            if self._trainless(op) and self.data.get("last_issued_price") is not None:
+                if not self._closing(op):
+                    raise self.illegal(
+                        action, "9.8 emergency money", "after issuing shares a train must be bought"
+                    )
+            self._end(None)
+            self._mark_down_trainless(op)
 
     def process_pass(self, action: Action) -> None:
         self._end(action)
@@ -579,19 +588,27 @@ class BuyTrainStep(Step):
         if op is None or not common.operating_company(self.state, op):
             self.pass_()
             return
-        corp = self.state.corporations[op]
-        closing = corp.market is not None and common.share_price(self.game, corp) == 0
-        trainless = self._trainless(op)
-        if self.data.get("last_issued_price") is not None and trainless and not closing:
-            if action is not None:
+        if self.data.get("last_issued_price") is not None and self._trainless(op):
+            if action is not None and not self._closing(op):
                 raise self.illegal(
                     action, "9.8 emergency money", "after issuing shares a train must be bought"
                 )
         self.data["last_issued_price"] = None
         self.pass_()
+        self._mark_down_trainless(op)
+
+    def _closing(self, op: str) -> bool:
+        """At the bottom of the market: emergency money has closed the company."""
+        corp = self.state.corporations[op]
+        return corp.market is not None and common.share_price(self.game, corp) == 0
+
+    def _mark_down_trainless(self, op: str) -> None:
+        """A company ending its train buying without a train moves its price (market.yaml
+        ``movement.no_train``)."""
         movement = self.game.definition.market.movement  # None on a grid market
-        if trainless and not closing and movement is not None:
+        if self._trainless(op) and not self._closing(op) and movement is not None:
             self.log(f"{op} does not own a train")
+            corp = self.state.corporations[op]
             common.move_price(self.game, self.state, corp, movement.no_train)
 
     def legal_actions(self, entity: str) -> list[Action]:
@@ -609,6 +626,9 @@ class BuyTrainStep(Step):
                     affordable = price <= corp.cash or (trainless and price - corp.cash <= director)
                     if must_buy and corp.cash - int(issued or 0) > price:
                         affordable = False
+                    if must_buy and common.is_car(game, tid):
+                        # a car alone must leave enough to buy a train after it
+                        affordable &= max(corp.cash - price, 0) >= (self._min_price(entity) or 0)
                     if affordable:
                         out.append(
                             BuyTrain(
