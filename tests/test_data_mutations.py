@@ -19,7 +19,7 @@ from ferrovia.games import get_rules
 from ferrovia.paths import gamedata_root
 from ferrovia.rules.actions import Dividend, LayTile, action_from_json
 from ferrovia.rules.game import Game
-from ferrovia.rules.operating import dividend, routing, token, track
+from ferrovia.rules.operating import dividend, routing, track
 from ferrovia.rules.stock import shares as sh
 
 from tests.test_operating_steps import (
@@ -194,8 +194,8 @@ def test_station_costs(make: Callable[..., Game]) -> None:
         float_company(game, state, "MZA", price=100, cash=300, holders={"1": 4}, home=("H11", 1))
         costs.append(
             (
-                token.station_cost_for(game, state, "MZA", "O8"),
-                token.station_cost_for(game, state, "MZA", "H11"),
+                game.rules.station_cost(game, state, "MZA", "O8"),
+                game.rules.station_cost(game, state, "MZA", "H11"),
             )
         )
     # Barcelona is two province borders from Madrid; Madrid is MZA's own province

@@ -5,7 +5,8 @@ from __future__ import annotations
 import doctest
 
 import pytest
-from ferrovia.rules.operating import dividend, game_end, phases, token, track, trains
+from ferrovia.games.g1858 import stations
+from ferrovia.rules.operating import dividend, game_end, phases, track, trains
 from ferrovia.rules.operating.phases import TrainFacts
 from ferrovia.schemas.market import Movement
 from ferrovia.schemas.tiles import TerrainRules, TileLay
@@ -20,7 +21,7 @@ MOVES = Movement(
 )
 
 
-@pytest.mark.parametrize("module", [dividend, game_end, phases, token, track, trains])
+@pytest.mark.parametrize("module", [dividend, game_end, phases, stations, track, trains])
 def test_doctests(module: object) -> None:
     failures, _ = doctest.testmod(module)  # type: ignore[arg-type]
     assert failures == 0
@@ -67,11 +68,11 @@ def test_unknown_dividend_kind_is_a_clear_error() -> None:
 
 def test_station_cost_nearest_marker_counts() -> None:
     # MZA in Madrid, second marker in Barcelona two provinces away: P80 (rulebook example).
-    assert token.station_cost([2], per_boundary=40, minimum=20) == 80
+    assert stations.station_cost([2], per_boundary=40, minimum=20) == 80
     # another marker only one boundary away makes it P40
-    assert token.station_cost([2, 1], per_boundary=40, minimum=20) == 40
+    assert stations.station_cost([2, 1], per_boundary=40, minimum=20) == 40
     # same province: P20
-    assert token.station_cost([0, 3], per_boundary=40, minimum=20) == 20
+    assert stations.station_cost([0, 3], per_boundary=40, minimum=20) == 20
 
 
 # -- 9.3 track --------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from ferrovia.rules.actions import (
     SellShares,
 )
 from ferrovia.rules.game import Game
-from ferrovia.rules.operating import board, common, phases, routing, token
+from ferrovia.rules.operating import board, common, phases, routing
 from ferrovia.rules.rounds import OperatingRound
 from ferrovia.rules.state import POOL, GameState
 from ferrovia.rules.stock.shares import move_share, set_par
@@ -179,7 +179,7 @@ def test_station_must_be_on_a_route_and_costs_40_per_province_border(game: Game)
     board.lay(game, state, "G10", "58-0", 3)
     board.lay(game, state, "G8", "57-0", 0)
     state.privates["M&V"].closed = True  # Valladolid's space is no longer held for M&V
-    assert token.station_cost_for(game, state, "MZA", "O8") == 80
+    assert game.rules.station_cost(game, state, "MZA", "O8") == 80
     start_or(game, state)
     apply(game, state, [corp_pass("MZA")])  # no track
     with pytest.raises(IllegalAction, match="not on a route of MZA"):
@@ -346,7 +346,7 @@ def test_6h_rust_on_the_fifth_grey_train_from_the_bank(game: Game) -> None:
     sell_out(state, "2H-", "4H-", "6H-", "5E-", "6E-")
     state.phase = "7"
     for sym in ("MZA", "A"):  # phase 5 made every company a 10-share one
-        phases.convert_to_ten_share(game, state, sym)
+        phases.convert_share_structure(game, state, sym)
     state.data["purchases_toward_rust_6H"] = 4
     start_or(game, state)
     apply(game, state, [corp_pass("MZA"), corp_pass("MZA")])
@@ -493,7 +493,7 @@ def closure_round(game: Game, state: GameState) -> None:
 
     state.phase = "5"
     for sym in state.corporations:
-        phases.convert_to_ten_share(game, state, sym)
+        phases.convert_share_structure(game, state, sym)
     rnd = PrivateClosureRound.create(game, state, 2)
     rnd.setup()
 

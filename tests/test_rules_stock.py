@@ -160,7 +160,7 @@ def test_conversion_halves_every_certificate_and_adds_five_treasury_shares() -> 
     t.act("B&M", "buy_shares", entity_type="company", shares=["TBF_0"], percent=40)
     t.act("TBF", "place_token", city="O8-0-0", slot=0)
     t.act("2", "buy_shares", shares=["TBF_1"], percent=20)
-    sh.convert(t.game, t.state, "TBF")
+    t.game.rules.convert(t.game, t.state, "TBF")
     tbf = t.state.corporations["TBF"]
     assert tbf.kind == "10-share" and len(tbf.shares) == 9
     assert (sh.percent_of(tbf, "1"), sh.percent_of(tbf, "2"), sh.percent_of(tbf, "TBF")) == (
@@ -354,7 +354,7 @@ def test_from_phase_five_a_company_starts_by_buying_the_directors_certificate() 
     t = started_tbf()
     s = t.state
     s.phase = "5"
-    sh.convert(t.game, s, "MZA")
+    t.game.rules.convert(t.game, s, "MZA")
     t.act("2", "par", corporation="MZA", share_price="90,0,6")
     mza = s.corporations["MZA"]
     assert (mza.par_price, t.cash("2"), mza.cash) == (90, 375 - 180, 180)  # 20 % at 90

@@ -159,6 +159,16 @@ class Rules:
     """Whether a director pays what the company lacks for a tile lay (1858), or the company
     pays alone (18xx.games' usual rule)."""
 
+    TOKEN_PASS_WITHOUT_ROOM: ClassVar[bool] = False
+    """Whether a company with a marker left always gets the token step (to pass), or, as
+    usual, only when a reached city has a space it can pay for."""
+
+    def station_cost(self, game: Game, state: GameState, corp: str, coord: str) -> int:
+        """What a new station of ``corp`` on ``coord`` costs: its next marker's printed price
+        (companies.yaml ``station_costs``; 1830: 40, then 100)."""
+        token = next((t for t in state.corporations[corp].tokens if not t.used), None)
+        return token.price if token is not None else 0
+
     def route_available(self, game: Game, state: GameState, corp: str) -> bool:
         """Whether the company has a route to run at all (its network reaches two stops);
         without one the route step is skipped (18xx.games ``can_run_route?``)."""
@@ -277,7 +287,10 @@ class Rules:
         return False
 
     def convert(self, game: Game, state: GameState, corp: str) -> None:
-        raise NotImplementedError
+        """A company changes share structure (companies.yaml ``conversion``)."""
+        from ferrovia.rules.operating.phases import convert_share_structure
+
+        convert_share_structure(game, state, corp)
 
     def home_token_hexes(self, game: Game, state: GameState, corp: str) -> list[str]:
         """Hexes where a starting company may put its home station."""

@@ -207,15 +207,9 @@ class Rules1858(Rules):
         return reaches_any_hex(game, state, corp, homes)
 
     def can_convert(self, game: Game, state: GameState, corp: str) -> bool:
-        c = state.corporations[corp]
-        return c.kind == "5-share" and c.floated and not c.closed
-
-    def convert(self, game: Game, state: GameState, corp: str) -> None:
-        """[§8.6] A 5-share company becomes a 10-share one: each certificate is worth half as
-        much and five new 10 % shares go to its treasury."""
-        from ferrovia.rules.stock.shares import convert
-
-        convert(game, state, corp)
+        """[§8.6] A director may convert a started 5-share company into a 10-share one."""
+        c, conv = state.corporations[corp], game.definition.companies.conversion
+        return conv is not None and c.kind == conv.from_structure and c.floated and not c.closed
 
     def home_token_hexes(self, game: Game, state: GameState, corp: str) -> list[str]:
         """A company started from a private puts its home in that private's reserved city; one
@@ -272,6 +266,15 @@ class Rules1858(Rules):
     DIVIDEND_KINDS: ClassVar[tuple[str, ...]] = ("payout", "half", "withhold")
     DIRECTOR_COVERS_TRACK_COSTS: ClassVar[bool] = True  # the director helps pay for a lay
 
+    TOKEN_PASS_WITHOUT_ROOM: ClassVar[bool] = True
+
+    def station_cost(self, game: Game, state: GameState, corp: str, coord: str) -> int:
+        """[§9.4] By the provinces between the new station and the company's nearest one."""
+        from ferrovia.games.g1858.stations import province_station_cost
+
+        cost = province_station_cost(game, state, corp, coord)
+        return super().station_cost(game, state, corp, coord) if cost is None else cost
+
     def route_available(self, game: Game, state: GameState, corp: str) -> bool:
         """A company with a train always takes its run step (an empty run if nothing can be
         reached), as the 1858 exports record."""
@@ -279,22 +282,54 @@ class Rules1858(Rules):
 
     # -- privates ---------------------------------------------------------------------------
     def company_private_revenue(self, game: Game, state: GameState, corp: str) -> int:
-        """[4.1] The income of the privates a company owns is part of its earnings."""
-        from ferrovia.rules.operating.dividend import private_revenue
+        """[4.1] The income of the private railways a company owns is part of its earnings (a
+        works pays its owner at the start of the operating round instead)."""
+        from ferrovia.rules.operating.common import private_income
 
-        return private_revenue(game, state, corp)
+        return sum(
+            private_income(game, state, sym)
+            for sym in state.corporations[corp].companies
+            if not state.privates[sym].closed and game.data.private(sym).kind == "railway"
+        )
 
     def after_dividend(self, game: Game, state: GameState, corp: str) -> None:
-        """[9.7] The company's privates close once it has run (it gets their face value)."""
-        from ferrovia.rules.operating.dividend import close_owned_privates
-
-        close_owned_privates(game, state, corp)
+        """[9.7] The company's privates close once it has run (it gets their face value, and
+        their reserved city spaces are freed)."""
+        for sym in list(state.corporations[corp].companies):
+            if not state.privates[sym].closed:
+                self.close_private(game, state, sym)
 
     def payout_companies(self, game: Game, state: GameState) -> None:
-        """[§9.1] Player-owned privates pay their income at the start of each operating round."""
-        from ferrovia.rules.operating.dividend import pay_private_income
+        """[§9.1] Player-owned privates pay their income at the start of each operating round
+        (none in the private closure round; a company's add to its earnings), then each works
+        a company owns pays it."""
+        from ferrovia.rules.ledger import transfer
+        from ferrovia.rules.operating.common import private_income
 
-        pay_private_income(game, state)
+        if state.data.get("private_closure_round") == "in_progress":
+            return
+        order = {p.id: i for i, p in enumerate(state.players)}
+        open_ = [p for p in state.privates.values() if not p.closed]
+        owned = sorted((order[p.owner], p.sym) for p in open_ if p.owner in order)
+        works = [
+            p.sym
+            for p in open_
+            if p.owner in state.corporations and game.data.private(p.sym).kind == "works"
+        ]
+        for sym in [sym for _, sym in owned] + works:
+            income = private_income(game, state, sym)
+            if income > 0:
+                owner = state.privates[sym].owner
+                transfer(state, BANK, owner, income, f"{sym} income")
+                state.log.append(f"{owner} collects {income} from {sym}")
+
+    def train_event(self, game: Game, state: GameState, event: str) -> None:
+        """``privates_close`` (the first 5E/4M): a private closure round follows this
+        operating round [§10]."""
+        if event == "privates_close":
+            state.data["private_closure_round"] = "next"
+        else:
+            super().train_event(game, state, event)
 
     def action_processed(self, game: Game, state: GameState, action: Any) -> None:
         """A company whose price reaches the closing space closes at once; if that leaves the

@@ -99,7 +99,7 @@ def close_corporation(game: Game, state: GameState, sym: str) -> None:
     state.corporations[sym] = fresh
     corp.closed = True
     if "brown" in common.current_phase(game, state).tiles:
-        phases.convert_to_ten_share(game, state, sym)
+        phases.convert_share_structure(game, state, sym)
     if was_operating:
         # The round moves on to the next operator (18xx.games force_next_entity!); the new
         # company has not floated, so it is skipped if it comes up again this round.

@@ -119,6 +119,8 @@ class Rules1858Switzerland(Rules1858):
         what phases.yaml ``private_batches`` already says."""
         if event == "privates_close2":
             state.data["private_closure_round"] = "next"
+        else:
+            super().train_event(game, state, event)
 
 
 RULES = Rules1858Switzerland()

@@ -25,11 +25,10 @@ from ferrovia.rules.actions import Action
 from ferrovia.rules.actions import Dividend as DividendAction
 from ferrovia.rules.ledger import transfer
 from ferrovia.rules.operating import common
-from ferrovia.rules.state import BANK, POOL, GameState
+from ferrovia.rules.state import BANK, POOL
 from ferrovia.rules.step import Step
 
 if TYPE_CHECKING:
-    from ferrovia.rules.game import Game
     from ferrovia.schemas.market import Movement
 
 KINDS = ("payout", "half", "withhold")
@@ -86,28 +85,6 @@ def holder_payments(per_share: int, holdings: Mapping[str, int], *, pool: str) -
 
 
 # -- the step -----------------------------------------------------------------------------------
-
-
-def private_revenue(game: Game, state: GameState, corp: str) -> int:
-    """Income of the private railways a company owns: added to its earnings [4.1] (a works
-    pays its owner at the start of the operating round instead)."""
-    return sum(
-        common.private_income(game, state, sym)
-        for sym in state.corporations[corp].companies
-        if sym in state.privates
-        and not state.privates[sym].closed
-        and game.data.private(sym).kind == "railway"
-    )
-
-
-def close_owned_privates(game: Game, state: GameState, corp: str) -> None:
-    """9.7: the company's privates close; it receives each one's face value from the bank
-    (and their reserved city spaces are freed)."""
-    from ferrovia.rules.stock import close_private
-
-    for sym in list(state.corporations[corp].companies):
-        if sym in state.privates and not state.privates[sym].closed:
-            close_private(game, state, sym)
 
 
 class DividendStep(Step):
@@ -210,36 +187,3 @@ class DividendStep(Step):
             DividendAction(entity=entity, entity_type="corporation", kind_=k)
             for k in self.game.rules.DIVIDEND_KINDS
         ]
-
-
-def pay_private_income(game: Game, state: GameState) -> None:
-    """Start of each operating round [9]: every player-owned private pays its income to its
-    owner (privates owned by a public company add to its earnings instead; none are paid in
-    the private closure round), then every works owned by a public company pays it."""
-    if state.data.get("private_closure_round") == "in_progress":
-        return
-    order = {p.id: i for i, p in enumerate(state.players)}
-    owned = [
-        (order[p.owner], p.sym)
-        for p in state.privates.values()
-        if not p.closed and p.owner in order
-    ]
-    for _, sym in sorted(owned):
-        income = common.private_income(game, state, sym)
-        if income > 0:
-            owner = state.privates[sym].owner
-            transfer(state, BANK, owner, income, f"{sym} income")
-            state.log.append(f"{owner} collects {income} from {sym}")
-    works = [
-        p.sym
-        for p in state.privates.values()
-        if not p.closed
-        and p.owner in state.corporations
-        and game.data.private(p.sym).kind == "works"
-    ]
-    for sym in works:
-        income = common.private_income(game, state, sym)
-        if income > 0:
-            owner = state.privates[sym].owner
-            transfer(state, BANK, owner, income, f"{sym} income")
-            state.log.append(f"{owner} collects {income} from {sym}")

@@ -191,10 +191,11 @@ def start_phases(game: Game, state: GameState, bought_type: str) -> list[str]:
     return started
 
 
-def convert_to_ten_share(game: Game, state: GameState, sym: str) -> None:
-    """5-share -> 10-share (companies.yaml ``conversion``): every certificate's percent halves;
-    the new 10% shares go to the company's treasury (18xx.games numbers them 4-8), after all
-    existing certificates in acquisition order."""
+def convert_share_structure(game: Game, state: GameState, sym: str) -> None:
+    """A company of companies.yaml ``conversion.from`` becomes one of ``conversion.to`` (1858:
+    5 -> 10 shares): every certificate keeps its holder at half its percent; the new
+    certificates go to the company's treasury (numbered on from the old ones, as 18xx.games
+    does), after all existing certificates in acquisition order."""
     from ferrovia.rules.stock.shares import next_seq
 
     conv = game.definition.companies.conversion
@@ -232,9 +233,7 @@ def fire_train_events(game: Game, state: GameState, bought_type: str) -> None:
         state.log.append(f"-- Event: {event} --")
         if conv is not None and event == conv.on_event:
             for sym in list(state.corporations):
-                convert_to_ten_share(game, state, sym)
-        elif event == "privates_close":
-            state.data["private_closure_round"] = "next"
+                convert_share_structure(game, state, sym)
         else:
             game.rules.train_event(game, state, event)
 

@@ -1,64 +1,19 @@
-"""Place a station marker [1858 rules 9.4]: the province cost rule.
-
-The cost depends only on the new marker's distance, in provinces, from the company's nearest
-existing marker (irrespective of track): market.yaml ``stations.per_border`` per provincial
-boundary crossed, but at least ``stations.minimum`` (1858: P40 and P20).
-
->>> station_cost([2, 1, 3], per_boundary=40, minimum=20)
-40
->>> station_cost([0], per_boundary=40, minimum=20)
-20
->>> station_cost([], per_boundary=40, minimum=20)
-20
+"""Place a station marker: one a turn, in a free city space the company's network reaches, at
+the price the game's ``station_cost`` hook names (the usual one: the marker's printed price).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ferrovia.rules.actions import Action, Pass, PlaceToken
 from ferrovia.rules.ledger import transfer
 from ferrovia.rules.operating import board, common, routing
-from ferrovia.rules.state import BANK, GameState
+from ferrovia.rules.state import BANK
 from ferrovia.rules.step import Step
 
 if TYPE_CHECKING:
-    from ferrovia.rules.game import Game
-
-
-def station_cost(boundaries_to_existing: Iterable[int], *, per_boundary: int, minimum: int) -> int:
-    """Cost from the province distances to each existing marker (nearest one counts)."""
-    nearest = min(boundaries_to_existing, default=0)
-    return max(minimum, per_boundary * nearest)
-
-
-# -- the step -----------------------------------------------------------------------------------
-
-
-def province_of(stations: Any, coord: str) -> str | None:
-    for name, hexes in stations.provinces.items():
-        if coord in hexes:
-            return str(name)
-    return None
-
-
-def station_cost_for(game: Game, state: GameState, corp: str, coord: str) -> int:
-    """The cost of a new station of ``corp`` on ``coord`` by the province rule."""
-    stations = game.definition.market.stations
-    if stations is None:
-        # without province rules a marker costs its printed price (companies.yaml
-        # station_costs; 1830: 40, then 100)
-        token = next((t for t in state.corporations[corp].tokens if not t.used), None)
-        return token.price if token is not None else 0
-    target = province_of(stations, coord)
-    distances = []
-    for other in board.station_hexes(state, corp):
-        src = province_of(stations, other)
-        if src is None or target is None:
-            continue
-        distances.append(0 if src == target else int(stations.borders_between[src][target]))
-    return station_cost(distances, per_boundary=stations.per_border, minimum=stations.minimum)
+    pass
 
 
 class TokenStep(Step):
@@ -82,7 +37,7 @@ class TokenStep(Step):
         corp = self.state.corporations[entity]
         if not any(not t.used for t in corp.tokens):
             return []
-        if self.game.definition.market.stations is None and len(self.legal_actions(entity)) < 2:
+        if not self.game.rules.TOKEN_PASS_WITHOUT_ROOM and len(self.legal_actions(entity)) < 2:
             return []  # the usual rule: only when a reached city has room it can pay for
         return ["place_token", "pass"]
 
@@ -111,7 +66,7 @@ class TokenStep(Step):
             raise self.illegal(
                 action, "9.4 station markers", f"no free space in {action.city} for {op}"
             )
-        cost = station_cost_for(game, state, op, coord)
+        cost = game.rules.station_cost(game, state, op, coord)
         if action.cost is not None and action.cost != cost:
             raise self.illegal(
                 action,
@@ -148,7 +103,7 @@ class TokenStep(Step):
                     continue
                 if board.token_slot(state, slots, list(res), entity) is None:
                     continue
-                cost = station_cost_for(game, state, entity, coord)
+                cost = game.rules.station_cost(game, state, entity, coord)
                 if cost <= corp.cash:
                     out.append(
                         PlaceToken(

@@ -333,28 +333,3 @@ def check_bundle(state: GameState, share_ids: tuple[str, ...], percent: int) -> 
     if pct > total or pct <= 0:
         raise IllegalAction(f"bundle of {total}% cannot be sold as {pct}%", rule="bundle")
     return Bundle(shares[0].corp, shares, pct)
-
-
-def convert(game: Game, state: GameState, sym: str) -> None:
-    """A 5-share company becomes a 10-share one: every certificate keeps its holder at half the
-    percentage, and five new 10 % certificates (indices 4-8) go to the treasury."""
-    corp = state.corporations[sym]
-    if corp.kind != "5-share":
-        return
-    corp.kind = "10-share"
-    corp.float_percent = 20
-    for s in corp.shares:
-        s.percent //= 2
-    start = max(s.index for s in corp.shares) + 1
-    for i in range(5):
-        corp.shares.append(
-            Share(
-                corp=sym,
-                index=start + i,
-                percent=10,
-                president=False,
-                owner=sym,
-                seq=next_seq(state),
-            )
-        )
-    state.log.append(f"{sym} converts to a 10-share company")
