@@ -18,7 +18,12 @@ file by file (``map.yaml``, ``tiles.yaml``, ``privates.yaml``, ``companies.yaml`
     trains: [7E], 'stock_market.spaces': [50]}`` (a dotted path reaches a nested collection;
     in a list of plain values the key is the value itself);
   - a top-level ``replace:`` list names top-level keys the variant gives whole, not merged
-    (``replace: [hexes]`` for a new map).
+    (``replace: [hexes]`` for a new map);
+  - a top-level ``set:`` mapping changes one value anywhere, lists without a natural key
+    included: ``{'stock_market.spaces.3': 66, 'lays.corporation.1.cost': 30}`` (a dotted
+    address; a list entry by its 0-based index, or by its natural key in a keyed list).  The
+    address must exist in the merged file; ``set:`` applies after the merge and ``replace:``,
+    before ``remove:`` (so indices are the merged list's).
 
 The merge works on ruamel's round-trip trees, so every merged value keeps the line and column
 of the file it came from.  :class:`MergedDoc` (a :class:`~ferrovia.loader.YamlDoc`) reports
@@ -82,6 +87,7 @@ KEYED_LISTS: dict[str, str] = {
 
 REMOVE = "remove"
 REPLACE = "replace"
+SET = "set"
 EXTENDS = "extends"
 PART_FILES = ("map", "tiles", "privates", "companies", "trains", "phases", "market", "options")
 
@@ -355,6 +361,32 @@ class _Merger:
                         spec_doc.error((REMOVE, where, n), f"{where} has no entry {key!r}")
                     )
 
+    def set_values(self, tree: Any, spec: Any, spec_doc: YamlDoc) -> None:
+        """Apply a top-level ``set:`` mapping (address -> new value) to the merged ``tree``."""
+        if not isinstance(spec, dict):
+            self.errors.append(spec_doc.error((SET,), "'set' must map dotted addresses to values"))
+            return
+        for address, value in spec.items():
+            found = _address(tree, str(address))
+            if isinstance(found, str):
+                self.errors.append(spec_doc.key_error((SET, address), f"set: {found}"))
+                continue
+            container, key = found
+            container[key] = self.adopt(value, spec_doc.file, {})
+            # The new value is reported where the variant wrote it.
+            data = getattr(getattr(spec, "lc", None), "data", None) or {}
+            where = data.get(address)
+            lc: Any = getattr(container, "lc", None)
+            if where and lc is not None:
+                if lc.data is None:
+                    lc.data = {}
+                old = lc.data.get(key)
+                if isinstance(container, dict):
+                    lc.data[key] = [*(old[:2] if old else where[:2]), *where[2:]]
+                else:
+                    lc.data[key] = list(where[2:])
+            self._note(container, key, spec_doc.file)
+
     def _remove_one(self, target: Any, name: str, key: Any) -> bool:
         if isinstance(target, dict):
             for k in list(target):
@@ -371,6 +403,53 @@ class _Merger:
                 _delete_item(target, i, self.origins)
                 return True
         return False
+
+
+def _address(tree: Any, address: str) -> tuple[Any, PathItem] | str:
+    """The (container, key) a dotted ``set:`` address names, or why there is none.
+
+    >>> from ferrovia.loader import parse_yaml
+    >>> doc, _ = parse_yaml("a:\\n  spaces: [50, 60]\\n  trains:\\n  - {name: 2H}\\n", "f.yaml")
+    >>> _address(doc.data, "a.spaces.1")[1], _address(doc.data, "a.trains.2H.name")[1]
+    (1, 'name')
+    >>> _address(doc.data, "a.spaces.5")
+    "no entry 5 in 'a.spaces' (it has 2, from 0)"
+    """
+    parts = address.split(".")
+    node: Any = tree
+    walked: list[str] = []
+    for n, part in enumerate(parts):
+        last = n == len(parts) - 1
+        key: PathItem | None = None
+        if isinstance(node, dict):
+            key = next((k for k in node if k == part or str(k) == part), None)
+            if key is None:
+                return f"no {part!r} in {'.'.join(walked) or 'the file'!r}"
+        elif isinstance(node, list):
+            natural = KEYED_LISTS.get(walked[-1] if walked else "")
+            if natural is not None:
+                key = next(
+                    (
+                        i
+                        for i, e in enumerate(node)
+                        if isinstance(e, dict) and str(e.get(natural)) == part
+                    ),
+                    None,
+                )
+            if key is None and part.isdigit():
+                key = int(part) if int(part) < len(node) else None
+                if key is None:
+                    where = ".".join(walked)
+                    return f"no entry {part} in {where!r} (it has {len(node)}, from 0)"
+            if key is None:
+                return f"no entry {part!r} in {'.'.join(walked)!r}"
+        else:
+            return f"{'.'.join(walked)!r} is a single value, not a collection"
+        if last:
+            return node, key
+        node = node[key]
+        walked.append(part)
+    return "an empty address"
 
 
 def _pos(src: Any, key: Any, dst: Any, dst_key: Any) -> None:
@@ -433,15 +512,18 @@ def merge_docs(
         over_data = over.data
         spec = None
         replace: Any = []
-        if isinstance(over_data, dict) and (REMOVE in over_data or REPLACE in over_data):
+        settings: Any = None
+        if isinstance(over_data, dict) and any(k in over_data for k in (REMOVE, REPLACE, SET)):
             spec = over_data.get(REMOVE)
             replace = over_data.get(REPLACE) or []
+            settings = over_data.get(SET)
             over_data = CommentedMap(over_data)
             _copy_lc(over.data, over_data)
             for k in over.data:
                 _pos(over.data, k, over_data, k)
             over_data.pop(REMOVE, None)
             over_data.pop(REPLACE, None)
+            over_data.pop(SET, None)
         data = m.merge(base.data, base_origins, base_root, over_data, over.file)
         if not isinstance(replace, list):
             m.errors.append(over.error((REPLACE,), "'replace' must list top-level keys"))
@@ -452,6 +534,8 @@ def merge_docs(
                 m.errors.append(over.error((REPLACE, n), f"replace: this file has no {key!r}"))
                 continue
             data[key] = m.adopt(over_data[key], over.file, {})
+        if settings is not None:
+            m.set_values(data, settings, over)
         if spec is not None:
             m.remove(data, spec, over)
     for key in drop:

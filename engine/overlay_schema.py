@@ -7,16 +7,17 @@ full one with:
 * no field required, except the natural key of an entry of a keyed list (a private's
   ``symbol``, a train's ``name``...), which says which base entry it changes;
 * ``~`` (null) allowed for every mapping value, since ``key: ~`` removes the key;
-* the top-level ``remove:`` (collection or dotted path -> keys to delete) and ``replace:``
-  (top-level keys given whole).
+* the top-level ``remove:`` (collection or dotted path -> keys to delete), ``replace:``
+  (top-level keys given whole) and ``set:`` (dotted address -> one new value, list entries by
+  index: ``stock_market.spaces.3``).
 
 ``ferrovia schema`` writes them next to the full ones as ``KIND.overlay.schema.json``.
 
 >>> schema = overlay_schema("privates")
 >>> "required" in schema, schema["$defs"]["Private"]["required"]
 (False, ['symbol'])
->>> [key in schema["properties"] for key in ("privates", "remove", "replace")]
-[True, True, True]
+>>> [key in schema["properties"] for key in ("privates", "remove", "replace", "set")]
+[True, True, True, True]
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import copy
 import json
 from typing import Any
 
-from ferrovia.overlay import KEYED_LISTS, REMOVE, REPLACE
+from ferrovia.overlay import KEYED_LISTS, REMOVE, REPLACE, SET
 from ferrovia.schemas import FILE_KINDS, json_schema
 
 __all__ = ["OVERLAY_KINDS", "overlay_schema", "overlay_schema_text"]
@@ -123,12 +124,22 @@ def overlay_schema(kind: str) -> dict[str, Any]:
         "type": "array",
         "items": {"enum": top},
     }
+    schema["properties"][SET] = {
+        "title": "Set",
+        "description": (
+            "One value changed anywhere in the merged file, also inside lists without a natural "
+            "key: dotted address -> new value; a list entry by its 0-based index (or its key "
+            "in a keyed list), e.g. 'stock_market.spaces.3': 66, 'lays.corporation.1.cost': 30."
+        ),
+        "type": "object",
+        "propertyNames": {"pattern": "^[^.]+(\\.[^.]+)*$"},
+    }
     title = full.get("title", kind)
     schema["title"] = f"{title} (overlay)"
     schema["description"] = (
         f"A variant's {kind} file, merged over its base's: every field optional, 'key: ~' "
-        "removes a key, 'remove:' deletes entries, 'replace:' takes values whole. "
-        + str(full.get("description", ""))
+        "removes a key, 'remove:' deletes entries, 'replace:' takes values whole, 'set:' "
+        "changes one value by its address. " + str(full.get("description", ""))
     ).strip()
     return schema
 

@@ -233,6 +233,8 @@ def test_second_lay_fee_and_terrain(make: Callable[..., Game]) -> None:
     # Gerona (P7): mountain P40 + P20 for the second lay
     assert _private_lays(make()) == -60
     assert _private_lays(make("lay35", tiles=PRIVATE_LAYS)) == -75
+    # the same change as one addressed entry of the keyless list (overlay ``set:``)
+    assert _private_lays(make("set35", tiles="set: {lays.private.1.cost: 35}\n")) == -75
     terrain = make("paid", tiles="upgrades: {terrain: {metre_only: full}}\n")
     rules = terrain.definition.upgrade_rules.terrain
     assert track.terrain_cost(45, {"narrow"}, rules) == 45  # 1858 (half): 23

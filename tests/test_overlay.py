@@ -175,3 +175,42 @@ options:
         bought = next(line for line in state.log if line.startswith(f"{p.name} buys"))
         assert bought.endswith(f"for {cost[privs]}") and all(s in bought for s in privs)
     assert state.round.kind == "operating"
+
+
+def test_set_changes_one_entry_of_a_list_without_keys(tmp_path: Path) -> None:
+    """``set:`` addresses one value inside keyless lists (market spaces, tile lays) and keyed
+    ones; the rest of the list is the base's, and the new value is reported where it is set."""
+    market = "set:\n  stock_market.spaces.3: 66\n  movement.withheld: -2\n"
+    tiles = "set:\n  lays.corporation.1.cost: 30\n  lays.private.1.metre_cost: 15\n"
+    trains = "set:\n  trains.2H.price: 90\n"
+    game = _variant(tmp_path, {"market.yaml": market, "tiles.yaml": tiles, "trains.yaml": trains})
+    res = validate_game(game)
+    assert res.errors == []
+    d = res.definition
+    assert d is not None
+    assert d.market.stock_market.spaces[2:5] == (60, 66, 70)
+    assert len(d.market.stock_market.spaces) == 19 and d.market.movement.withheld == -2
+    assert [lay.cost for lay in d.tile_lays["corporation"]] == [0, 30]
+    assert [lay.metre_cost for lay in d.tile_lays["private"]] == [None, 15]
+    assert d.tile_lays["corporation"][1].metre_cost == 10  # the rest of the entry is the base's
+    assert [t.price for t in d.trains if t.name == "2H"] == [90]
+
+
+def test_set_errors_are_positioned_in_the_variant(tmp_path: Path) -> None:
+    tiles = "set:\n  lays.corporation.1.cost: 30\n  lays.corporation.5.cost: 30\n"
+    market = "set:\n  movement.withheld: lots\n  stock_market.nosuch: 1\n"
+    game = _variant(tmp_path, {"tiles.yaml": tiles, "market.yaml": market})
+    shown = sorted(
+        (Path(e.file).name, e.line, e.col, e.message) for e in validate_game(game).errors
+    )
+    assert shown == [
+        (
+            "market.yaml",
+            2,
+            22,
+            "movement.withheld: input should be a valid integer, unable to "
+            "parse string as an integer, got 'lots'",
+        ),
+        ("market.yaml", 3, 3, "set: no 'nosuch' in 'stock_market'"),
+        ("tiles.yaml", 3, 3, "set: no entry 5 in 'lays.corporation' (it has 2, from 0)"),
+    ]
