@@ -40,7 +40,7 @@ from ferrovia.loader import PathItem, YamlDoc, load_model
 from ferrovia.notation.errors import NotationError
 from ferrovia.notation.models import Tile
 from ferrovia.notation.parser import parse
-from ferrovia.overlay import load_part, part_exists
+from ferrovia.overlay import MergedDoc, load_part, part_exists
 from ferrovia.paths import gamedata_root
 from ferrovia.schemas import (
     CompaniesFile,
@@ -75,6 +75,41 @@ def coord_xy(coord: str) -> tuple[int, int] | None:
     if not found:
         return None
     return _LETTERS.index(found.group(1)), int(found.group(2)) - 1
+
+
+_OFFBOARD = re.compile(r"(?:^|;)offboard=([^;]*)")
+
+
+def with_group_revenue(
+    code: str, groups: Mapping[str, Any]
+) -> tuple[str, str | None, tuple[int, int]]:
+    """``code`` with its off-board's group value (map.yaml ``group_revenues``) filled in when
+    the off-board names a group that has one and gives no revenue itself; that group; and
+    where the text went in (index, length) so errors can be told in the code as written.
+
+    >>> with_group_revenue("offboard=groups:F,hide:1;path=a:0,b:_0", {"F": {"yellow": 30}})
+    ('offboard=revenue:yellow_30,groups:F,hide:1;path=a:0,b:_0', 'F', (9, 18))
+    >>> with_group_revenue("offboard=revenue:20,groups:F", {"F": 30})
+    ('offboard=revenue:20,groups:F', None, (0, 0))
+    """
+    match = _OFFBOARD.search(code)
+    if match is None:
+        return code, None, (0, 0)
+    keys = dict(item.split(":", 1) for item in match.group(1).split(",") if ":" in item)
+    if "revenue" in keys:
+        return code, None, (0, 0)
+    group = next((g for g in keys.get("groups", "").split("|") if g in groups), None)
+    if group is None:
+        return code, None, (0, 0)
+    value = groups[group]
+    text = (
+        "|".join(f"{colour}_{n}" for colour, n in value.items())
+        if isinstance(value, Mapping)
+        else str(value)
+    )
+    at = match.start(1)
+    insert = f"revenue:{text}{',' if match.group(1) else ''}"
+    return code[:at] + insert + code[at:], group, (at, len(insert))
 
 
 @dataclass
@@ -159,12 +194,24 @@ class _Checker:
     ) -> None:
         self.errors.append(doc.error(path, message, at_key=key))
 
-    def parse_code(self, doc: YamlDoc, path: Sequence[PathItem], code: str) -> Tile | None:
+    def parse_code(
+        self,
+        doc: YamlDoc,
+        path: Sequence[PathItem],
+        code: str,
+        inserted: tuple[int, int] = (0, 0),
+    ) -> Tile | None:
+        """``code`` parsed, or None with its error reported; ``inserted`` (index, length) is
+        text the loader put in (a group's revenue), left out again of the error's column."""
         # Strict: our data must not rely on the slips 18xx.games' decoder tolerates (edge 6,
         # a repeated key, a glued part...); every bundled code is clean.
         try:
             return parse(code, strict=True)
         except NotationError as exc:
+            at, length = inserted
+            if length:
+                index = exc.index - length if exc.index >= at + length else min(exc.index, at)
+                exc = NotationError(code[:at] + code[at + length :], index, exc.message)
             origin, style = doc.scalar_origin(path)
             if not doc.single_line(path, code):
                 # The columns of a folded or multi-line scalar do not map one to one.
@@ -354,12 +401,27 @@ class _Checker:
                         key=True,
                     )
         hexes: dict[str, HexDef] = {}
+        used_groups: set[str] = set()
         for coord, hexdata in gmap.model.hexes.items():
-            tile = self.parse_code(doc, ("hexes", coord, "code"), hexdata.code)
+            code, group, inserted = with_group_revenue(hexdata.code, gmap.model.group_revenues)
+            if group is not None:
+                used_groups.add(group)
+            tile = self.parse_code(doc, ("hexes", coord, "code"), code, inserted)
             if tile is None or coord not in coords:
                 continue
             x, y = coords[coord]
-            hexes[coord] = HexDef(coord, hexdata.color, hexdata.name, hexdata.code, tile, x, y)
+            hexes[coord] = HexDef(coord, hexdata.color, hexdata.name, code, tile, x, y)
+        for group in gmap.model.group_revenues:
+            inherited = isinstance(doc, MergedDoc) and doc.locate(("group_revenues", group))[3]
+            # a value the base needs is not this variant's to drop (1858 India has no France)
+            if group not in used_groups and not inherited:
+                self.err(
+                    doc,
+                    ("group_revenues", group),
+                    f"no off-board of group {group!r} takes this value (an offboard with "
+                    f"groups:{group} and no revenue of its own)",
+                    key=True,
+                )
         for name, bonus in gmap.model.route_bonuses.items():
             for key in ("one_end", "other_end"):
                 for j, coord in enumerate(getattr(bonus, key)):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from ferrovia.schemas.base import Color, MapNotEmpty, Model, NotEmpty
+from ferrovia.schemas.base import Color, MapNotEmpty, Model, Money, NotEmpty
 from pydantic import Field
 
 
@@ -38,3 +38,7 @@ class MapFile(Model):
     hexes: Annotated[dict[str, Hex], NotEmpty, MapNotEmpty]
     route_bonuses: dict[str, RouteBonus] = Field(default_factory=dict)
     """Bonus name -> the route bonus."""
+    group_revenues: dict[str, Money | dict[Color, Money]] = Field(default_factory=dict)
+    """Off-board group -> its value, said once for all the group's hexes (1858's France: one
+    value per phase colour on six hexes): an ``offboard`` whose code names the group
+    (``groups:France``) and gives no ``revenue`` takes this one."""

@@ -20,6 +20,7 @@ LOADER = {
     "GameFile.files": "file names of the parts (loader)",
     "GameFile.tileset": "the tile set the manifest draws on (loader)",
     "MapFile.hexes": "becomes GameDefinition.hexes (HexDef, recorded as Hex.*)",
+    "MapFile.group_revenues": "fills its group's off-board codes (HexDef.code and .tile)",
     "PhasesFile.phases": "becomes GameDefinition.phases",
     "PrivatesFile.privates": "becomes GameDefinition.privates",
     "TilesFile.tiles": "becomes GameDefinition.tiles (TileDef, recorded as ManifestEntry.*)",

@@ -40,9 +40,16 @@ def neighbour(coord: str, edge: int) -> str | None:
     return by_xy.get((x + dx, y + dy))
 
 
+@cache
+def _definition() -> Any:
+    from ferrovia.definition import load_game
+
+    return load_game(GAMEDATA / "1858")
+
+
 def tile(coord: str) -> Any:
-    notation = pytest.importorskip("ferrovia.notation")
-    return notation.parse(hexes()[coord].get("code", ""))
+    """The hex's preprinted tile as the game loads it (a group's value filled in)."""
+    return _definition().hexes[coord].tile
 
 
 def test_127_hexes_on_one_flat_grid() -> None:
@@ -80,9 +87,9 @@ def test_colours() -> None:
 
 def test_every_code_parses() -> None:
     notation = pytest.importorskip("ferrovia.notation")
-    for coord, entry in hexes().items():
+    for coord in hexes():
         # strict: new data has none of the slips lenient mode forgives in 18xx.games codes
-        assert notation.check(entry.get("code", ""), strict=True) is None, coord
+        assert notation.check(_definition().hexes[coord].code, strict=True) is None, coord
 
 
 def test_france_pays_by_phase_colour_and_is_one_stop() -> None:
@@ -92,6 +99,8 @@ def test_france_pays_by_phase_colour_and_is_one_stop() -> None:
         assert offboard.revenue.as_dict() == {"yellow": 30, "green": 40, "brown": 50, "gray": 70}
         assert offboard.groups == ("France",)
         assert offboard.hide == (coord != "M2")  # the value is printed once, on M2
+        # ... and said once in the data: no France hex code carries it
+        assert "revenue" not in hexes()[coord]["code"]
 
 
 def test_madrid_is_three_separate_cities_in_yellow() -> None:

@@ -113,6 +113,15 @@ def main(argv: list[str] | None = None) -> int:
 
     map_data = load(GAME / "map.yaml")
     hexes = map_data["hexes"]
+    try:  # a group's value (France's) is said once in map.yaml; 18xx.games repeats it
+        from ferrovia.validate import with_group_revenue
+
+        groups = map_data.get("group_revenues") or {}
+        for entry in hexes.values():
+            if entry.get("code"):
+                entry["code"] = with_group_revenue(entry["code"], groups)[0]
+    except ImportError:
+        pass
     names = {c: h["name"] for c, h in hexes.items() if "name" in h}
     problems = list(check_map(hexes, names))
     codes = {f"map {c}": h["code"] for c, h in hexes.items() if h.get("code")}
