@@ -122,15 +122,34 @@ def variants(leaf: Leaf, rnd: random.Random) -> list[Any]:
     return [o for o in SWITCHES[key] if o != v]
 
 
-def players_for(leaf: Leaf) -> int:
-    for i, p in enumerate(leaf.path[:-1]):
-        if p in PLAYER_TABLES and i == len(leaf.path) - 2:
+def players_for(leaf: Leaf) -> int | None:
+    """The player count a per-player-count value belongs to (None: any count)."""
+    if len(leaf.path) >= 2 and leaf.path[-2] in PLAYER_TABLES | {"nth_purchase"}:
+        try:
             return int(leaf.path[-1])
-    if len(leaf.path) >= 2 and leaf.path[-2] in PLAYER_TABLES:
-        return int(leaf.path[-1])
-    if len(leaf.path) >= 2 and leaf.path[-2] == "nth_purchase":
-        return int(leaf.path[-1])
-    return 4
+        except ValueError:
+            return None
+    if leaf.file == "options.yaml" and "packets" in leaf.path:
+        return int(leaf.path[leaf.path.index("packets") + 1])
+    return None
+
+
+def options_for(leaf: Leaf, game: Path) -> tuple[str, ...]:
+    """An optional rule's own values only play with that rule on."""
+    if leaf.file != "options.yaml":
+        return ()
+    doc = _yaml().load((game / "options.yaml").read_text(encoding="utf-8"))
+    return (str(doc["options"][leaf.path[1]]["id"]),)
+
+
+def games_for(
+    leaf: Leaf, players: list[int], bots: list[str], seeds: int
+) -> list[tuple[int, str, int]]:
+    """The (players, bots, seed) games tried on a change, cheapest-to-differ first: the first
+    seed at every player count and bot, then the next seed, ..."""
+    own = players_for(leaf)
+    counts = [own] if own is not None else players
+    return [(n, b, s) for s in range(1, seeds + 1) for b in bots for n in counts]
 
 
 def write_variant(src: Path, dst: Path, leaf: Leaf, new: Any) -> None:
@@ -171,7 +190,12 @@ class Diverged(Exception):
 
 
 def run(
-    game_dir: Path, players: int, seed: int, baseline: list[tuple[str, str]] | None
+    game_dir: Path,
+    players: int,
+    seed: int,
+    baseline: list[tuple[str, str]] | None,
+    bots: str = "random",
+    options: tuple[str, ...] = (),
 ) -> list[tuple[str, str]]:
     """Play one seeded game; with ``baseline``, stop (raise Diverged) at the first difference."""
     from ferrovia.play import play
@@ -187,11 +211,18 @@ def run(
                 raise Diverged(i)
         trace.append(step)
 
-    result = play(players, seed, game_name=str(game_dir), observer=observe)
+    result = play(
+        players,
+        seed,
+        optional_rules=options,
+        game_name=str(game_dir),
+        bots=[bots] * players,
+        observer=observe,
+    )
     if baseline is not None and len(trace) != len(baseline):
         raise Diverged(len(trace))
     if baseline is None and not result.state.finished:
-        print(f"  (baseline {players}p seed {seed} did not finish)", file=sys.stderr)
+        print(f"  (baseline {players}p {bots} seed {seed} did not finish)", file=sys.stderr)
     return trace
 
 
@@ -205,16 +236,23 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--samples", type=int, default=60)
     ap.add_argument("--seed", type=int, default=1, help="which leaves are sampled")
-    ap.add_argument("--seeds", type=int, default=2, help="random games per change")
+    ap.add_argument("--seeds", type=int, default=2, help="seeds per player count and bot")
+    ap.add_argument("--players", default="4", help="player counts, e.g. 4,2,6")
+    ap.add_argument("--bots", default="random", help="bots, e.g. random,greedy")
+    ap.add_argument("--only", default="", help="only leaves whose label contains this")
+    ap.add_argument("--json", dest="json_out", default="", help="write the results here")
     args = ap.parse_args(argv)
     src = Path(args.game).resolve()
+    counts = [int(n) for n in args.players.split(",")]
+    bot_names = args.bots.split(",")
     rnd = random.Random(args.seed)
-    pool = list(leaves(src))
+    pool = [leaf for leaf in leaves(src) if args.only in leaf.label()]
     sample = rnd.sample(pool, min(args.samples, len(pool)))
     print(f"{len(pool)} numbers and switches in {src.name}; {len(sample)} sampled")
-    baselines: dict[tuple[int, int], list[tuple[str, str]]] = {}
+    baselines: dict[tuple[int, str, int, tuple[str, ...]], list[tuple[str, str]]] = {}
     changed = validated = 0
     silent: list[str] = []
+    results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         shutil.copytree(src.parent / "tilesets", root / "tilesets")
@@ -229,39 +267,48 @@ def main(argv: list[str] | None = None) -> int:
                     ok = new
                     break
             if ok is None:
-                print(f"  invalid   {leaf.label()}")
+                print(f"  invalid   {leaf.label()}", flush=True)
+                results.append({"leaf": leaf.label(), "result": "invalid"})
                 continue
             validated += 1
-            players = players_for(leaf)
-            differs = False
-            for seed in range(1, args.seeds + 1):
-                key = (players, seed)
+            options = options_for(leaf, src)
+            how = ""
+            tried = 0
+            for n, bot, seed in games_for(leaf, counts, bot_names, args.seeds):
+                key = (n, bot, seed, options)
+                tried += 1
                 if key not in baselines:
-                    baselines[key] = run(base, players, seed, None)
+                    baselines[key] = run(base, n, seed, None, bot, options)
                 try:
-                    run(dst, players, seed, baselines[key])
+                    run(dst, n, seed, baselines[key], bot, options)
                 except Diverged as exc:
-                    differs = True
-                    print(
-                        f"  changed   {leaf.label()} = {ok!r:.40} "
-                        f"({players}p seed {seed}, action {exc})"
-                    )
+                    how = f"{n}p {bot} seed {seed}, action {exc}"
                     break
                 except FerroviaError as exc:
-                    differs = True
-                    print(
-                        f"  changed   {leaf.label()} = {ok!r:.40} (play stopped: {str(exc)[:80]})"
-                    )
+                    how = f"{n}p {bot} seed {seed}, play stopped: {str(exc)[:80]}"
                     break
-            if differs:
+            value = f"{ok!r:.40}"
+            if how:
                 changed += 1
+                print(f"  changed   {leaf.label()} = {value} ({how})", flush=True)
             else:
-                silent.append(leaf.label())
-                print(f"  SAME      {leaf.label()} = {ok!r:.40}")
+                silent.append(f"{leaf.label()} = {value}")
+                print(f"  SAME      {leaf.label()} = {value} ({tried} games)", flush=True)
+            results.append(
+                {
+                    "leaf": leaf.label(),
+                    "value": str(ok),
+                    "result": "changed" if how else "same",
+                    "how": how,
+                    "games": tried,
+                }
+            )
     share = 100 * changed / validated if validated else 0.0
     print(f"\n{changed} of {validated} validating changes changed play: {share:.1f} %")
     if silent:
         print("unchanged:", *silent, sep="\n  ")
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(results, indent=1), encoding="utf-8")
     return 0
 
 
