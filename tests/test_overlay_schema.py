@@ -114,12 +114,17 @@ def test_the_overlay_schema_still_flags_mistakes_and_allows_overlay_forms() -> N
     schema = COMMITTED / "map.overlay.schema.json"
     ok = {"hexes": {"B3": None, "C2": {"name": "Coruña"}}, "replace": ["hexes"]}
     assert _errors(ok, schema) == []
+    # set: one value by its address (keys are dotted, values anything the merge then checks)
+    assert _errors({"set": {"hexes.B3.color": "gray"}}, schema) == []
+    assert _errors({"set": {"hexes..B3": 1}}, schema) == [
+        "set: 'hexes..B3' does not match '^[^.]+(\\\\.[^.]+)*$'"
+    ]
     bad = {"hexes": {"B3": {"colr": "white", "color": "purple"}}, "replace": ["maps"]}
     assert _errors(bad, schema) == [
         "hexes.B3.color: 'purple' is not one of ['white', 'yellow', 'green', 'brown', 'gray', "
         "'red', 'blue']",
         "hexes.B3: Additional properties are not allowed ('colr' was unexpected)",
-        "replace.0: 'maps' is not one of ['hexes', 'route_bonuses']",
+        "replace.0: 'maps' is not one of ['hexes', 'route_bonuses', 'group_revenues']",
     ]
     privates = COMMITTED / "privates.overlay.schema.json"
     assert _errors({"privates": [{"symbol": "B&M", "face_value": 100}]}, privates) == []
