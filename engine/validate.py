@@ -285,6 +285,8 @@ class _Checker:
         if game and hexes is not None:
             self.check_hex_tokens(game, hexes, phases.model.phases if phases else None)
         self.check_market(market, players, hexes, set(gmap.model.hexes) if gmap else None)
+        if market and privates:
+            self.check_minimum_bids(market.model, privates)
         self.check_options(options, private_symbols, players)
 
         def count(name: str, key: str) -> int:
@@ -732,7 +734,53 @@ class _Checker:
                 for j, sym in enumerate(private.can_start):
                     if sym not in corp_symbols:
                         self.err(doc, (*base, "can_start", j), f"no corporation {sym!r}")
+        self.check_home_blocks(doc, privates.model.privates, hexes)
         return symbols
+
+    def check_minimum_bids(self, market: MarketFile, privates: _Part[PrivatesFile]) -> None:
+        """With ``bids_in_multiples`` every bid is a multiple of the increment, the opening
+        one too: a minimum bid off that step could never be bid as it stands."""
+        inc = market.minimum_bid_increment
+        if not market.bids_in_multiples or not inc:
+            return
+        for i, private in enumerate(privates.model.privates):
+            if private.minimum_bid % inc:
+                self.err(
+                    privates.doc,
+                    ("privates", i, "minimum_bid"),
+                    f"minimum bid {private.minimum_bid} is not a multiple of {inc}: bids go in "
+                    f"multiples of {inc} (market.yaml bids_in_multiples, minimum_bid_increment)",
+                )
+
+    def check_home_blocks(
+        self, doc: Any, privates: Sequence[Any], hexes: dict[str, HexDef] | None
+    ) -> None:
+        """A private that lays track must be able to lay its first tile at home: a white home
+        hex that another private blocks (and it does not block itself) would refuse it for as
+        long as the other is open.  A hex that takes no tile (Switzerland's gray Gotthard,
+        H11, shared by two privates' lines) is blocked for no one's lay, so it is fine."""
+        for i, private in enumerate(privates):
+            if not private.minor:
+                continue
+            for j, coord in enumerate(private.home_hexes):
+                if coord in private.blocks_hexes:
+                    continue  # a hex blocked by two privates is open to either
+                if hexes is not None and coord in hexes and hexes[coord].color != "white":
+                    continue  # no first tile goes there: the block refuses nothing
+                others = [
+                    q.symbol
+                    for q in privates
+                    if q.symbol != private.symbol and coord in q.blocks_hexes
+                ]
+                if others:
+                    self.err(
+                        doc,
+                        ("privates", i, "home_hexes", j),
+                        f"{private.symbol}'s home hex {coord} is blocked by "
+                        f"{', '.join(others)}: {private.symbol} could lay no tile there while "
+                        f"{'it is' if len(others) == 1 else 'they are'} open (list {coord} in "
+                        f"{private.symbol}'s blocks_hexes too, or take it out of theirs)",
+                    )
 
     # ------------------------------------------------------------------ phases
     def check_phases(
