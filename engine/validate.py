@@ -285,8 +285,6 @@ class _Checker:
         if game and hexes is not None:
             self.check_hex_tokens(game, hexes, phases.model.phases if phases else None)
         self.check_market(market, players, hexes, set(gmap.model.hexes) if gmap else None)
-        if market and privates:
-            self.check_minimum_bids(market.model, privates)
         self.check_options(options, private_symbols, players)
 
         def count(name: str, key: str) -> int:
@@ -736,21 +734,6 @@ class _Checker:
                         self.err(doc, (*base, "can_start", j), f"no corporation {sym!r}")
         self.check_home_blocks(doc, privates.model.privates, hexes)
         return symbols
-
-    def check_minimum_bids(self, market: MarketFile, privates: _Part[PrivatesFile]) -> None:
-        """With ``bids_in_multiples`` every bid is a multiple of the increment, the opening
-        one too: a minimum bid off that step could never be bid as it stands."""
-        inc = market.minimum_bid_increment
-        if not market.bids_in_multiples or not inc:
-            return
-        for i, private in enumerate(privates.model.privates):
-            if private.minimum_bid % inc:
-                self.err(
-                    privates.doc,
-                    ("privates", i, "minimum_bid"),
-                    f"minimum bid {private.minimum_bid} is not a multiple of {inc}: bids go in "
-                    f"multiples of {inc} (market.yaml bids_in_multiples, minimum_bid_increment)",
-                )
 
     def check_home_blocks(
         self, doc: Any, privates: Sequence[Any], hexes: dict[str, HexDef] | None

@@ -303,3 +303,14 @@ def test_an_option_is_only_for_its_player_counts() -> None:
         game_for(export_header(2, 1, ("quick_start_a",)))
     with pytest.raises(FerroviaError, match="cannot be used with 'quick_start_b'"):
         game_for(export_header(4, 1, ("quick_start_a", "quick_start_b")))
+
+
+def test_a_minimum_bid_off_the_bid_step_opens_at_the_next_step(make: Callable[..., Game]) -> None:
+    # B&M's minimum bid P88 with bids in multiples of 5: the lowest legal bid is P90 (a bot
+    # bidding the minimum had been refused at play time)
+    t = Table(make("bm88", privates="privates:\n  - {symbol: B&M, minimum_bid: 88}\n"))
+    step = t.game.round(t.state).step("stock")
+    assert step.min_bid("B&M") == 90
+    with pytest.raises(IllegalAction, match="minimum bid is 90"):
+        t.act("1", "bid", company="B&M", price=85)
+    t.act("1", "bid", company="B&M", price=90)

@@ -31,7 +31,6 @@ from ferrovia.games import get_rules
 from ferrovia.paths import gamedata_root
 from ferrovia.rules.actions import BuyTrain, Dividend, LayTile
 from ferrovia.rules.game import Game
-from ferrovia.rules.operating import token
 from ferrovia.rules.stock import shares as sh
 
 from tests.test_data_mutations import Table, _started
@@ -167,7 +166,7 @@ def _after_6e(game: Game) -> dict[str, Any]:
     from ferrovia.rules.operating import phases
 
     for sym in ("MZA", "A"):
-        phases.convert_to_ten_share(game, state, sym)
+        phases.convert_share_structure(game, state, sym)
     start_or(game, state)
     apply(game, state, [corp_pass("MZA"), corp_pass("MZA")])
     game.apply(
@@ -276,7 +275,7 @@ def test_station_cost(make: Callable[..., Game]) -> None:
     for game in (make(), make("station60", market="stations: {per_border: 60}\n")):
         state = new_state(game)
         float_company(game, state, "MZA", price=100, cash=300, holders={"1": 4}, home=("H11", 1))
-        costs.append(token.station_cost_for(game, state, "MZA", "O8"))  # two borders away
+        costs.append(game.rules.station_cost(game, state, "MZA", "O8"))  # two borders away
     assert costs == [80, 120]
 
 

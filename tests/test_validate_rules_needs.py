@@ -88,14 +88,3 @@ def test_a_shared_home_on_a_hex_without_tiles_is_fine() -> None:
     assert "H11" in privates["FOB"].home_hexes
     assert result.definition.hexes["H11"].color == "gray"
 
-
-def test_a_minimum_bid_off_the_bid_step_is_an_error(game: Path) -> None:
-    # bids go in multiples of P5: an opening bid of P74 could never be made (a bot bidding the
-    # minimum was refused at play time)
-    text = edit(game / "privates.yaml", "minimum_bid: 90", "minimum_bid: 74")
-    error = only_error(validate_game(game))
-    assert (error.line, error.col) == where(text, "74")
-    assert error.message == (
-        "minimum bid 74 is not a multiple of 5: bids go in multiples of 5 (market.yaml "
-        "bids_in_multiples, minimum_bid_increment)"
-    )

@@ -486,7 +486,13 @@ class StockTurn(Step):
         top = self.highest_bid()
         if self.data.get("auctioning") and top is not None:
             return int(top[1]) + self.game.definition.market.minimum_bid_increment
-        return self.game.data.private(sym).minimum_bid
+        opening = self.game.data.private(sym).minimum_bid
+        market = self.game.definition.market
+        if market.bids_in_multiples and opening % market.minimum_bid_increment:
+            # bids go in multiples: the lowest legal opening bid is the next one up
+            step = market.minimum_bid_increment
+            return opening + step - opening % step
+        return opening
 
     def max_bid(self, player: str) -> int:
         g, s = self.game, self.state
