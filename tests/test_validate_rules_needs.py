@@ -87,4 +87,3 @@ def test_a_shared_home_on_a_hex_without_tiles_is_fine() -> None:
     assert "H11" in privates["GB"].blocks_hexes and "H11" not in privates["FOB"].blocks_hexes
     assert "H11" in privates["FOB"].home_hexes
     assert result.definition.hexes["H11"].color == "gray"
-
