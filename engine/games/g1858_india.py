@@ -48,11 +48,15 @@ class Rules1858India(Rules1858):
         change gauge is checked per rotation, :meth:`upgrade_rotations`)."""
         from ferrovia.rules.operating import board
 
-        old = board.placed(game, state, coord)
+        # Asked for every tile and every hex reached while lays are listed: first what needs
+        # no parsing (a printed hex is never converted, a conversion keeps its colour).
+        h = state.hexes[coord]
+        here = game.definition.tiles.get(board.tile_name(h.tile))
         td = game.definition.tiles[tile]
-        if old.preprinted or str(td.color) != old.color:
+        if here is None or here.color != td.color:
             return False
-        if not _conversion_candidate(old.tile, old.rotation % 6, td.tile, old.color):
+        colour = str(td.color)
+        if not _conversion_candidate(here.tile, h.rotation % 6, td.tile, colour):
             return False
         return self.stations_fit(game, state, coord, td.tile)
 

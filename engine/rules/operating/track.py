@@ -297,15 +297,7 @@ class TrackStep(Step):
         operator's broad- or metre-gauge network (18xx.games ``legal_tile_rotation?``)."""
         state, coord = self.state, action.hex
         name = board.tile_name(action.tile)
-        # While lays are listed, what depends on the hex and the tile only is worked out once.
-        memo = routing.listing_memo(state)
-        key = ("tile", action.entity, coord, name)
-        hit = memo.get(key) if memo is not None else None
-        if hit is None:
-            hit = self._tile_fit(action.entity, coord, name, old, new_tile, new_color)
-            if memo is not None:
-                memo[key] = hit
-        allowed, rotations, stubs, by_gauge = hit
+        allowed, rotations, stubs, by_gauge = self._fit(action.entity, coord, name, old)
         if not allowed:
             raise self.illegal(
                 action, "9.3 upgrades", f"{state.hexes[coord].tile} cannot become {name}"
@@ -325,6 +317,20 @@ class TrackStep(Step):
             )
         if connect:
             self._check_extends(action, old, new_tile, name, by_gauge)
+
+    def _fit(
+        self, op: str, coord: str, name: str, old: board.PlacedTile
+    ) -> tuple[bool, list[int], set[int], dict[str, set[int]]]:
+        """:meth:`_tile_fit`, worked out once per hex and tile while lays are listed."""
+        memo = routing.listing_memo(self.state)
+        key = ("tile", op, coord, name)
+        hit = memo.get(key) if memo is not None else None
+        if hit is None:
+            new_tile, new_color = board.tile_def(self.game, name)
+            hit = self._tile_fit(op, coord, name, old, new_tile, new_color)
+            if memo is not None:
+                memo[key] = hit
+        return hit
 
     def _tile_fit(
         self, op: str, coord: str, name: str, old: board.PlacedTile, new_tile: Any, new_color: str
@@ -475,15 +481,23 @@ class TrackStep(Step):
     def _check_blocked(self, action: LayTile, old_color: str) -> None:
         """A private's home hex takes no other company's first tile while it is open; a hex
         blocked by two privates is open to either of them."""
-        if action.hex in abilities.blocked_hexes(self.game, self.state):
+        memo = routing.listing_memo(self.state)
+        blocked = memo.get("blocked") if memo is not None else None
+        if blocked is None:  # the same for every lay while lays are listed
+            blocked = abilities.blocked_hexes(self.game, self.state)
+            if memo is not None:
+                memo["blocked"] = blocked
+        if action.hex in blocked:
             raise self.illegal(action, "blocked hexes", f"a private blocks {action.hex}")
         if old_color != "white":
             return
         op = action.entity
         blockers = []
         for p in self.game.definition.privates:
+            if action.hex not in p.blocks_hexes:
+                continue
             ps = self.state.privates.get(p.symbol)
-            if action.hex in p.blocks_hexes and ps is not None and not ps.closed:
+            if ps is not None and not ps.closed:
                 blockers.append((p.symbol, ps.owner))
         if blockers and not any(op in b for b in blockers):
             raise self.illegal(
