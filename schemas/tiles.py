@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ferrovia.schemas.base import TILE_COLORS, Color, Count, Gauge, Model, Money, Name
+from ferrovia.schemas.base import (
+    TILE_COLORS,
+    Color,
+    Count,
+    Gauge,
+    Model,
+    Money,
+    Name,
+    PositiveInt,
+)
 from pydantic import Field, model_validator
 
 
@@ -46,6 +55,18 @@ class TerrainRules(Model):
     """A private railway laying in its own home hexes."""
 
 
+class GaugeConversions(Model):
+    """A laid tile may be replaced by one of its own colour, label, stops and number of track
+    sections, with every section where it was and the gauge of some sections changed, all the
+    same way (broad to metre or metre to broad).  Read by 1858 India's rules
+    (engine/games/g1858_india.py)."""
+
+    plain_track: tuple[PositiveInt, ...] = (1,)
+    """How many sections may change on a tile with neither a city nor a town."""
+    with_stops: tuple[PositiveInt, ...] = (1, 2)
+    """How many sections may change on a tile with a city or a town."""
+
+
 class UpgradeRules(Model):
     """Generic upgrade rules the validator and the rules engine read."""
 
@@ -69,6 +90,8 @@ class UpgradeRules(Model):
     metre_gauge_from_phase: Name | None = None
     """Tiles with metre-gauge track are available from this phase."""
     terrain: TerrainRules = TerrainRules()
+    gauge_conversions: GaugeConversions | None = None
+    """Gauge conversions are allowed (absent: never)."""
     hexes: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     """Hex-specific upgrade lists: coordinate -> tiles that may be laid there."""
 

@@ -165,7 +165,15 @@ def test_which_gauge_changes_make_a_conversion() -> None:
     from ferrovia.games.g1858_india import Rules1858India
     from ferrovia.notation import parse
 
-    converts = Rules1858India.converts_gauge
+    d = validate_game(GAME).definition
+    assert d is not None
+    counts = d.upgrade_rules.gauge_conversions  # tiles.yaml upgrades.gauge_conversions
+    assert counts is not None and (counts.plain_track, counts.with_stops) == ((1,), (1, 2))
+    allowed = (counts.plain_track, counts.with_stops)
+
+    def converts(old: object, r0: int, new: object, r: int) -> bool:
+        return Rules1858India.converts_gauge(old, r0, new, r, allowed)
+
     city = "city=revenue:20;path=a:0,b:_0{};path=a:2,b:_0{}"
     metre = ",track:narrow"
     assert converts(parse(city.format("", "")), 0, parse(city.format(metre, "")), 0)

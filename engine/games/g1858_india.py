@@ -2,10 +2,11 @@
 
 Facts from 18xx.games (g_1858_india).  Data: gamedata/1858_india (an overlay on 1858), where
 Pullman cars (trains.yaml ``car``) and the locomotive works (privates.yaml ``kind: works``)
-are declared and the generic core plays them.  Here: the mine, oil and port tokens (collected
-in the operating turn after track, each adding its bonus hex's value to every run) and gauge
-conversions (a tile relaid in its own colour with a section's gauge changed).  The 1M's
-no-local rule needs nothing: Ferrovia has no local trains.
+are declared and the generic core plays them.  Here: the mine, oil and port tokens (game.yaml
+``hex_tokens``: collected in the operating turn after track, each adding its bonus hex's value
+to every run) and gauge conversions (tiles.yaml ``upgrades.gauge_conversions``: a tile relaid
+in its own colour with some sections' gauge changed).  The 1M's no-local rule needs nothing:
+Ferrovia has no local trains.
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ class Rules1858India(Rules1858):
 
         # Asked for every tile and every hex reached while lays are listed: first what needs
         # no parsing (a printed hex is never converted, a conversion keeps its colour).
+        conversions = game.definition.upgrade_rules.gauge_conversions
+        if conversions is None:
+            return False
         h = state.hexes[coord]
         here = game.definition.tiles.get(board.tile_name(h.tile))
         td = game.definition.tiles[tile]
@@ -111,20 +115,30 @@ class Rules1858India(Rules1858):
         on a plain track tile, or of one or two sections, all the same way, on a tile with a
         city or town."""
         td = game.definition.tiles[tile]
-        if old.preprinted or str(td.color) != old.color:
+        conversions = game.definition.upgrade_rules.gauge_conversions
+        if conversions is None or old.preprinted or str(td.color) != old.color:
             return super().upgrade_rotations(game, state, coord, old, tile, exit_allowed)
         from ferrovia import tiles
 
+        counts = (conversions.plain_track, conversions.with_stops)
         return [
             r
-            for r in _conversion_rotations(old.tile, old.rotation % 6, td.tile)
+            for r in _conversion_rotations(old.tile, old.rotation % 6, td.tile, counts)
             if all(exit_allowed(e) for e in tiles.exits(td.tile, r))
         ]
 
     @staticmethod
-    def converts_gauge(old: Any, old_rotation: int, new: Any, rotation: int) -> bool:
+    def converts_gauge(
+        old: Any,
+        old_rotation: int,
+        new: Any,
+        rotation: int,
+        counts: tuple[tuple[int, ...], tuple[int, ...]],
+    ) -> bool:
         """Whether ``new`` at ``rotation`` changes the gauge of the right sections of ``old``:
-        each old section is matched by the first new one with its ends."""
+        each old section is matched by the first new one with its ends; ``counts``: how many
+        sections may change on plain track and on a tile with a stop (tiles.yaml
+        ``upgrades.gauge_conversions``)."""
         from ferrovia import tiles
         from ferrovia.notation.models import Gauge
 
@@ -143,7 +157,7 @@ class Rules1858India(Rules1858):
             if np is None:
                 return False
             changes[(op.track, np.track)] += 1
-        allowed = (1,) if not new.cities and not new.towns else (1, 2)
+        allowed = counts[1] if new.cities or new.towns else counts[0]
         to_metre = changes[(Gauge.BROAD, Gauge.NARROW)]
         to_broad = changes[(Gauge.NARROW, Gauge.BROAD)]
         return (to_metre == 0 and to_broad in allowed) or (to_broad == 0 and to_metre in allowed)
@@ -273,12 +287,14 @@ def _conversion_candidate(old: Any, old_rotation: int, new: Any, colour: str) ->
 
 
 @lru_cache(maxsize=16384)
-def _conversion_rotations(old: Any, old_rotation: int, new: Any) -> tuple[int, ...]:
+def _conversion_rotations(
+    old: Any, old_rotation: int, new: Any, counts: tuple[tuple[int, ...], tuple[int, ...]]
+) -> tuple[int, ...]:
     from ferrovia import tiles
 
     return tuple(
         r
         for r in range(6)
         if tiles.rotation_is_legal(old, old_rotation, new, r, gauge_fits=tiles.any_gauge_fits)
-        and Rules1858India.converts_gauge(old, old_rotation, new, r)
+        and Rules1858India.converts_gauge(old, old_rotation, new, r, counts)
     )
