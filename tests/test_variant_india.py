@@ -332,3 +332,33 @@ def test_a_company_left_with_only_a_pullman_is_marked_down_twice() -> None:
     assert state.corporations["BBC"].cash == 0 and state.player("4").cash == director - 17
     assert price(game, state, "BBC") == 65
     assert [m for m in state.log if "does not own a train" in m] == ["BBC does not own a train"] * 2
+
+
+def test_a_closed_works_still_holds_the_buy_trains_step_for_a_pass() -> None:
+    """18xx.games keeps a locomotive works closed with its company among the works for sale
+    (it cannot be bought): a company that could afford one must pass its buy-trains step
+    (random game seed 4, 3 players, action 1202: MSM after LW1 and LW2 closed)."""
+    from ferrovia.definition import load_game
+    from ferrovia.games import get_rules
+    from ferrovia.rules.actions import BuyCompany, Pass
+    from ferrovia.rules.game import Game
+    from test_operating_steps import float_company, give_train, new_state, start_or
+
+    game = Game(load_game(GAME), get_rules("1858_india"), 4)
+    state = new_state(game)
+    state.phase = "5"  # works for sale
+    state.depot = [t for t in state.depot if t[:2] in ("5E", "6E", "7E", "5D")]  # too dear
+    float_company(game, state, "MSM", price=100, cash=238, holders={"1": 4}, home=("G16", 0))
+    give_train(state, "MSM", "5E-0")
+    state.privates["LW1"].closed = True  # closed with its company, back to the bank
+    state.privates["LW2"].owner = "EIR"
+    start_or(game, state)
+    while game.active_step(state).NAME != "buy_train":  # type: ignore[union-attr]
+        legal = game.legal_actions(state)  # no track laid, no run
+        game.apply(state, next((a for a in legal if isinstance(a, Pass)), legal[0]))
+    assert game.current_entity(state) == "MSM"
+    assert game.legal_actions(state) == [Pass(entity="MSM", entity_type="corporation")]
+    state.privates["LW1"].closed = False  # open, it is for sale
+    assert BuyCompany(
+        entity="MSM", entity_type="corporation", company="LW1", price=100
+    ) in game.legal_actions(state)

@@ -181,6 +181,21 @@ def works_for_sale(game: Game, state: GameState, corp: str) -> list[str]:
     ]
 
 
+def works_shown(game: Game, state: GameState, corp: str) -> list[str]:
+    """:func:`works_for_sale` and the works closed with their companies: 18xx.games keeps
+    showing a closed works for sale (none can buy it), so ``corp``'s buy-trains step waits
+    for its pass while one is within its means."""
+    c = state.corporations[corp]
+    if any(game.data.private(sym).kind == "works" for sym in c.companies):
+        return []
+    status = common.current_phase(game, state).status
+    return [
+        p.symbol
+        for p in game.definition.privates
+        if p.kind == "works" and p.works_status in status and state.privates[p.symbol].owner == BANK
+    ]
+
+
 def min_depot_price(game: Game, state: GameState) -> int:
     offer = depot_offer(game, state)
     if not offer:
@@ -437,7 +452,9 @@ class BuyTrainStep(Step):
             out.append("scrap_train")
         if self._works(entity):
             out.append("buy_company")
-        if out:
+        cash = self.state.corporations[entity].cash
+        shown = works_shown(self.game, self.state, entity)
+        if out or any(self.game.data.private(sym).face_value <= cash for sym in shown):
             out.append("pass")
         return out
 
