@@ -693,15 +693,21 @@ def _propagate(
         suffix = [0] * (n + 1)
         for i in range(n - 1, -1, -1):
             suffix[i] = suffix[i + 1] | core_t[i]
+        # per route, the stops in one link's core and those in two or more
+        once: dict[int, int] = {}
+        twice: dict[int, int] = {}
+        for i in range(n):
+            slot, c = slots[i], core_s[i]
+            o = once.get(slot, 0)
+            twice[slot] = twice.get(slot, 0) | (o & c)
+            once[slot] = o | c
         prefix = 0
         changed = []
         for i in range(n):
             other_t = prefix | suffix[i + 1]
             prefix |= core_t[i]
-            other_s = 0
-            for j in range(n):
-                if j != i and slots[j] == slots[i]:
-                    other_s |= core_s[j]
+            slot = slots[i]
+            other_s = (once[slot] & ~core_s[i]) | twice[slot]
             if seen[i] == (other_t, other_s):
                 continue
             seen[i] = (other_t, other_s)
@@ -1580,6 +1586,92 @@ class _Meet:
         return touch, through, (touch & self.one) | (through & self.two)
 
 
+class _Nogoods:
+    """Links of two routes that cannot all be run, learnt from the joint questions that failed.
+
+    Two sequences fail to fit together mostly for a small reason: a link of one whose every way
+    crosses every way of a link of the other (a *pair*), or a link of one that cannot run beside
+    two links of the other (a *triple*: every way of it crosses every pair of ways the two can
+    take together).  The same few links recur in hundreds of candidate pairs (6E+7E at
+    random-s108-p6 #1249: 5,062 failed pairs, 329 reasons), so once a failure's reason is known
+    the next pair with those links is refuted by a few ANDs of link masks instead of a CSP.
+
+    A link is its list of ways as the joint question sees them (content, not identity: equal
+    lists are one link), numbered here; a route is the mask of its links' numbers.  A reason
+    only ever says "no choice of ways exists for these links", so it holds for every pair of
+    routes that have them -- the refutation is exact."""
+
+    def __init__(self) -> None:
+        self.number: dict[tuple[int, ...], int] = {}
+        self.ways: list[Sequence[_Option]] = []
+        self.by_route: dict[int, tuple[int, tuple[int, ...]]] = {}
+        self.pair: dict[int, int] = {}  # link -> the links it cannot run beside
+        self.triple: dict[int, list[int]] = {}  # link -> masks of two links it cannot run beside
+        self.fits: dict[tuple[int, ...], bool] = {}
+
+    def links(self, key: int, doms: Sequence[Sequence[_Option]]) -> tuple[int, tuple[int, ...]]:
+        """(mask, numbers) of a route's links (``key``: the route's id, remembered)."""
+        found = self.by_route.get(key)
+        if found is None:
+            nums = []
+            for d in doms:
+                k = tuple(map(id, d))
+                n = self.number.get(k)
+                if n is None:
+                    n = self.number[k] = len(self.ways)
+                    self.ways.append(d)
+                nums.append(n)
+            mask = 0
+            for n in nums:
+                mask |= 1 << n
+            found = self.by_route[key] = (mask, tuple(nums))
+        return found
+
+    def refutes(self, a: tuple[int, tuple[int, ...]], b: tuple[int, tuple[int, ...]]) -> bool:
+        """Whether a known reason stops routes ``a`` and ``b`` (masks and numbers) fitting."""
+        pair, triple = self.pair, self.triple
+        for (_, nums), (other, _) in ((a, b), (b, a)):
+            for n in nums:
+                if pair.get(n, 0) & other:
+                    return True
+                for m in triple.get(n, ()):
+                    if other & m == m:
+                        return True
+        return False
+
+    def _fit(self, one: int, *others: int) -> bool:
+        """Whether link ``one`` of a route and links ``others`` of another can all be run."""
+        key = (one, *others)
+        found = self.fits.get(key)
+        if found is None:
+            ways = self.ways
+            groups = [(0, ways[one]), *((1, ways[o]) for o in others)]
+            found = self.fits[key] = _solve(groups) is not None
+        return found
+
+    def learn(self, a: tuple[int, tuple[int, ...]], b: tuple[int, tuple[int, ...]]) -> None:
+        """Find and keep a small reason why routes ``a`` and ``b`` cannot fit (if there is one:
+        a pair or a triple of their links)."""
+        ways = self.ways
+        for x in a[1]:
+            for y in b[1]:
+                if not self._fit(x, y):
+                    self.pair[x] = self.pair.get(x, 0) | 1 << y
+                    self.pair[y] = self.pair.get(y, 0) | 1 << x
+                    return
+        for (_, mine), (_, theirs) in ((a, b), (b, a)):
+            for x in mine:
+                # only links some way of which crosses some way of x can take part
+                near = [
+                    y for y in theirs if any(o.track & p.track for o in ways[x] for p in ways[y])
+                ]
+                for i, y in enumerate(near):
+                    for z in near[i + 1 :]:
+                        if not self._fit(x, y, z):
+                            self.triple.setdefault(x, []).append(1 << y | 1 << z)
+                            return
+
+
 def _combine(
     lists: list[tuple[str, list[_Candidate]]],
     lower: int,
@@ -1612,6 +1704,11 @@ def _combine(
             exact_rest = bound([tid for tid, _ in lists[i:]])
             if exact_rest is not None:
                 suffix[i] = min(suffix[i], exact_rest)
+    # per train, how many trains right after it share its list (identical trains)
+    twins = [0] * (n + 1)
+    for i in range(n - 2, -1, -1):
+        if lists[i + 1][1] is lists[i][1]:
+            twins[i] = twins[i + 1] + 1
     indexes: dict[int, _Index] = {}
     for _, lst in lists:
         if id(lst) not in indexes:
@@ -1622,6 +1719,7 @@ def _combine(
     real: list[_Candidate | None] = [None] * n  # as run now (plain)
     joint: dict[tuple[int, ...], list[_Option] | None] = {}
     own: dict[int, list[list[_Option]]] = {}  # a sequence's ways, propagated on their own
+    nogoods = _Nogoods()
     blocked: dict[int, dict[int, bool]] = {}  # taken core -> link -> all its ways run over it
 
     def fit(i: int, c: _Candidate, track: int, core: int) -> list[_Candidate | None] | None:
@@ -1688,7 +1786,18 @@ def _combine(
                             list(x) for x in t.links
                         ]
                     links.extend((slot, opts) for opts in mine)
-            joint[key] = _solve(links, fixed)
+            if len(group) == 2 and not fixed:
+                # two sequences: first what failed questions taught (links that cannot run
+                # beside each other), and a new failure teaches its small reason
+                a, b = (nogoods.links(id(t), own[id(t)]) for t in group)
+                if nogoods.refutes(a, b):
+                    joint[key] = None
+                    return None
+                joint[key] = _solve(links, fixed)
+                if joint[key] is None:
+                    nogoods.learn(a, b)
+            else:
+                joint[key] = _solve(links, fixed)
         return joint[key]
 
     meets: dict[int, tuple[int, int, int]] = {}
@@ -1751,6 +1860,10 @@ def _combine(
             for j in range(i + 1, n):
                 most += min(partner(j, t) for t in taken[:i] if t is not None)
             rest = min(rest, most)
+        # identical trains after this one take candidates from here on: each earns at most
+        # what this one does
+        after = twins[i]
+        beyond = suffix[i + 1 + after]
         for key, members in indexes[id(cands)].groups:
             if key & core:
                 continue
@@ -1758,7 +1871,8 @@ def _combine(
                 if k < low:
                     continue
                 c = cands[k]
-                if total + c.revenue + rest <= best_total:
+                v = c.revenue
+                if total + v + min(rest, v * after + beyond) <= best_total:
                     break
                 c_core = c.core if c.links is not None else c.mask
                 if c_core & core:
