@@ -30,6 +30,7 @@ from ferrovia.errors import IllegalAction
 from ferrovia.graph import gauge_skip
 from ferrovia.rules import abilities
 from ferrovia.rules.actions import Action, LayTile, Pass
+from ferrovia.rules.hooks import Rules
 from ferrovia.rules.ledger import transfer
 from ferrovia.rules.operating import board, common, routing, upgrading
 from ferrovia.rules.state import BANK
@@ -177,6 +178,42 @@ def _tile_lays(step: Step, operator: str) -> tuple[TileLay, ...]:
     return step.game.definition.tile_lays.get(kind, ())
 
 
+#: per game definition: (coord, old tile, its rotation, next colour) -> the tiles of that
+#: colour with a legal rotation there (kept between listings: a question of geometry)
+_SHAPED: dict[int, tuple[Any, dict[tuple[str, int, int, str | None], tuple[str, ...]]]] = {}
+
+
+def _shaped_tiles(
+    game: Any, state: Any, coord: str, old: board.PlacedTile, colour: str | None, sides: Any
+) -> tuple[str, ...]:
+    """The tiles of ``colour`` that some rotation lets replace ``old`` on ``coord`` (the game's
+    ``upgrade_rotations`` hook, not yet whether the operator may lay them).  Most tiles of the
+    next colour fit no rotation of a given hex; listing asks this for every hex it reaches, so
+    when the game keeps the core's hook -- the tiles and the map's edges alone decide -- the
+    answer is remembered between listings."""
+    names = [n for n, td in game.definition.tiles.items() if td.color == colour]
+
+    def ask() -> tuple[str, ...]:  # in the order of the game's tiles
+        return tuple(
+            n
+            for n in names
+            if game.rules.upgrade_rotations(game, state, coord, old, n, sides.__contains__)
+        )
+
+    if type(game.rules).upgrade_rotations is not Rules.upgrade_rotations:
+        return ask()  # a game's own rule may read the state: asked every time
+    entry = _SHAPED.get(id(game.definition))
+    if entry is None or entry[0] is not game.definition:
+        if len(_SHAPED) > 8:
+            _SHAPED.clear()
+        entry = _SHAPED[id(game.definition)] = (game.definition, {})
+    key = (coord, id(old.tile), old.rotation % 6, colour)
+    found = entry[1].get(key)
+    if found is None:
+        found = entry[1][key] = ask()
+    return found
+
+
 class TrackStep(Step):
     """Lay or upgrade track: one or two tile operations, then the turn moves on."""
 
@@ -239,6 +276,16 @@ class TrackStep(Step):
         self._check_blocked(action, old.color)
         self._check_tile(action, old, new_tile, new_color, connect=not special)
 
+        return self._lay_cost(action, old, new_tile, lay)
+
+    def _lay_cost(
+        self, action: LayTile, old: board.PlacedTile, new_tile: Any, lay: TileLay | None = None
+    ) -> tuple[int, frozenset[str]]:
+        """A lay's cost and the gauges of the track it adds; raises when the operator cannot
+        pay it.  ``lay``: the tile operation (default: the turn's next)."""
+        game, state, op = self.game, self.state, action.entity
+        if lay is None:
+            lay = _tile_lays(self, op)[int(self.rdata["num_laid_track"])]
         gauges = new_track_gauges(board.track_gauges(old.tile), board.track_gauges(new_tile))
         turn_gauges = [frozenset(g) for g in self.rdata["gauges_added"]] + [gauges]
         terrain = old.tile.upgrades[0].cost if (old.preprinted and old.tile.upgrades) else 0
@@ -552,9 +599,15 @@ class TrackStep(Step):
             return self._list_lays(entity, kind, out)
 
     def _list_lays(self, entity: str, kind: str, out: list[Action]) -> list[Action]:
+        """The lays :meth:`check_lay` accepts, in the order hex, tile, rotation; what does not
+        depend on the rotation (may the tile replace what is there, its rotations, the cost,
+        the private's blocks) is checked once per hex and tile, not once per rotation
+        (``tests/test_track_listing.py`` checks this against asking :meth:`check_lay` of every
+        rotation)."""
         game, state = self.game, self.state
         colors = ["white", *game.definition.upgrade_rules.colors]
         phase_tiles = set(common.current_phase(game, state).tiles)
+        lay = _tile_lays(self, entity)[int(self.rdata["num_laid_track"])]
         graph = routing.track_graph(game, state)
         for coord in sorted(routing.reached_hexes(game, state, entity)):
             if coord not in state.hexes or coord in self.rdata["laid_hexes"]:
@@ -562,28 +615,81 @@ class TrackStep(Step):
             old = board.placed(game, state, coord)
             if old.color not in colors:
                 continue
+            if old.color != "white" and not lay.upgrade:
+                continue
+            probe = LayTile(entity=entity, entity_type=kind, hex=coord, tile="", rotation=0)
+            try:
+                self._check_blocked(probe, old.color)
+            except IllegalAction:
+                continue
             last = colors.index(old.color) == len(colors) - 1
             nxt = None if last else colors[colors.index(old.color) + 1]
             sides = graph.neighbours.get(coord, {})
-            for name, td in game.definition.tiles.items():
+            shaped = _shaped_tiles(game, state, coord, old, nxt, sides)
+            # with the core's rule no tile of another colour is ever an upgrade: only the
+            # shaped ones need looking at
+            core_only = type(game.rules).extra_upgrade is Rules.extra_upgrade
+            names = shaped if core_only and nxt in phase_tiles else game.definition.tiles
+            for name in names:
+                td = game.definition.tiles[name]
                 free = state.tiles.get(name)
                 if not free:
                     continue
-                if (td.color != nxt or nxt not in phase_tiles) and not game.rules.extra_upgrade(
-                    game, state, entity, coord, name
-                ):
+                if td.color != nxt or nxt not in phase_tiles:
+                    if not game.rules.extra_upgrade(game, state, entity, coord, name):
+                        continue
+                    if not game.rules.upgrade_rotations(
+                        game, state, coord, old, name, sides.__contains__
+                    ):
+                        continue
+                elif name not in shaped:  # no rotation of it fits the hex
                     continue
-                for r in game.rules.upgrade_rotations(
-                    game, state, coord, old, name, sides.__contains__
-                ):
-                    lay = LayTile(
+                probe = LayTile(entity=entity, entity_type=kind, hex=coord, tile=free[0])
+                fit = self._tile_fits(probe, old, phase_tiles)
+                if fit is None:
+                    continue
+                rotations, stubs, by_gauge, new_tile = fit
+                for r in rotations:
+                    if not stubs <= set(tiles.exits(new_tile, r)):
+                        continue
+                    candidate = LayTile(
                         entity=entity, entity_type=kind, hex=coord, tile=free[0], rotation=r
                     )
                     try:
-                        self.check_lay(lay)
+                        self._check_extends(candidate, old, new_tile, name, by_gauge)
                     except IllegalAction:
                         continue
-                    out.append(lay)
+                    out.append(candidate)
                     if len(out) > MAX_LAYS_OFFERED:
                         return out
         return out
+
+    def _tile_fits(
+        self, probe: LayTile, old: board.PlacedTile, phase_tiles: Set[str]
+    ) -> tuple[list[int], set[int], dict[str, set[int]], Any] | None:
+        """For listing: the checks of :meth:`check_lay` that do not depend on the rotation, for
+        a free tile on a hex whose blocks and upgrade right were checked (None: one fails);
+        else the tile's legal rotations, the edges it must use, the reached edges per gauge
+        family and the parsed tile."""
+        game, state = self.game, self.state
+        name = board.tile_name(probe.tile)
+        new_tile, new_color = board.tile_def(game, probe.tile)
+        if new_color not in phase_tiles:
+            return None
+        if "narrow" in board.track_gauges(new_tile) and not self._metre_allowed():
+            return None
+        memo = routing.listing_memo(state)
+        key = ("tile", probe.entity, probe.hex, name)
+        hit = memo.get(key) if memo is not None else None
+        if hit is None:
+            hit = self._tile_fit(probe.entity, probe.hex, name, old, new_tile, new_color)
+            if memo is not None:
+                memo[key] = hit
+        allowed, rotations, stubs, by_gauge = hit
+        if not allowed:
+            return None
+        try:
+            self._lay_cost(probe, old, new_tile)
+        except IllegalAction:
+            return None
+        return rotations, stubs, by_gauge, new_tile
