@@ -699,10 +699,10 @@ def _propagate(
         once: dict[int, int] = {}
         twice: dict[int, int] = {}
         for i in range(n):
-            slot, c = slots[i], core_s[i]
-            o = once.get(slot, 0)
-            twice[slot] = twice.get(slot, 0) | (o & c)
-            once[slot] = o | c
+            slot, mine = slots[i], core_s[i]
+            had = once.get(slot, 0)
+            twice[slot] = twice.get(slot, 0) | (had & mine)
+            once[slot] = had | mine
         prefix = 0
         changed = []
         for i in range(n):

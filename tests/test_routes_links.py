@@ -20,6 +20,7 @@ from ferrovia.routesearch import (
     _combine,
     _Enumerator,
     _LinkEnumerator,
+    _Nogoods,
     _Option,
     _propagate,
     _solve,
@@ -154,3 +155,51 @@ def test_identical_trains_may_run_one_sequence_by_two_ways() -> None:
     chosen = _combine([("T-0", runs), ("T-1", runs)], 0, {})
     assert sorted(c.chains for c in chosen.values()) == [(0,), (1,)]
     assert sum(c.revenue for c in chosen.values()) == 100
+
+
+@st.composite
+def route_pairs(draw: st.DrawFn) -> list[tuple[tuple[tuple[_Option, ...], ...], ...]]:
+    """Pairs of routes drawn from one pool of links (as in a combination, where the same links
+    recur in many candidates), each link a few ways over 8 track keys and 4 towns."""
+    pool = [
+        tuple(
+            option(t, s)
+            for t, s in draw(
+                st.lists(
+                    st.tuples(st.integers(1, (1 << 8) - 1), st.integers(0, (1 << 4) - 1)),
+                    min_size=1,
+                    max_size=3,
+                )
+            )
+        )
+        for _ in range(draw(st.integers(2, 7)))
+    ]
+    route = st.lists(st.sampled_from(pool), min_size=1, max_size=3, unique_by=id).map(tuple)
+    return draw(st.lists(st.tuples(route, route), min_size=1, max_size=12))
+
+
+@settings(max_examples=300, deadline=None)
+@given(route_pairs())
+def test_learnt_reasons_only_refute_pairs_that_cannot_fit(pairs) -> None:  # type: ignore[no-untyped-def]
+    """What :class:`_Nogoods` learns from one failed pair refutes later pairs exactly: never
+    one that has a choice of ways, and each reason it keeps is itself impossible."""
+    nogoods = _Nogoods()
+    for n, (one, other) in enumerate(pairs):
+        groups = [(0, opts) for opts in one] + [(1, opts) for opts in other]
+        answers = [c for c in itertools.product(*(o for _, o in groups)) if fits(groups, c, 0)]
+        a = nogoods.links(2 * n, one)
+        b = nogoods.links(2 * n + 1, other)
+        if nogoods.refutes(a, b):
+            assert not answers
+            event("refuted by a learnt reason")
+        elif not answers:
+            nogoods.learn(a, b)
+    ways = nogoods.ways
+    for x, mask in nogoods.pair.items():
+        for y in range(len(ways)):
+            if mask >> y & 1:
+                assert _solve([(0, ways[x]), (1, ways[y])]) is None
+    for x, masks in nogoods.triple.items():
+        for m in masks:
+            y, z = (i for i in range(len(ways)) if m >> i & 1)
+            assert _solve([(0, ways[x]), (1, ways[y]), (1, ways[z])]) is None
