@@ -275,15 +275,15 @@ class RouteRules:
 
 RULES_1858 = RouteRules()
 
-_RULE_STOPS = "9.1 a route connects at least two stops"
-_RULE_TOKEN = "9.1 a route includes a city with the company's station marker"
-_RULE_ONCE = "9.1 a route reaches each city, port or France at most once"
+_RULE_STOPS = "a route connects at least two stops"
+_RULE_TOKEN = "a route includes a city with the company's station marker"
+_RULE_ONCE = "a route reaches each city, port or France at most once"
 _RULE_GAUGE = "9.2 M-trains run on metre or dual track, other trains on broad or dual"
-_RULE_TERMINAL = "9.1 a route that visits a port or France must terminate there"
-_RULE_REUSE = "9.5 routes may not share track segments"
-_RULE_BLOCKED = "9.1 a route may not pass through a city filled by other companies"
-_RULE_DISTANCE = "9.5 a train runs at most its distance"
-_RULE_TRACK = "9.1 a route is a continuous track segment"
+_RULE_TERMINAL = "a route that visits a port or France must terminate there"
+_RULE_REUSE = "routes may not share track segments"
+_RULE_BLOCKED = "a route may not pass through a city filled by other companies"
+_RULE_DISTANCE = "a train runs at most its distance"
+_RULE_TRACK = "a route is a continuous track segment"
 
 
 def _illegal(message: str, rule: str) -> IllegalAction:
@@ -610,11 +610,11 @@ def run_revenue(
     used: frozenset[int] = frozenset()
     for spec in routes:
         if spec.train in seen_trains:
-            raise _illegal(f"train {spec.train} runs twice", "9.5 each train runs one route")
+            raise _illegal(f"train {spec.train} runs twice", "each train runs one route")
         seen_trains.add(spec.train)
         train = trains.get(spec.train)
         if train is None:
-            raise _illegal(f"{company} has no train {spec.train}", "9.5 run own trains")
+            raise _illegal(f"{company} has no train {spec.train}", "run own trains")
         route = resolve_route(graph, spec, train, avoid=used, company=company, tokens=tokens)
         used = used | route.keys
         resolved.append((spec, train, route))

@@ -115,3 +115,6 @@ class GameFile(Model):
     files: Files = Files()
     hex_tokens: dict[Name, HexTokens] = Field(default_factory=dict)
     """Kinds of collectable hex tokens by name (read by the game's rule hooks)."""
+    rule_sections: dict[str, str] = Field(default_factory=dict)
+    """Where a rule the engine names stands in this game's rulebook: ``{train limit: '9.8'}``
+    makes an illegal action against it name the rule ``9.8 train limit``."""

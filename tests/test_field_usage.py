@@ -36,6 +36,7 @@ RARE = {
     # shown to work by the test named
     "GameEnd.bank_broken": "when the bank breaks: tests/test_data_mutations.py (bank_broken)",
     "GameFile.end": "as GameEnd.bank_broken",
+    "GameFile.rule_sections": "an illegal action's rule: tests/test_errors_library.py",
     "Ability.corporation": "1830 private abilities when used: tests/test_g1830*.py",
     "Ability.corporations": "1830 private abilities when used: tests/test_g1830*.py",
     "Ability.count": "1830 private abilities when used: tests/test_g1830*.py",

@@ -80,7 +80,7 @@ def test_h_trains_count_hex_sides_crossed_and_score_every_stop() -> None:
     assert revenue(g, H4, RouteSpec("", (("A1", "A3", "A5"), ("A5", "A7")))) == [60]
     with pytest.raises(IllegalAction, match="3 is too many hex edges for 2H") as err:
         revenue(g, H2, RouteSpec("", (("A1", "A3", "A5"), ("A5", "A7"))))
-    assert err.value.rule is not None and err.value.rule.startswith("9.5")
+    assert err.value.rule == "a train runs at most its distance"
 
 
 def test_m_trains_count_large_stops_and_score_towns() -> None:
@@ -161,7 +161,7 @@ def test_a_city_full_of_other_companies_blocks_passing_not_ending() -> None:
     assert revenue(g, H2, line("A1", "A3"), tokens=full) == [50]
     with pytest.raises(IllegalAction, match="passes through A3, a city full") as err:
         revenue(g, H2, line("A1", "A3", "A5"), tokens=full)
-    assert err.value.rule is not None and err.value.rule.startswith("9.1")
+    assert err.value.rule == "a route may not pass through a city filled by other companies"
     # a free slot, or the company's own token, lets a route through
     assert revenue(g, H2, line("A1", "A3", "A5"), tokens={**full, "A3": [[None]]}) == [90]
     assert revenue(g, H2, line("A1", "A3", "A5"), tokens={**full, "A3": [["X"]]}) == [90]

@@ -127,6 +127,7 @@ class Game:
         except GameError as exc:
             if snap is not None:
                 state.restore(snap)
+            exc.rule = self.rule_label(exc.rule)
             if exc.index is None:
                 exc.index = action.id
             if exc.action is None:
@@ -144,6 +145,12 @@ class Game:
         state.actions += 1
         if action.id is not None:
             state.last_action_id = action.id
+
+    def rule_label(self, rule: str | None) -> str | None:
+        """A rule the engine names, with its section in this game's rulebook (game.yaml
+        ``rule_sections``) in front: ``train limit`` -> ``9.8 train limit`` in 1858."""
+        section = self.definition.game.rule_sections.get(rule) if rule else None
+        return f"{section} {rule}" if section else rule
 
     def _process_single(self, state: GameState, action: Action) -> None:
         if state.finished:

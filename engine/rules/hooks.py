@@ -159,6 +159,9 @@ class Rules:
     """Whether a director pays what the company lacks for a tile lay (1858), or the company
     pays alone (18xx.games' usual rule)."""
 
+    EMERGENCY_ISSUE: ClassVar[bool] = False
+    """Whether a company that must buy a train may issue treasury shares for it (before its
+    director pays), or, as usual, only its director helps."""
     TOKEN_PASS_WITHOUT_ROOM: ClassVar[bool] = False
     """Whether a company with a marker left always gets the token step (to pass), or, as
     usual, only when a reached city has a space it can pay for."""
@@ -310,7 +313,7 @@ class Rules:
         """A private closes (18xx.games' usual close: nothing is paid for it)."""
         from ferrovia.rules.stock import close_private
 
-        close_private(game, state, sym, pay=False)
+        close_private(game, state, sym)
 
     def private_closed(self, game: Game, state: GameState, sym: str) -> None:
         """Called once a private has closed (paid out, its reservations gone), whatever

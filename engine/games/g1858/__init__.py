@@ -266,6 +266,7 @@ class Rules1858(Rules):
     DIVIDEND_KINDS: ClassVar[tuple[str, ...]] = ("payout", "half", "withhold")
     DIRECTOR_COVERS_TRACK_COSTS: ClassVar[bool] = True  # the director helps pay for a lay
 
+    EMERGENCY_ISSUE: ClassVar[bool] = True  # [§9.8] a company issues shares for a train
     TOKEN_PASS_WITHOUT_ROOM: ClassVar[bool] = True
 
     def station_cost(self, game: Game, state: GameState, corp: str, coord: str) -> int:
@@ -381,9 +382,10 @@ class Rules1858(Rules):
         ]
 
     def close_private(self, game: Game, state: GameState, sym: str) -> None:
+        """[§4.1] A closing private pays its owner its face value."""
         from ferrovia.rules import stock
 
-        stock.close_private(game, state, sym)
+        stock.close_private(game, state, sym, pay=True)
 
     def private_closed(self, game: Game, state: GameState, sym: str) -> None:
         """A one-slot city two privates shared (Zaragoza, Sevilla, Córdoba) that still lists

@@ -48,7 +48,6 @@ def companies_to_close(game: Game, state: GameState) -> list[str]:
 def close_corporation(game: Game, state: GameState, sym: str) -> None:
     """Close a public company and put a fresh, unstarted one in its place."""
     from ferrovia.rules.setup import new_corporation
-    from ferrovia.rules.stock import close_private
 
     corp = state.corporations[sym]
     state.log.append(f"{sym} closes")
@@ -81,7 +80,7 @@ def close_corporation(game: Game, state: GameState, sym: str) -> None:
             state.privates[priv].closed = True
             state.log.append(f"{priv} closes")
         else:
-            close_private(game, state, priv)
+            game.rules.close_private(game, state, priv)
     if corp.market is not None:
         key = f"{corp.market[0]},{corp.market[1]}"
         stack = state.market.get(key, [])
@@ -161,14 +160,11 @@ class PrivateClosureStep(Step):
         return ["choose", "pass"]
 
     def process_pass(self, action: Action) -> None:
-        from ferrovia.rules.stock import close_private
-
-        close_private(self.game, self.state, action.entity)
+        self.game.rules.close_private(self.game, self.state, action.entity)
         self.pass_()
 
     def process_choose(self, action: Action) -> None:
         assert isinstance(action, Choose)
-        from ferrovia.rules.stock import close_private
         from ferrovia.rules.stock.shares import holder_shares
 
         state, minor = self.state, action.entity
@@ -177,7 +173,7 @@ class PrivateClosureStep(Step):
             corp = state.corporations[choice["corporation"]]
             where = choice["from"]
         except (KeyError, ValueError) as exc:
-            raise self.illegal(action, "10 private closure", f"bad choice: {exc}") from None
+            raise self.illegal(action, "private closure", f"bad choice: {exc}") from None
         home = self.game.definition.private(minor).home_hexes
         if (
             corp.closed
@@ -185,24 +181,24 @@ class PrivateClosureStep(Step):
             or not routing.reaches_any_hex(self.game, state, corp.sym, home)
         ):
             raise self.illegal(
-                action, "10 private closure", f"{corp.sym} is not connected to {minor}'s home"
+                action, "private closure", f"{corp.sym} is not connected to {minor}'s home"
             )
         treasury = [s for s in holder_shares(corp, corp.sym) if not s.president]
         pool = holder_shares(corp, POOL)
         approval = self.rdata["approvals"].get(corp.sym, "pending")
         if where not in ("treasury", "market"):
-            raise self.illegal(action, "10 private closure", f"no share source {where!r}")
+            raise self.illegal(action, "private closure", f"no share source {where!r}")
         if where == "market":
             if not pool:
-                raise self.illegal(action, "10 private closure", f"{corp.sym} has no market share")
+                raise self.illegal(action, "private closure", f"{corp.sym} has no market share")
             if treasury and approval == "pending":
                 raise self.illegal(
                     action,
-                    "10 private closure",
+                    "private closure",
                     "a market share only after a treasury-share request was denied",
                 )
         elif not treasury:
-            raise self.illegal(action, "10 private closure", f"{corp.sym} has no treasury share")
+            raise self.illegal(action, "private closure", f"{corp.sym} has no treasury share")
         if where == "treasury" and approval != "approved":
             self.rdata["pending_approval"] = corp.sym
             self.log(f"{minor} asks {corp.director} to exchange for a {corp.sym} treasury share")
@@ -222,7 +218,7 @@ class PrivateClosureStep(Step):
             state.player(player).companies.remove(minor)
             state.privates[minor].owner = BANK
         self.log(f"{player} exchanges {minor} for a {corp.sym} {where} share")
-        close_private(self.game, state, minor)
+        self.game.rules.close_private(self.game, state, minor)
         self.pass_()
 
     def legal_actions(self, entity: str) -> list[Action]:

@@ -66,7 +66,7 @@ class Exchange(Step):
         if corp.director == player:
             if not g.rules.private_connected(g, s, corp.sym, sym):
                 raise self.illegal(
-                    action, "8.5 exchange", f"{sym} is not connected to {corp.sym}'s network"
+                    action, "exchange", f"{sym} is not connected to {corp.sym}'s network"
                 )
             exchange_for_share(self, bundle, corp, sym, player)
             self.rdata.setdefault("current_actions", []).append("exchange")
@@ -258,7 +258,7 @@ class ExchangeApproval(Step):
                 raise self.illegal(action, "exchange approval", "no treasury share left")
             if not self.game.rules.private_connected(self.game, s, corp.sym, sym):
                 raise self.illegal(
-                    action, "8.5 exchange", f"{sym} is not connected to {corp.sym}'s network"
+                    action, "exchange", f"{sym} is not connected to {corp.sym}'s network"
                 )
             player = s.privates[sym].owner
             exchange_for_share(
@@ -520,15 +520,13 @@ class StockTurn(Step):
         player = action.entity
         bundle = sh.check_bundle(s, action.shares, action.percent)
         if not self.can_sell(player, bundle):
-            raise self.illegal(
-                action, "8.4 selling", f"cannot sell {bundle.percent}% of {bundle.corp}"
-            )
+            raise self.illegal(action, "selling", f"cannot sell {bundle.percent}% of {bundle.corp}")
         corp = s.corporations[bundle.corp]
         current = market.price(g, s, corp.sym)
         if action.share_price is not None and action.share_price != current:
             raise self.illegal(
                 action,
-                "8.4 price",
+                "selling price",
                 f"{corp.sym} shares sell at {current}, not {action.share_price}",
             )
         was_director = corp.director == player
@@ -546,25 +544,25 @@ class StockTurn(Step):
         bundle = sh.check_bundle(s, action.shares, action.percent)
         corp = s.corporations[bundle.corp]
         if self.bought():
-            raise self.illegal(action, "8.2 one purchase", "already bought this turn")
+            raise self.illegal(action, "one purchase", "already bought this turn")
         if bundle.owner not in (POOL, corp.sym) or bundle.presidents_share is not None:
-            raise self.illegal(action, "8.2 buying", "buy from a treasury or the bank pool")
+            raise self.illegal(action, "buying", "buy from a treasury or the bank pool")
         if bundle.owner == corp.sym and not corp.ipoed:
-            raise self.illegal(action, "8.2 buying", f"{corp.sym} has not started")
+            raise self.illegal(action, "buying", f"{corp.sym} has not started")
         if self.sold_any(player, corp.sym):
-            raise self.illegal(action, "8.4 sold this round", f"sold {corp.sym} this round")
+            raise self.illegal(action, "sold this round", f"sold {corp.sym} this round")
         current = market.price(g, s, corp.sym)
         if action.share_price is not None and action.share_price != current:
             raise self.illegal(
-                action, "8.2 price", f"{corp.sym} shares cost {current}, not {action.share_price}"
+                action,
+                "buying price",
+                f"{corp.sym} shares cost {current}, not {action.share_price}",
             )
         price = sh.bundle_price(g, s, bundle)
         if s.player(player).cash < price:
             raise self.illegal(action, "cash", f"costs {price}")
         if not sh.can_gain(g, s, player, bundle):
-            raise self.illegal(
-                action, "8.2 certificate limit", "over a holding or certificate limit"
-            )
+            raise self.illegal(action, "certificate limit", "over a holding or certificate limit")
         rd = self.rdata["players_bought"].setdefault(player, {})
         rd[corp.sym] = rd.get(corp.sym, 0) + bundle.percent
         sh.buy_shares(g, s, player, bundle, price=price)
@@ -576,9 +574,9 @@ class StockTurn(Step):
         player = action.entity
         corp = s.corporations.get(action.corporation)
         if corp is None or corp.ipoed or corp.closed:
-            raise self.illegal(action, "8.3 starting", f"{action.corporation} cannot be started")
+            raise self.illegal(action, "starting", f"{action.corporation} cannot be started")
         if self.bought() or not g.rules.can_par_directly(g, s):
-            raise self.illegal(action, "8.3 starting", "cannot start a company now")
+            raise self.illegal(action, "starting", "cannot start a company now")
         try:
             price_s, row_s, col_s = action.share_price.split(",")
             par, col, row = int(price_s), int(col_s), int(row_s)
@@ -596,7 +594,7 @@ class StockTurn(Step):
         sh.set_par(g, s, corp, col, row)
         price = sh.bundle_price(g, s, bundle)
         if s.player(player).cash < price or not sh.can_gain(g, s, player, bundle):
-            raise self.illegal(action, "8.3 starting", f"cannot pay {price} / over a limit")
+            raise self.illegal(action, "starting", f"cannot pay {price} / over a limit")
         rd = self.rdata["players_bought"].setdefault(player, {})
         rd[corp.sym] = rd.get(corp.sym, 0) + pres.percent
         sh.buy_shares(g, s, player, bundle, price=price)
@@ -617,24 +615,24 @@ class StockTurn(Step):
         player = action.entity
         sym = action.company
         if sym not in self.auctionable():
-            raise self.illegal(action, "8.1 auction", f"{sym} cannot be bought now")
+            raise self.illegal(action, "auction", f"{sym} cannot be bought now")
         auc = self.data.get("auctioning")
         if auc and auc != sym:
-            raise self.illegal(action, "8.1 auction", f"{auc} is being auctioned")
+            raise self.illegal(action, "auction", f"{auc} is being auctioned")
         lo = self.min_bid(sym)
         if action.price < lo:
-            raise self.illegal(action, "8.1 minimum bid", f"minimum bid is {lo}")
+            raise self.illegal(action, "minimum bid", f"minimum bid is {lo}")
         inc = g.definition.market.minimum_bid_increment
         if g.definition.market.bids_in_multiples and action.price % inc:
-            raise self.illegal(action, "8.1 bid increments", f"bids are multiples of {inc}")
+            raise self.illegal(action, "bid increments", f"bids are multiples of {inc}")
         if sh.num_certs(g, self.state, player) >= g.data.cert_limit:
             raise self.illegal(
                 action,
-                "8.1 certificate limit",
+                "bid certificate limit",
                 f"{player} is at the certificate limit ({g.data.cert_limit}) and cannot bid",
             )
         if action.price > self.max_bid(player):
-            raise self.illegal(action, "8.1 bid", f"cannot afford {action.price}")
+            raise self.illegal(action, "bid", f"cannot afford {action.price}")
         if player in self.round.passed:
             self.round.passed.remove(player)
         bids = [b for b in self.data["bids"] if b[0] != player]

@@ -54,7 +54,7 @@ def tile_def(game: Game, tile_id: str) -> tuple[Tile, str]:
     try:
         td = game.definition.tiles[tile_name(tile_id)]
     except KeyError:
-        raise UnknownEntity(f"no tile {tile_id!r} in this game", rule="9.3 track") from None
+        raise UnknownEntity(f"no tile {tile_id!r} in this game", rule="track") from None
     return td.tile, str(td.color)
 
 
@@ -122,7 +122,7 @@ def _holds_for(state: GameState, holder: str | None, corp: str) -> bool:
 
 
 def _holds(state: GameState, holder: str | None) -> bool:
-    """Whether a reservation still holds its space: an open private's [1858 9.4] or an open
+    """Whether a reservation still holds its space: an open private's or an open
     company's home (1830)."""
     if holder in state.corporations:
         homes = state.data.get("home_reservations", ())

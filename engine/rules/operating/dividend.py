@@ -1,4 +1,4 @@
-"""Distribute earnings [1858 rules 9.6]: pay out, pay half or withhold, and the market move.
+"""Distribute earnings: pay out, pay half or withhold, and the market move.
 
 Pure arithmetic; the step that applies it to a game lives in :mod:`ferrovia.rules.operating.steps`.
 
@@ -115,7 +115,7 @@ class DividendStep(Step):
         assert isinstance(action, DividendAction)
         if action.kind_ not in self.game.rules.DIVIDEND_KINDS:
             raise self.illegal(
-                action, "9.6 distribute earnings", f"unknown dividend kind {action.kind_!r}"
+                action, "distribute earnings", f"unknown dividend kind {action.kind_!r}"
             )
         self.distribute(action.entity, action.kind_)
 

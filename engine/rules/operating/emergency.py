@@ -116,9 +116,6 @@ class EmergencyBuyTrainStep(BuyTrainStep):
             return True
         return super().can_buy(corp)
 
-    def can_emergency_issue(self, corp: str) -> bool:
-        return False  # issuing treasury shares for a train is 1858's rule, not the usual one
-
     def process_buy_train(self, action: Action) -> None:
         assert isinstance(action, BuyTrain)
         corp = self.state.corporations[action.entity]

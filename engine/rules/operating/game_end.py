@@ -1,4 +1,4 @@
-"""Ending the game [1858 rules 11] and final scores.
+"""Ending the game and final scores.
 
 The game ends at the end of the operating round in which the bank breaks; if it breaks during a
 stock round, at the end of the next operating round.  (In 18xx.games the private closure round

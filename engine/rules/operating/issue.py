@@ -1,4 +1,4 @@
-"""Redeem and issue stock [1858 rules 9.9], the last thing a company may do in its turn.
+"""Redeem and issue stock, the last thing a company may do in its turn.
 
 Issue: treasury shares go to the bank pool at the current price (never past the pool limit),
 and the price moves (market.yaml ``movement.issue``); not in the company's first operating
@@ -68,7 +68,7 @@ class IssueSharesStep(Step):
         corp = self.state.corporations[action.entity]
         if not is_bundle_of(corp, action.shares, action.entity, self.issuable(action.entity)):
             raise self.illegal(
-                action, "9.9 issue", f"{action.entity} may not issue {', '.join(action.shares)}"
+                action, "issue", f"{action.entity} may not issue {', '.join(action.shares)}"
             )
         total = sum(s.percent for s in corp.shares if s.id in set(action.shares))
         if action.percent and action.percent != total:  # a recorded percent must match
@@ -83,9 +83,7 @@ class IssueSharesStep(Step):
         op = action.entity
         corp = self.state.corporations[op]
         if not is_bundle_of(corp, action.shares, POOL, redeemable_bundles(self, op)):
-            raise self.illegal(
-                action, "9.9 redeem", f"{op} may not redeem {', '.join(action.shares)}"
-            )
+            raise self.illegal(action, "redeem", f"{op} may not redeem {', '.join(action.shares)}")
         price = common.share_price(self.game, corp)
         unit = common.share_unit(self.game, corp)
         by_id = {s.id: s for s in corp.shares}

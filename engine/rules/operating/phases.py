@@ -1,4 +1,4 @@
-"""Phases, wounding and rusting [1858 rules 9.10] as pure decisions over train records.
+"""Phases, wounding and rusting as pure decisions over train records.
 
 Buying the first train of a type can (a) start one or more phases, (b) wound every train whose
 ``obsolete_on`` names that type (18xx.games: obsolete), (c) rust every train whose ``rusts_on``

@@ -1,4 +1,4 @@
-"""Run trains [1858 rules 9.5]: record each train's route and what it earns.
+"""Run trains: record each train's route and what it earns.
 
 The route search and revenue are the routes engineer's (:mod:`ferrovia.routes`); this step checks
 the trains are the company's own, each runs once, and keeps the routes for the dividend step.
@@ -72,25 +72,25 @@ class RouteStep(Step):
         seen: set[str] = set()
         for route in action.routes:
             if route.train not in self.state.trains:
-                raise self.illegal(action, "9.5 trains", f"no train {route.train}")
+                raise self.illegal(action, "running trains", f"no train {route.train}")
             train = self.state.trains[route.train]
             if train.owner != op:
-                raise self.illegal(action, "9.5 trains", f"{route.train} is not {op}'s train")
+                raise self.illegal(action, "running trains", f"{route.train} is not {op}'s train")
             if route.train in seen:
-                raise self.illegal(action, "9.5 trains", f"{route.train} runs twice")
+                raise self.illegal(action, "running trains", f"{route.train} runs twice")
             if train.operated:
-                raise self.illegal(action, "9.5 trains", f"{route.train} has already run")
+                raise self.illegal(action, "running trains", f"{route.train} has already run")
             seen.add(route.train)
         try:
             values = routing.route_revenues(self.game, self.state, op, action.routes)
         except IllegalAction as exc:
-            raise self.illegal(action, exc.rule or "9.1 routes", exc.message) from None
+            raise self.illegal(action, exc.rule or "routes", exc.message) from None
         routes: list[dict[str, Any]] = []
         for route, value in zip(action.routes, values, strict=True):
             if value != route.revenue:
                 raise self.illegal(
                     action,
-                    "9.5 route value",
+                    "route value",
                     f"{route.train} on {'-'.join(route.hexes)} earns {value}, not {route.revenue}",
                 )
             routes.append({"train": route.train, "revenue": value, "hexes": list(route.hexes)})
@@ -102,7 +102,7 @@ class RouteStep(Step):
         if action.extra_revenue != extra:
             raise self.illegal(
                 action,
-                "9.5 route value",
+                "route value",
                 f"{op}'s extra revenue is {extra}, not {action.extra_revenue}",
             )
         self.rdata["routes"] = routes

@@ -49,32 +49,30 @@ class TokenStep(Step):
             coord, ci = board.city_from_id(game, state, action.city)
         except KeyError as exc:  # its message, not str(exc), which would quote it
             why = str(exc.args[0]) if exc.args else action.city
-            raise self.illegal(action, "9.4 station markers", why) from None
+            raise self.illegal(action, "station markers", why) from None
         h = state.hexes[coord]
         slots = h.tokens[ci]
         if any(op in s for s in h.tokens):
-            raise self.illegal(
-                action, "9.4 station markers", f"{op} already has a station on {coord}"
-            )
+            raise self.illegal(action, "station markers", f"{op} already has a station on {coord}")
         if not routing.reaches_city(game, state, op, coord, ci):
             raise self.illegal(
-                action, "9.4 station markers", f"{action.city} is not on a route of {op}"
+                action, "station markers", f"{action.city} is not on a route of {op}"
             )
         res = h.reservations[ci] if ci < len(h.reservations) else []
         slot = board.token_slot(state, slots, list(res), op)
         if slot is None:
             raise self.illegal(
-                action, "9.4 station markers", f"no free space in {action.city} for {op}"
+                action, "station markers", f"no free space in {action.city} for {op}"
             )
         cost = game.rules.station_cost(game, state, op, coord)
         if action.cost is not None and action.cost != cost:
             raise self.illegal(
                 action,
-                "9.4 station cost",
+                "station cost",
                 f"a station on {coord} costs {op} {cost}, not {action.cost}",
             )
         if corp.cash < cost:
-            raise self.illegal(action, "9.4 station cost", f"{op} has {corp.cash}, needs {cost}")
+            raise self.illegal(action, "station cost", f"{op} has {corp.cash}, needs {cost}")
         token = next(t for t in corp.tokens if not t.used)
         transfer(state, op, BANK, cost, f"station on {coord}")
         token.hex, token.city, token.price = coord, ci, cost

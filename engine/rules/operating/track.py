@@ -1,4 +1,4 @@
-"""Lay or upgrade track [1858 rules 9.3]: what one tile operation costs.
+"""Lay or upgrade track: what one tile operation costs.
 
 The tile operations of a turn and their fees are tiles.yaml ``lays`` (by kind of operator);
 terrain (the hex's printed cost) is paid on the first tile laid there, reduced as
@@ -246,33 +246,31 @@ class TrackStep(Step):
         lays = _tile_lays(self, op)
         index = 0 if special else int(self.rdata["num_laid_track"])
         if not special and index >= len(lays):
-            raise self.illegal(action, "9.3 tile operations", f"{op} has laid all its tiles")
+            raise self.illegal(action, "tile operations", f"{op} has laid all its tiles")
         if action.hex not in state.hexes:
             raise self.illegal(action, "map", f"no hex {action.hex}")
         lay = TileLay(upgrade=True) if special else lays[index]
         if board.tile_name(action.tile) not in game.definition.tiles:
-            raise self.illegal(action, "9.3 tiles", f"no tile {action.tile!r} in this game")
+            raise self.illegal(action, "tiles", f"no tile {action.tile!r} in this game")
         if action.rotation not in range(6):
-            raise self.illegal(action, "9.3 tiles", f"rotation {action.rotation} is not 0-5")
+            raise self.illegal(action, "tiles", f"rotation {action.rotation} is not 0-5")
         old = board.placed(game, state, action.hex)
         new_tile, new_color = board.tile_def(game, action.tile)
         upgrade = old.color != "white"
         if upgrade and not lay.upgrade:
-            raise self.illegal(action, "9.3 tile operations", f"{op} may not upgrade track now")
+            raise self.illegal(action, "tile operations", f"{op} may not upgrade track now")
         if lay.other_hex and action.hex in self.rdata["laid_hexes"]:
-            raise self.illegal(
-                action, "9.3 second tile", f"{action.hex} was already laid this turn"
-            )
+            raise self.illegal(action, "second tile", f"{action.hex} was already laid this turn")
         phase = common.current_phase(game, state)
         if new_color not in phase.tiles:
             raise self.illegal(
-                action, "9.10 phases", f"{new_color} tiles are not available in phase {state.phase}"
+                action, "phases", f"{new_color} tiles are not available in phase {state.phase}"
             )
         if "narrow" in board.track_gauges(new_tile) and not self._metre_allowed():
-            raise self.illegal(action, "9.2 gauges", "metre gauge track is not available yet")
+            raise self.illegal(action, "gauges", "metre gauge track is not available yet")
         free = state.tiles.get(board.tile_name(action.tile))
         if free is None or action.tile not in free:
-            raise self.illegal(action, "9.3 tile supply", f"tile {action.tile} is not available")
+            raise self.illegal(action, "tile supply", f"tile {action.tile} is not available")
         self._check_blocked(action, old.color)
         self._check_tile(action, old, new_tile, new_color, connect=not special)
 
@@ -347,18 +345,18 @@ class TrackStep(Step):
         allowed, rotations, stubs, by_gauge = self._fit(action.entity, coord, name, old)
         if not allowed:
             raise self.illegal(
-                action, "9.3 upgrades", f"{state.hexes[coord].tile} cannot become {name}"
+                action, "upgrades", f"{state.hexes[coord].tile} cannot become {name}"
             )
         if action.rotation not in rotations:
             raise self.illegal(
                 action,
-                "9.3 upgrades",
+                "upgrades",
                 f"{name} cannot be laid on {coord} at rotation {action.rotation}",
             )
         if not stubs <= set(tiles.exits(new_tile, action.rotation)):
             raise self.illegal(
                 action,
-                "9.3 home hexes",
+                "home hexes",
                 f"a tile on {coord} must connect toward the private's other home hexes "
                 f"(edges {', '.join(str(e) for e in sorted(stubs))})",
             )
@@ -465,14 +463,14 @@ class TrackStep(Step):
         if not extends:
             raise self.illegal(
                 action,
-                "9.3 routes",
+                "track extends a route",
                 f"{name} on {coord} does not extend a route of {action.entity}"
                 " (on broad or on metre gauge track)",
             )
         if not upgrades:
             raise self.illegal(
                 action,
-                "9.3 upgrades",
+                "upgrades",
                 f"{name} on {coord} must add track to a route of {action.entity} or change "
                 "the value of a city on it",
             )
@@ -549,7 +547,7 @@ class TrackStep(Step):
         if blockers and not any(op in b for b in blockers):
             raise self.illegal(
                 action,
-                "9.3 home hexes",
+                "home hexes",
                 f"{action.hex} is reserved for {', '.join(b[0] for b in blockers)}",
             )
 
@@ -561,14 +559,14 @@ class TrackStep(Step):
         if common.is_minor(state, op):
             payer = common.director_of(state, op)
             if payer is None or state.cash_of(payer) < cost:
-                raise self.illegal(action, "9.3 costs", f"{payer} cannot pay {cost} for {op}")
+                raise self.illegal(action, "costs", f"{payer} cannot pay {cost} for {op}")
             return
         corp = state.corporations[op]
         director = corp.director if self.game.rules.DIRECTOR_COVERS_TRACK_COSTS else None
         if corp.cash < cost and (director is None or state.cash_of(director) < cost - corp.cash):
             raise self.illegal(
                 action,
-                "9.3 costs",
+                "costs",
                 f"the lay costs {cost}: {op} has {corp.cash} and its director "
                 f"{state.cash_of(director) if director else 0}",
             )

@@ -1,4 +1,4 @@
-"""Buying trains [1858 rules 9.8]: limits, emergency issue, what a trainless company may do.
+"""Buying trains: limits, emergency issue, what a trainless company may do.
 
 Pure rules; :mod:`ferrovia.rules.operating.steps` applies them to a game.
 
@@ -269,7 +269,7 @@ class DiscardTrainStep(Step):
         corp = self.state.corporations[action.entity]
         if action.train not in self.discardable(corp.sym):
             raise self.illegal(
-                action, "9.8 train limit", f"{action.train} is not a train {corp.sym} may discard"
+                action, "train limit", f"{action.train} is not a train {corp.sym} may discard"
             )
         t = self.state.trains[action.train]
         if t.obsolete:
@@ -430,7 +430,7 @@ class BuyTrainStep(Step):
         ]
 
     def can_emergency_issue(self, corp: str) -> bool:
-        if not self.can_buy(corp):
+        if not self.game.rules.EMERGENCY_ISSUE or not self.can_buy(corp):
             return False
         bundles = emergency_bundles(self.game, self.state, corp)
         if not bundles:
@@ -465,7 +465,7 @@ class BuyTrainStep(Step):
         corp = self.state.corporations[op]
         if not is_bundle_of(corp, action.shares, op, emergency_bundles(self.game, self.state, op)):
             raise self.illegal(
-                action, "9.8 emergency money", f"{op} may not issue {', '.join(action.shares)} now"
+                action, "emergency money", f"{op} may not issue {', '.join(action.shares)} now"
             )
         self.data["last_issued_price"] = issue_shares(
             self.game, self.state, op, list(action.shares)
@@ -476,7 +476,7 @@ class BuyTrainStep(Step):
         if action.train not in self._scrappable(action.entity):
             raise self.illegal(
                 action,
-                "9.8 wounded trains",
+                "wounded trains",
                 f"{action.train} is not a wounded train of {action.entity}",
             )
         remove_from_play(self.state, action.train)
@@ -503,11 +503,11 @@ class BuyTrainStep(Step):
         game, state, op = self.game, self.state, action.entity
         corp = state.corporations[op]
         if action.train not in state.trains:
-            raise self.illegal(action, "9.8 trains", f"no train {action.train}")
+            raise self.illegal(action, "trains", f"no train {action.train}")
         t = state.trains[action.train]
         car = common.is_car(game, action.train)
         if car and common.cars(game, state, op):
-            raise self.illegal(action, "9.8 train limit", f"{op} already has a {t.name}")
+            raise self.illegal(action, "train limit", f"{op} already has a {t.name}")
         discount = 0
         if action.exchange is not None:
             # trading a train in (1830's diesel: trains.yaml trade_in), which goes to the pool
@@ -519,34 +519,34 @@ class BuyTrainStep(Step):
                 )
             discount = int(trade_in[old.name])
         elif not car and self._full(op):
-            raise self.illegal(action, "9.8 train limit", f"{op} has no room for another train")
+            raise self.illegal(action, "train limit", f"{op} has no room for another train")
         # of alike cards in the bank pool only the first discarded is for sale
         from_bank = action.train in depot_offer(game, state)
         seller = t.owner
         if not from_bank and action.train not in self._from_others(op):
-            raise self.illegal(action, "9.8 trains", f"{action.train} is not for sale")
+            raise self.illegal(action, "trains", f"{action.train} is not for sale")
         face = action.variant or t.name
         if face not in common.faces_of(game, action.train):
-            raise self.illegal(action, "9.8 trains", f"{action.train} has no face {face}")
+            raise self.illegal(action, "trains", f"{action.train} has no face {face}")
         trainless = self._trainless(op)
         issued = self.data.get("last_issued_price")
         if issued is not None and trainless:
             if not from_bank:
                 raise self.illegal(
                     action,
-                    "9.8 emergency money",
+                    "emergency money",
                     "after issuing shares the train must come from the bank",
                 )
             if corp.cash - int(issued) > action.price:
                 raise self.illegal(
-                    action, "9.8 emergency money", f"more shares issued than needed for a {face}"
+                    action, "emergency money", f"more shares issued than needed for a {face}"
                 )
         price = action.price
         if from_bank:
             face_price = bank_train_prices(game, state, action.train, op)[face] - discount
             if price != face_price:
                 raise self.illegal(
-                    action, "9.8 face value", f"a {face} from the bank costs {op} {face_price}"
+                    action, "face value", f"a {face} from the bank costs {op} {face_price}"
                 )
             if action.exchange is not None:
                 if price > corp.cash:
@@ -555,12 +555,12 @@ class BuyTrainStep(Step):
                 self.log(f"{op} trades in {action.exchange}")
             if price > corp.cash:
                 if not trainless:
-                    raise self.illegal(action, "9.8 trains", f"{op} has {corp.cash}, needs {price}")
+                    raise self.illegal(action, "trains", f"{op} has {corp.cash}, needs {price}")
                 need = price - corp.cash
                 director = corp.director
                 if director is None or state.cash_of(director) < need:
                     raise self.illegal(
-                        action, "9.8 emergency money", f"{op}'s director cannot contribute {need}"
+                        action, "emergency money", f"{op}'s director cannot contribute {need}"
                     )
                 transfer(state, director, op, need, f"director contributes to {op}'s {face}")
             transfer(state, op, BANK, price, f"{op} buys a {face}")
@@ -570,7 +570,7 @@ class BuyTrainStep(Step):
             if not other_company_price_ok(price, corp.cash):
                 raise self.illegal(
                     action,
-                    "9.8 trains",
+                    "trains",
                     f"{op} may pay between 1 and {corp.cash} for {action.train}",
                 )
             transfer(state, op, seller, price, f"{op} buys {action.train} from {seller}")
@@ -589,7 +589,7 @@ class BuyTrainStep(Step):
             if self._trainless(op) and self.data.get("last_issued_price") is not None:
                 if not self._closing(op):
                     raise self.illegal(
-                        action, "9.8 emergency money", "after issuing shares a train must be bought"
+                        action, "emergency money", "after issuing shares a train must be bought"
                     )
             self._end(None)
             self._mark_down_trainless(op)
@@ -608,7 +608,7 @@ class BuyTrainStep(Step):
         if self.data.get("last_issued_price") is not None and self._trainless(op):
             if action is not None and not self._closing(op):
                 raise self.illegal(
-                    action, "9.8 emergency money", "after issuing shares a train must be bought"
+                    action, "emergency money", "after issuing shares a train must be bought"
                 )
         self.data["last_issued_price"] = None
         self.pass_()

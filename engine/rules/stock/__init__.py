@@ -58,9 +58,9 @@ def remove_reservations(state: GameState, sym: str) -> None:
                     res.append(None)
 
 
-def close_private(game: Game, state: GameState, sym: str, *, pay: bool = True) -> None:
-    """A private closes: its owner (unless the bank) receives its face value from the bank
-    (``pay``, 1858's rule; 18xx.games' usual close pays nothing); its reservations go."""
+def close_private(game: Game, state: GameState, sym: str, *, pay: bool = False) -> None:
+    """A private closes; its reservations go.  With ``pay`` (a game's own rule; the usual close
+    pays nothing) its owner, unless the bank, receives its face value from the bank."""
     priv = state.privates[sym]
     if priv.closed or game.data.private(sym).kind == "works":
         return  # a works never closes
