@@ -983,7 +983,9 @@ class _LinkEnumerator(_Enumerator):
         prune_limit = row_limit[prune_row] if prune_row >= 0 else 0
         all_links = self.links
         # per avoided track, kept between runs (the greedy and list runs walk the same tree)
-        ways, cores, pairs, solutions = self.memo.setdefault(avoid, ({}, {}, {}, {}))
+        ways, cores, pairs, solutions, trios, trio_fits = self.memo.setdefault(
+            avoid, ({}, {}, {}, {}, {}, {})
+        )
 
         def options(x: int, y: int) -> tuple[_Option, ...]:
             if x > y:
@@ -1060,6 +1062,22 @@ class _LinkEnumerator(_Enumerator):
                 )
             return found
 
+        def learn_trio(opts: tuple[_Option, ...]) -> None:
+            """After the sequence failed with link ``opts``: two links of it that cannot run
+            with ``opts`` in one route, if there are such (pairs were ruled out already);
+            kept for every later sequence (most failures have such a small reason)."""
+            near = [x for x in link_opts if any(o.both & p.both for o in opts for p in x)]
+            for i, y in enumerate(near):
+                for z in near[i + 1 :]:
+                    key = frozenset((id(opts), id(y), id(z)))
+                    ok = trio_fits.get(key)
+                    if ok is None:
+                        ok = trio_fits[key] = _solve([(0, opts), (0, y), (0, z)]) is not None
+                    if not ok:
+                        for a, b, c in ((opts, y, z), (y, opts, z), (z, opts, y)):
+                            trios.setdefault(id(a), []).append((id(b), id(c)))
+                        return
+
         # per depth, the links so far with their ways propagated (None: not needed yet)
         prefix: list[list[list[_Option]] | None] = [[]]
 
@@ -1111,7 +1129,12 @@ class _LinkEnumerator(_Enumerator):
                     continue
                 # extend the current realisation if one way fits; else re-solve the whole
                 # sequence (earlier links may have to run another way)
-                way = next((o for o in opts if not o.both & taken_both), None)
+                # (none when the track every way uses is taken)
+                way = (
+                    None
+                    if link_core(opts)[2] & taken_both
+                    else next((o for o in opts if not o.both & taken_both), None)
+                )
                 saved = None
                 narrowed: list[list[_Option]] | None = None
                 if way is None:
@@ -1120,6 +1143,10 @@ class _LinkEnumerator(_Enumerator):
                     if all(o.both & core_both for o in opts):
                         continue
                     if any(not compatible(x, opts) for x in link_opts):
+                        continue
+                    # three links of it that were found unable to run in one route
+                    present = set(map(id, link_opts))
+                    if any(a in present and b in present for a, b in trios.get(id(opts), ())):
                         continue
                     # a sequence's ways fit or not whatever order its links come in
                     skey = frozenset((*map(id, link_opts), id(opts)))
@@ -1144,6 +1171,8 @@ class _LinkEnumerator(_Enumerator):
                             None if narrowed is None else _choose([0] * len(narrowed), narrowed, 0)
                         )
                         order = [*link_opts, opts]
+                        if solved is None:
+                            learn_trio(opts)
                         solutions[skey] = (
                             None
                             if solved is None
