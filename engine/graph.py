@@ -579,7 +579,8 @@ def gauge_skip(gauge: str | None) -> str | None:
 def home_starts(
     graph: TrackGraph, home_hexes: Collection[str], home_cities: Mapping[str, Collection[int]]
 ) -> tuple[list[int], list[int]]:
-    """Start stops and start paths of a private railway's home hexes (1858 rule).
+    """Start stops and start paths of a company that starts from home hexes (companies.yaml
+    ``home_hexes``: 1858's private railways), not from station markers.
 
     A home hex with no city or town starts from each of its track paths; one with several
     cities from those reserved for the private (``home_cities``); otherwise from its stops.

@@ -17,8 +17,9 @@ the recorded ``nodes`` are known -- exactly those stops (18xx.games settles ties
 prefers the recorded stops; this search is global, so it never loses a route the recorded
 stops allow).
 
-:func:`route_revenue` then applies, in 18xx.games' order, the rules of 1858 (rulebook 9.1,
-9.2, 9.5) and raises :class:`~ferrovia.errors.IllegalAction` naming the rule broken:
+:func:`route_revenue` then applies, in 18xx.games' order, the usual route rules (with the
+gauges and distance forms the train data says) and raises :class:`~ferrovia.errors.IllegalAction`
+naming the rule broken:
 
 - at least two stops; one of them a city with the company's station token;
 - a stop *group* at most once (France's hexes are one group);
@@ -265,7 +266,8 @@ class RunResult:
 
 @dataclass(frozen=True, slots=True)
 class RouteRules:
-    """Per-game route hooks (what data cannot say); :data:`RULES_1858` for 1858."""
+    """Per-game route hooks (what data cannot say); :data:`DEFAULT_ROUTE_RULES` when the
+    caller has no game (a game's come from :func:`ferrovia.rules.operating.routing.route_rules`)."""
 
     #: an int distance counts hex sides crossed (True) or stops visited (False, 18xx default)
     int_distance_counts_hex_sides: bool = True
@@ -273,12 +275,12 @@ class RouteRules:
     wounded_divisor: int = 2
 
 
-RULES_1858 = RouteRules()
+DEFAULT_ROUTE_RULES = RouteRules()
 
 _RULE_STOPS = "a route connects at least two stops"
 _RULE_TOKEN = "a route includes a city with the company's station marker"
 _RULE_ONCE = "a route reaches each city, port or France at most once"
-_RULE_GAUGE = "9.2 M-trains run on metre or dual track, other trains on broad or dual"
+_RULE_GAUGE = "metre trains run on metre or dual track, other trains on broad or dual"
 _RULE_TERMINAL = "a route that visits a port or France must terminate there"
 _RULE_REUSE = "routes may not share track segments"
 _RULE_BLOCKED = "a route may not pass through a city filled by other companies"
@@ -534,7 +536,7 @@ def route_revenue(
     company: str,
     tokens: Tokens,
     other_keys: frozenset[int] = frozenset(),
-    rules: RouteRules = RULES_1858,
+    rules: RouteRules = DEFAULT_ROUTE_RULES,
 ) -> tuple[int, tuple[int, ...]]:
     """(revenue, paying stops) of ``route`` run by ``train``; :class:`IllegalAction` if illegal.
 
@@ -597,7 +599,7 @@ def run_revenue(
     company: str,
     tokens: Tokens,
     private_income: int = 0,
-    rules: RouteRules = RULES_1858,
+    rules: RouteRules = DEFAULT_ROUTE_RULES,
 ) -> RunResult:
     """Check and value a whole ``run_routes``: every route, no shared track, plus privates.
 

@@ -120,7 +120,7 @@ from ferrovia.graph import (
     tokened_by,
 )
 from ferrovia.routes import (
-    RULES_1858,
+    DEFAULT_ROUTE_RULES,
     Route,
     RouteResult,
     RouteRules,
@@ -1267,7 +1267,7 @@ def best_routes(
     phase: Sequence[str],
     company: str,
     tokens: Tokens,
-    rules: RouteRules = RULES_1858,
+    rules: RouteRules = DEFAULT_ROUTE_RULES,
     limit: int | None = None,
 ) -> BestRoutes:
     """The company's highest-earning legal run (exact; algorithm in the module docstring).

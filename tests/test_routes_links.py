@@ -13,7 +13,7 @@ import itertools
 
 from ferrovia.graph import TrackGraph, build_graph
 from ferrovia.notation import parse
-from ferrovia.routes import RULES_1858, TrainSpec
+from ferrovia.routes import DEFAULT_ROUTE_RULES, TrainSpec
 from ferrovia.routesearch import (
     _Candidate,
     _chain_set,
@@ -132,7 +132,13 @@ def test_trains_through_town_meshes_match_brute_force(scenario) -> None:  # type
     # only maps where the link search really runs: the company reaches a town for free
     cs = _chain_set(g, "X", tokens, "broad", {})
     en = _Enumerator(
-        g, cs, trains[0][1], phase=("yellow",), company="X", tokens=tokens, rules=RULES_1858
+        g,
+        cs,
+        trains[0][1],
+        phase=("yellow",),
+        company="X",
+        tokens=tokens,
+        rules=DEFAULT_ROUTE_RULES,
     )
     assume(_LinkEnumerator.free_stops(en) is not None)
     best = brute_force_best(g, trains, tokens, max_chains=12)

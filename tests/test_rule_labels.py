@@ -38,8 +38,11 @@ def test_an_illegal_action_in_1858_names_the_rulebook_section() -> None:
 
 def test_the_core_names_no_rulebook_section() -> None:
     # a number in front of a rule's name is one game's rulebook, which is that game's data
-    numbered = re.compile(r'"(?:\[?1858 )?[0-9]+(?:\.[0-9]+)? [a-z][^"]*"')
-    core = [*(ROOT / "engine" / "rules").rglob("*.py"), ROOT / "engine" / "routes.py"]
+    numbered = re.compile(r'"(?:\[?1858 )?[0-9]+(?:\.[0-9]+)? [A-Za-z][^"]*"')
+    core = [
+        *(ROOT / "engine" / "rules").rglob("*.py"),
+        *(ROOT / "engine" / name for name in ("routes.py", "routesearch.py", "graph.py")),
+    ]
     found = [
         f"{path.relative_to(ROOT)}:{i}: {line.strip()}"
         for path in core

@@ -146,7 +146,7 @@ def bank_train_prices(
     game: Game, state: GameState, tid: str, buyer: str | None = None
 ) -> dict[str, int]:
     """Face -> price of a bank train (to ``buyer``, after its train discount).  Like
-    18xx.games (and unlike rulebook 9.8, which fixes the face once chosen) a card from the bank
+    18xx.games (and unlike 1858's rulebook, which fixes the face once chosen) a card from the bank
     pool may be bought with either face up."""
     return {
         f: discounted_price(game, state, buyer, f, common.face_price(game, f))
