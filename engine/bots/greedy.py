@@ -45,8 +45,13 @@ from ferrovia.rules.state import DEPOT, POOL, GameState
 if TYPE_CHECKING:
     from ferrovia.rules.game import Game
 
-ROUTE_CHECKED_LAYS = 3  # how many of the best-scored lays get an exact route search
-CANDIDATE_HEXES = 8  # how many of the reached hexes the bot considers laying on
+MAX_PRIVATES = 4  # a player bids on privates until it holds this many
+TASTE_LOW = 0.3  # the least a bot likes a starting private (0: its minimum bid, 1: face value)
+WANTED_TRAINS = 2  # a company buys up to this many lasting trains even when a run gains nothing
+ROUTE_CHECKED_LAYS = 4  # how many of the best-scored lays get an exact route search
+CHEAP_LAY = 20  # a lay costing no more is paid even from money kept for a train
+ROUTE_CHECKED_TOKENS = 3  # how many of the most valuable cities get an exact route search
+LAY_HEXES = 8  # how many of the reached hexes the bot lists lays on
 
 
 def tile_revenue(tile: Any) -> int:
@@ -71,6 +76,10 @@ def train_distance(game: Game, face: str) -> int:
 
 class GreedyBot(Bot):
     NAME = "greedy"
+
+    def __init__(self, seat: str, seed: int) -> None:
+        super().__init__(seat, seed)
+        self.tastes: dict[str, float] = {}
 
     def choose(self, turn: Turn) -> Action:
         name = turn.step_name
@@ -174,7 +183,6 @@ class GreedyBot(Bot):
                 self.depot_prices(game, state) or [0]
             ):
                 return a
-        reserve = self.start_reserve(game, state, me)
         scored: list[tuple[float, Action]] = []
         for a in legal:
             if isinstance(a, BuyShares) and a.entity == me:
@@ -186,11 +194,11 @@ class GreedyBot(Bot):
                 directs = sum(
                     1 for c in state.corporations.values() if c.director == me and not c.closed
                 )
-                if cash - reserve >= 3 * price and directs < 3:
+                if cash >= 3 * price and directs < 3:
                     scored.append((50.0 - directs * 10, a))
             elif isinstance(a, Bid):
                 worth = self.private_worth(game, state, a.company, me)
-                if a.price <= worth and a.price <= cash - reserve:
+                if a.price <= worth and a.price <= cash:
                     scored.append((20.0 + (worth - a.price) / 10, a))
         pick = self.pick(scored)
         if pick is not None:
@@ -198,28 +206,27 @@ class GreedyBot(Bot):
         return None
 
     def private_worth(self, game: Game, state: GameState, sym: str, me: str) -> int:
-        """The most the bot pays for a private: face value for one that can start a company
-        while some company is unstarted, its minimum bid for the others."""
+        """The most the bot pays for a private.  One that can start a company (while some
+        company is unstarted) is worth, to this bot, somewhere between its minimum bid and its
+        face value: each bot has its own taste for each private (drawn once from its seeded
+        stream), as players differ, so the highest taste wins an auction, not the seat that
+        happens to make the last bid within face value.  Others: the minimum bid for a first
+        private, nothing after."""
         p = game.data.private(sym)
         owned = len(state.player(me).companies)
-        if owned >= 3:
+        if owned >= MAX_PRIVATES:
             return 0
         unstarted = any(not c.ipoed and not c.closed for c in state.corporations.values())
         if p.can_start and unstarted:
-            return p.face_value
+            spread = p.face_value - p.minimum_bid
+            return p.minimum_bid + 5 * round(self.taste(sym) * spread / 5)
         return p.minimum_bid if owned == 0 else 0
 
-    def start_reserve(self, game: Game, state: GameState, me: str) -> int:
-        """Cash kept back to start a company with a private the bot owns next time."""
-        if all(c.ipoed or c.closed for c in state.corporations.values()):
-            return 0
-        best = 0
-        for sym in state.player(me).companies:
-            p = game.data.private(sym)
-            if p.can_start and not state.privates[sym].closed:
-                col = game.rules.private_par_column(game, state, sym)
-                best = max(best, int(game.data.market[col]))
-        return best
+    def taste(self, sym: str) -> float:
+        """This bot's liking of a private, in [TASTE_LOW, 1], the same all game."""
+        if sym not in self.tastes:
+            self.tastes[sym] = TASTE_LOW + (1 - TASTE_LOW) * self.randint(1001) / 1000
+        return self.tastes[sym]
 
     def share_score(self, game: Game, state: GameState, me: str, a: BuyShares) -> float | None:
         from ferrovia.rules.stock import shares as sh
@@ -229,7 +236,7 @@ class GreedyBot(Bot):
         if c.closed or c.market is None:
             return None
         price = sh.bundle_price(game, state, bundle)
-        if price > state.player(me).cash - self.start_reserve(game, state, me):
+        if price > state.player(me).cash:
             return None
         working = [t for t in c.trains if not state.trains[t].obsolete]
         # a company that runs trains and whose price has risen is earning
@@ -303,20 +310,19 @@ class GreedyBot(Bot):
     # -- operating round ----------------------------------------------------------------------
     def track(self, turn: Turn) -> Action | None:
         game, state, op = turn.game, turn.state, turn.entity
-        step: Any = turn.step
         if op in state.corporations:
-            budget = max(0, state.corporations[op].cash - self.train_reserve(game, state, op))
+            cash = state.corporations[op].cash
+            # money kept for a train goes on costly terrain only; a cheap lay is always paid
+            budget = max(min(cash, CHEAP_LAY), cash - self.train_reserve(game, state, op))
         else:  # a private railway: its owner pays, and keeps money for shares
             owner = common.director_of(state, op)
             budget = (state.player(owner).cash // 4) if owner else 0
         reached = self.reached(game, state, op)
         targets = self.targets(game, state, reached)
+        trains = self.running_trains(state, op)
+        run = self.best_run(game, state, op, trains)
         scored: list[tuple[float, LayTile]] = []
-        for lay in self.candidate_lays(turn, reached, targets):
-            try:
-                cost, _ = step.check_lay(lay)
-            except GameError:
-                continue
+        for lay, cost in self.lay_options(turn, self.lay_hexes(turn, reached, targets, run)):
             if cost > budget:
                 continue
             score = self.lay_score(game, state, op, lay, reached, targets) - cost / 20
@@ -325,59 +331,80 @@ class GreedyBot(Bot):
         if not scored:
             return Pass(entity=op, entity_type=common.entity_type(state, op))
         scored.sort(key=lambda s: -s[0])
-        if op in state.corporations and common.trains_of(state, op):
+        if trains:
+            before = sum(r.revenue for r in run)
             checked = [
-                (self.route_gain(turn, lay) * 2 + s, lay) for s, lay in scored[:ROUTE_CHECKED_LAYS]
+                (self.route_gain(turn, lay, trains, before) * 2 + s, lay)
+                for s, lay in scored[:ROUTE_CHECKED_LAYS]
             ]
             return self.pick(checked)
         return self.pick([x for x in scored if x[0] == scored[0][0]])
 
-    def candidate_lays(
-        self, turn: Turn, reached: set[str], targets: list[tuple[str, int]]
-    ) -> list[LayTile]:
-        """Lays worth a look, not all legal ones: every tile of the next colour in every
-        rotation that fits, on the few reached hexes that matter most (the company's stations,
-        cities, hexes nearest an unreached city).  Rules are checked afterwards."""
-        from ferrovia import tiles
-        from ferrovia.rules.operating import routing
-
+    def lay_hexes(
+        self, turn: Turn, reached: set[str], targets: list[tuple[str, int]], run: list[Any]
+    ) -> list[str]:
+        """The few reached hexes worth a lay, best first: ones a tile of the next colour can
+        go on now, ranked by the company's stations there, being on its best run, their
+        value and how near they are to cities the network does not reach yet."""
         game, state, op = turn.game, turn.state, turn.entity
         step: Any = turn.step
         colors = ["white", *game.definition.upgrade_rules.colors]
         phase_tiles = set(common.current_phase(game, state).tiles)
-        graph = routing.track_graph(game, state)
-        laid = set(step.rdata.get("laid_hexes") or ())
+        free = {
+            str(td.color) for name, td in game.definition.tiles.items() if state.tiles.get(name)
+        }
+        laid = set(step.rdata.get("laid_hexes") or ()) if hasattr(step, "rdata") else set()
+        on_run = {h for r in run for h in r.hexes}
+        for r in run:
+            for conn in r.connections:
+                on_run.update(h for h in conn if isinstance(h, str))
 
-        def hex_rank(coord: str) -> tuple[float, str]:
+        def upgradable(coord: str) -> bool:
+            old = board.placed(game, state, coord).color
+            if old not in colors[:-1]:
+                return False
+            nxt = colors[colors.index(old) + 1]
+            return nxt in phase_tiles and nxt in free
+
+        def rank(coord: str) -> tuple[float, str]:
             station = any(op in slots for slots in state.hexes[coord].tokens)
             value = tile_revenue(board.placed(game, state, coord).tile)
             near = min((hex_distance(coord, c) for c, _ in targets), default=9)
-            return (-(30 * station + value / 5 - 3 * near), coord)
+            return (-(30 * station + 15 * (coord in on_run) + value / 5 - 3 * near), coord)
 
-        hexes = sorted((c for c in reached if c in state.hexes and c not in laid), key=hex_rank)
-        kind = common.entity_type(state, op)
-        out: list[LayTile] = []
-        for coord in hexes[:CANDIDATE_HEXES]:
-            old = board.placed(game, state, coord)
-            if old.color not in colors[:-1]:
-                continue
-            nxt = colors[colors.index(old.color) + 1]
-            if nxt not in phase_tiles:
-                continue
-            sides = graph.neighbours.get(coord, {})
-            for name, td in game.definition.tiles.items():
-                free = state.tiles.get(name)
-                if not free or (
-                    td.color != nxt and not game.rules.extra_upgrade(game, state, op, coord, name)
-                ):
-                    continue
-                for r in tiles.upgrade_rotations(
-                    old.tile, old.rotation, td.tile, exit_allowed=sides.__contains__
-                ):
-                    out.append(
-                        LayTile(entity=op, entity_type=kind, hex=coord, tile=free[0], rotation=r)
-                    )
+        hexes = [c for c in reached if c in state.hexes and c not in laid and upgradable(c)]
+        return sorted(hexes, key=rank)[:LAY_HEXES]
+
+    @staticmethod
+    def lay_options(turn: Turn, hexes: list[str]) -> list[tuple[LayTile, int]]:
+        """The legal lays on ``hexes`` with their costs: the track step's own listing (the
+        turn's ``legal`` holds only the first few lays, enough for random play)."""
+        listing = getattr(turn.step, "lay_options", None)
+        if listing is not None:
+            return list(listing(turn.entity, hexes))
+        step: Any = turn.step
+        out = []
+        for a in turn.legal:
+            if isinstance(a, LayTile) and a.hex in hexes:
+                out.append((a, int(step.check_lay(a)[0])))
         return out
+
+    @staticmethod
+    def running_trains(state: GameState, op: str) -> list[str]:
+        if op not in state.corporations:
+            return []
+        return [t for t in common.trains_of(state, op) if not state.trains[t].rusted]
+
+    @staticmethod
+    def best_run(game: Game, state: GameState, op: str, trains: list[str]) -> list[Any]:
+        from ferrovia.rules.operating import routing
+
+        if not trains:
+            return []
+        try:
+            return routing.best_run(game, state, op, trains)
+        except GameError:
+            return []
 
     @staticmethod
     def reached(game: Game, state: GameState, op: str) -> set[str]:
@@ -429,18 +456,16 @@ class GreedyBot(Bot):
                 out.append((coord, value))
         return out
 
-    def route_gain(self, turn: Turn, lay: LayTile) -> int:
-        """How much the company's best run gains from the lay (exact search, on a trial copy
-        of the state that is then put back)."""
+    def route_gain(
+        self, turn: Turn, lay: LayTile | PlaceToken, trains: list[str], before: int
+    ) -> int:
+        """How much the company's best run gains from the lay or station (exact search, on a
+        trial copy of the state that is then put back)."""
         game, state, op = turn.game, turn.state, turn.entity
-        from ferrovia.rules.operating import routing
-
-        trains = [t for t in common.trains_of(state, op) if not state.trains[t].rusted]
-        before = sum(r.revenue for r in routing.best_run(game, state, op, trains))
         snap = state.snapshot()
         try:
             game.apply(state, lay)
-            after = sum(r.revenue for r in routing.best_run(game, state, op, trains))
+            after = sum(r.revenue for r in self.best_run(game, state, op, trains))
         except GameError:
             after = before
         finally:
@@ -448,6 +473,8 @@ class GreedyBot(Bot):
         return after - before
 
     def token(self, turn: Turn) -> Action | None:
+        """The station that adds most to the company's best run (exact search on the few
+        most valuable cities it can pay for); the city's value breaks ties."""
         game, state, op = turn.game, turn.state, turn.entity
         places = [a for a in turn.legal if isinstance(a, PlaceToken)]
         if not places:
@@ -456,7 +483,16 @@ class GreedyBot(Bot):
         ok = [a for a in places if (a.cost or 0) <= cash]
         if not ok:
             return None
-        return max(ok, key=lambda a: (self.city_value(turn, a.city), -(a.cost or 0), a.city))
+        ok.sort(key=lambda a: (-self.city_value(turn, a.city), a.cost or 0, a.city))
+        trains = self.running_trains(state, op)
+        if not trains:
+            return ok[0]
+        before = sum(r.revenue for r in self.best_run(game, state, op, trains))
+        scored = [
+            (self.route_gain(turn, a, trains, before) + self.city_value(turn, a.city) / 10, a)
+            for a in ok[:ROUTE_CHECKED_TOKENS]
+        ]
+        return self.pick(scored)
 
     def route(self, turn: Turn) -> Action | None:
         runs = [a for a in turn.legal if isinstance(a, RunRoutes)]
@@ -537,7 +573,12 @@ class GreedyBot(Bot):
             # it must have a train: the one that earns most, its director helping to pay
             return self.best_train(turn, bank, forced=True)
         own = [a for a in bank if a.price <= c.cash]
-        return self.best_train(turn, own, forced=False) if own else None
+        if not own:
+            return None
+        # a company runs two trains when it can (one is soon rusted or outrun); beyond two,
+        # only a train that adds to its run
+        lasting = [t for t in working if not self.endangered(game, state, t)]
+        return self.best_train(turn, own, forced=len(lasting) < WANTED_TRAINS)
 
     def best_train(self, turn: Turn, offers: list[BuyTrain], *, forced: bool) -> BuyTrain | None:
         """Of the trains on offer, the one that adds most to the company's best run (exact

@@ -587,16 +587,27 @@ class TrackStep(Step):
         transfer(state, op, BANK, cost, why)
 
     def legal_actions(self, entity: str) -> list[Action]:
-        """``pass`` and up to ``MAX_LAYS_OFFERED`` legal lays: on hexes the operator reaches,
-        each tile of the next colour (first free copy) in every legal rotation."""
+        """``pass`` and up to ``MAX_LAYS_OFFERED`` legal lays (see :meth:`lay_options`)."""
         kind = common.entity_type(self.state, entity)
-        out: list[Action] = [Pass(entity=entity, entity_type=kind)]
-        if int(self.rdata["num_laid_track"]) >= len(_tile_lays(self, entity)):
-            return out
-        with routing.listing(self.state):
-            return self._list_lays(entity, kind, out)
+        lays = [lay for lay, _ in self.lay_options(entity, limit=MAX_LAYS_OFFERED)]
+        return [Pass(entity=entity, entity_type=kind), *lays]
 
-    def _list_lays(self, entity: str, kind: str, out: list[Action]) -> list[Action]:
+    def lay_options(
+        self, entity: str, hexes: Iterable[str] | None = None, limit: int | None = None
+    ) -> list[tuple[LayTile, int]]:
+        """Legal lays with their costs: on hexes the operator reaches (of ``hexes`` only, when
+        given), each tile of the next colour (first free copy) in every legal rotation; all
+        of them, or the first ``limit``.  A bot that weighs lays asks for all on the hexes it
+        cares about; random play needs only some."""
+        if int(self.rdata["num_laid_track"]) >= len(_tile_lays(self, entity)):
+            return []
+        with routing.listing(self.state):
+            kind = common.entity_type(self.state, entity)
+            return self._list_lays(entity, kind, hexes, limit)
+
+    def _list_lays(
+        self, entity: str, kind: str, hexes: Iterable[str] | None, limit: int | None
+    ) -> list[tuple[LayTile, int]]:
         """The lays :meth:`check_lay` accepts, in the order hex, tile, rotation; what does not
         depend on the rotation (may the tile replace what is there, its rotations, the cost,
         the private's blocks) is checked once per hex and tile, not once per rotation
@@ -607,7 +618,9 @@ class TrackStep(Step):
         phase_tiles = set(common.current_phase(game, state).tiles)
         lay = _tile_lays(self, entity)[int(self.rdata["num_laid_track"])]
         graph = routing.track_graph(game, state)
-        for coord in sorted(routing.reached_hexes(game, state, entity)):
+        out: list[tuple[LayTile, int]] = []
+        reached = routing.reached_hexes(game, state, entity)
+        for coord in sorted(reached if hexes is None else reached & set(hexes)):
             if coord not in state.hexes or coord in self.rdata["laid_hexes"]:
                 continue
             old = board.placed(game, state, coord)
@@ -646,7 +659,7 @@ class TrackStep(Step):
                 fit = self._tile_fits(probe, old, phase_tiles)
                 if fit is None:
                     continue
-                rotations, stubs, by_gauge, new_tile = fit
+                rotations, stubs, by_gauge, new_tile, cost = fit
                 for r in rotations:
                     if not stubs <= set(tiles.exits(new_tile, r)):
                         continue
@@ -657,18 +670,18 @@ class TrackStep(Step):
                         self._check_extends(candidate, old, new_tile, name, by_gauge)
                     except IllegalAction:
                         continue
-                    out.append(candidate)
-                    if len(out) > MAX_LAYS_OFFERED:
+                    out.append((candidate, cost))
+                    if limit is not None and len(out) >= limit:
                         return out
         return out
 
     def _tile_fits(
         self, probe: LayTile, old: board.PlacedTile, phase_tiles: Set[str]
-    ) -> tuple[list[int], set[int], dict[str, set[int]], Any] | None:
+    ) -> tuple[list[int], set[int], dict[str, set[int]], Any, int] | None:
         """For listing: the checks of :meth:`check_lay` that do not depend on the rotation, for
         a free tile on a hex whose blocks and upgrade right were checked (None: one fails);
         else the tile's legal rotations, the edges it must use, the reached edges per gauge
-        family and the parsed tile."""
+        family, the parsed tile and the lay's cost."""
         game, state = self.game, self.state
         name = board.tile_name(probe.tile)
         new_tile, new_color = board.tile_def(game, probe.tile)
@@ -687,7 +700,7 @@ class TrackStep(Step):
         if not allowed:
             return None
         try:
-            self._lay_cost(probe, old, new_tile)
+            cost, _ = self._lay_cost(probe, old, new_tile)
         except IllegalAction:
             return None
-        return rotations, stubs, by_gauge, new_tile
+        return rotations, stubs, by_gauge, new_tile, cost
