@@ -33,6 +33,7 @@ A blocked stop is still *reached* (its track counts), the walk just does not go 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import sys
 from collections.abc import Collection, Iterator, Mapping, Sequence
@@ -118,6 +119,13 @@ class TrackGraph:
     #: connection ``"<hex> <n>.<m>"``)
     ambiguous: frozenset[str] = frozenset()
     key_names: list[tuple[str, str]] = field(default_factory=list)
+    #: printed hex colours (what :func:`update_graph` needs to join a re-laid hex again)
+    colors: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
+    #: hex -> its stops, paths and keys as placed (:func:`update_graph` swaps one hex's)
+    fragments: dict[str, _Fragment] = field(default_factory=dict, repr=False, compare=False)
+    #: ids of stops, paths and keys left inert by :func:`update_graph` (see there)
+    dead: int = 0
+    junction_next: int = 0  # the next free junction id
     #: (skip, blocked stops) -> the walk's bounds (:func:`_walk_bounds`), worked out when
     #: first needed
     walk_bounds: dict[tuple[str | None, frozenset[int]], tuple[list[int], list[int]]] = field(
@@ -319,6 +327,7 @@ class _Fragment:
     hex's ids start), ready to be appended."""
 
     template: _TileTemplate
+    key_off: int
     stops: tuple[Stop, ...]
     paths: tuple[TrackPath, ...]
     key_names: tuple[tuple[str, str], ...]
@@ -378,6 +387,7 @@ def _fragment(
             junction_paths[junction + j_off].append(pid)
     return _Fragment(
         template=t,
+        key_off=key_off,
         stops=stops,
         paths=tuple(paths),
         key_names=tuple(
@@ -451,8 +461,6 @@ def build_graph(
     junction_members: dict[int, tuple[int, ...]] = {}
     ambiguous: set[str] = set()
     stop_paths: list[tuple[int, ...]] = []
-    exits_of_hex: dict[str, frozenset[int]] = {}
-    borders: dict[str, frozenset[int]] = {}
     junction_count = 0
     fragments: dict[str, _Fragment] = {}
 
@@ -478,46 +486,199 @@ def build_graph(
         g.hex_stops[hex_id] = frag.hex_stops
         g.hex_cities[hex_id] = frag.hex_cities
         g.hex_paths[hex_id] = frag.hex_paths
-        borders[hex_id] = frag.template.borders
-        if frag.paths:
-            exits_of_hex[hex_id] = frag.template.exits
         if frag.template.ambiguous:
             ambiguous.add(hex_id)
 
     g.stop_paths = stop_paths
     g.junction_paths = junction_members
     g.ambiguous = frozenset(ambiguous)
-
-    # which sides may be crossed
-    no_exits: frozenset[int] = frozenset()
+    g.colors = colors
+    g.fragments = fragments
+    g.junction_next = junction_count
     for hex_id in hex_tiles:
-        sides: dict[int, str] = {}
-        own_borders = borders[hex_id]
-        for edge, other in hexmap.neighbour_table(hex_id, layout):
-            if other not in hex_tiles or edge in own_borders:
-                continue
-            if colors.get(other, "white") in CLOSED_COLOURS and (
-                edge + 3
-            ) % 6 not in exits_of_hex.get(other, no_exits):
-                continue
-            sides[edge] = other
-        g.neighbours[hex_id] = sides
-
-    # how paths join across sides: per hex, from its fragment and those across its sides
-    links = g.links
-    for hex_id, frag in fragments.items():
-        if not frag.paths:
-            continue
-        sides = g.neighbours[hex_id]
-        link_key = (frag, tuple((e, fragments[o]) for e, o in sides.items()))
-        hex_links = _LINKS.get(link_key)
-        if hex_links is None:
-            hex_links = _hex_links(frag, sides, fragments)
-            if len(_LINKS) > 16384:
-                _LINKS.clear()
-            _LINKS[link_key] = hex_links
-        links.update(hex_links)
+        g.neighbours[hex_id] = _crossable_sides(g, hex_id)
+    for hex_id in fragments:
+        g.links.update(_links_of(g, hex_id))
     return g
+
+
+def _crossable_sides(g: TrackGraph, hex_id: str) -> dict[int, str]:
+    """Edge -> neighbour for the sides of ``hex_id`` track may cross: both hexes on the map,
+    no impassable border, and a closed (red, gray, blue) neighbour's own track pointing back."""
+    sides: dict[int, str] = {}
+    frags = g.fragments
+    own_borders = frags[hex_id].template.borders
+    for edge, other in hexmap.neighbour_table(hex_id, g.layout):
+        across = frags.get(other)
+        if across is None or edge in own_borders:
+            continue
+        if g.colors.get(other, "white") in CLOSED_COLOURS and (
+            (edge + 3) % 6 not in across.template.exits
+        ):
+            continue
+        sides[edge] = other
+    return sides
+
+
+def _links_of(g: TrackGraph, hex_id: str) -> tuple[tuple[tuple[int, int], tuple[int, ...]], ...]:
+    """The links of one hex's paths, from its fragment and those across its sides (cached:
+    the same hex with the same neighbours recurs in graph after graph)."""
+    frag = g.fragments[hex_id]
+    if not frag.paths:
+        return ()
+    sides = g.neighbours[hex_id]
+    link_key = (frag, tuple((e, g.fragments[o]) for e, o in sides.items()))
+    hex_links = _LINKS.get(link_key)
+    if hex_links is None:
+        hex_links = _hex_links(frag, sides, g.fragments)
+        if len(_LINKS) > 16384:
+            _LINKS.clear()
+        _LINKS[link_key] = hex_links
+    return hex_links
+
+
+_DEAD_STOP = Stop(  # copied with its own id where it stands
+    id=-1,
+    hex="",
+    index=-1,
+    kind="none",
+    revenue=Revenue(flat=0),
+    groups=(),
+    visit_cost=0,
+    slots=0,
+    city_number=None,
+)
+_DEAD_PATH = TrackPath(  # copied with its own id where it stands
+    id=-1,
+    hex="",
+    exits=(),
+    lanes=(),
+    stops=(),
+    junction=-1,
+    track="none",
+    terminal=False,
+    ignore=True,
+    keys=(),
+)
+
+
+def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> TrackGraph:
+    """The graph of ``graph``'s map with the hexes in ``changes`` holding new (tile, rotation):
+    a new graph, ``graph`` itself is left as it was (caches keyed by a graph stay right).
+
+    Stable ids: every stop, path and reuse key of a hex not in ``changes`` keeps its id, so
+    only what a lay touches is worked out again -- the changed hexes' own stops and paths and
+    the links and crossable sides of them and their neighbours.  A changed hex takes its new
+    stops (paths, keys) in its old ids when they fit, else in new ids at the end; ids no
+    longer used stay in the lists as inert entries (kind ``"none"``, no track, no exits:
+    nothing walks, routes or pays through them; ``dead`` counts them).  The result answers
+    every question as ``build_graph`` of the new map does, with other id numbers.
+
+    >>> from ferrovia.notation import parse
+    >>> g = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0),
+    ...                  "A3": (parse(""), 0)})
+    >>> g2 = update_graph(g, {"A3": (parse("town=revenue:10;path=a:3,b:_0"), 0)})
+    >>> [s.signature for s in g2.stops], g2.stops[0] is g.stops[0], g2.links[(0, 0)]
+    (['A1-0', 'A3-0'], True, (1,))
+    """
+    g = TrackGraph(
+        layout=graph.layout,
+        stops=list(graph.stops),
+        paths=list(graph.paths),
+        stop_paths=list(graph.stop_paths),
+        hex_paths=dict(graph.hex_paths),
+        hex_stops=dict(graph.hex_stops),
+        hex_cities=dict(graph.hex_cities),
+        by_signature=dict(graph.by_signature),
+        links=dict(graph.links),
+        junction_paths=dict(graph.junction_paths),
+        neighbours=dict(graph.neighbours),
+        key_names=list(graph.key_names),
+        colors=graph.colors,
+        fragments=dict(graph.fragments),
+        dead=graph.dead,
+        junction_next=graph.junction_next,
+    )
+    ambiguous = set(graph.ambiguous)
+    touched: set[str] = set()
+    for hex_id, (tile, rotation) in changes.items():
+        old = g.fragments[hex_id]
+        template = _tile_template(tile, rotation)
+        if template is old.template:
+            continue
+        touched.add(hex_id)
+        touched.update(o for _, o in hexmap.neighbour_table(hex_id, g.layout) if o in g.fragments)
+        # the hex's old stops, paths, keys and junctions go
+        for pid in old.hex_paths:
+            g.paths[pid] = dataclasses.replace(_DEAD_PATH, id=pid)
+        for sid in old.hex_stops:
+            g.stops[sid] = dataclasses.replace(_DEAD_STOP, id=sid)
+            g.stop_paths[sid] = ()
+        for sig in old.by_signature:
+            del g.by_signature[sig]
+        for j in old.junction_paths:
+            del g.junction_paths[j]
+        old_keys = range(old.key_off, old.key_off + len(old.key_names))
+        for k in old_keys:
+            g.key_names[k] = ("", "")
+        # the new ones: in the old ids when they fit, else at the end
+        stop_off = _place(g.stops, old.hex_stops, len(template.stops), _DEAD_STOP)
+        path_off = _place(g.paths, old.hex_paths, len(template.paths), _DEAD_PATH)
+        # (entries past the new ones in a reused range keep their dead copies from above)
+        key_off = _place(g.key_names, old_keys, len(template.key_whats), ("", ""))
+        g.stop_paths.extend(() for _ in range(len(g.stop_paths), len(g.stops)))
+        frag = _fragment(hex_id, template, stop_off, path_off, key_off, g.junction_next)
+        g.junction_next += template.junctions
+        g.fragments[hex_id] = frag
+        g.stops[stop_off : stop_off + len(frag.stops)] = frag.stops
+        g.paths[path_off : path_off + len(frag.paths)] = frag.paths
+        g.key_names[key_off : key_off + len(frag.key_names)] = frag.key_names
+        g.stop_paths[stop_off : stop_off + len(frag.stops)] = frag.stop_paths
+        g.by_signature.update(frag.by_signature)
+        g.junction_paths.update(frag.junction_paths)
+        g.hex_stops[hex_id] = frag.hex_stops
+        g.hex_cities[hex_id] = frag.hex_cities
+        g.hex_paths[hex_id] = frag.hex_paths
+        if template.ambiguous:
+            ambiguous.add(hex_id)
+        else:
+            ambiguous.discard(hex_id)
+    g.ambiguous = frozenset(ambiguous)
+    for hex_id in touched:
+        g.neighbours[hex_id] = _crossable_sides(g, hex_id)
+    for hex_id in touched:
+        for pid in graph.hex_paths.get(hex_id, ()):
+            for e in graph.paths[pid].exits:
+                g.links.pop((pid, e), None)
+    for hex_id in touched:
+        g.links.update(_links_of(g, hex_id))
+    g.dead = (
+        sum(1 for s in g.stops if s.kind == "none")
+        + sum(1 for p in g.paths if p.track == "none")
+        + sum(1 for k in g.key_names if k == ("", ""))
+    )
+    if graph.walk_sides is not None:
+        sides = list(graph.walk_sides)
+        sides.extend(() for _ in range(len(sides), len(g.paths)))
+        for hex_id in changes:
+            if hex_id in touched:
+                for pid, entry in zip(g.hex_paths[hex_id], _hex_walk_sides(g, hex_id), strict=True):
+                    sides[pid] = entry
+        for pid, p in enumerate(g.paths):
+            if p.track == "none":
+                sides[pid] = ()
+        g.walk_sides = sides
+    return g
+
+
+def _place(items: list[Any], old: Sequence[int], n: int, dead: Any) -> int:
+    """Where ``n`` new entries go: the old ids ``old`` (consecutive) when they are enough,
+    else the end of ``items`` (grown by ``n`` placeholders, overwritten by the caller)."""
+    if n <= len(old):
+        return old[0] if n else 0
+    start = len(items)
+    items.extend(dead for _ in range(n))
+    return start
 
 
 # ----------------------------------------------------------------------------- blocking
@@ -600,26 +761,35 @@ def home_starts(
     return stops, paths
 
 
+def _hex_walk_sides(
+    graph: TrackGraph, hex_id: str
+) -> list[tuple[tuple[tuple[str, int, int], bool], ...]]:
+    """:func:`_walk_sides` of one hex's paths (in ``hex_paths`` order)."""
+    pids = graph.hex_paths.get(hex_id, ())
+    count: dict[int, int] = {}
+    for pid in pids:
+        for e in graph.paths[pid].exits:
+            count[e] = count.get(e, 0) + 1
+    return [
+        tuple(
+            ((hex_id, e, lane[1]), count[e] > 1)
+            for e, lane in zip(graph.paths[pid].exits, graph.paths[pid].lanes, strict=True)
+        )
+        for pid in pids
+    ]
+
+
 def _walk_sides(graph: TrackGraph) -> list[tuple[tuple[tuple[str, int, int], bool], ...]]:
     """Per path, each exit's (hex, edge, lane index) and whether two or more of the hex's
     paths leave by that edge (a converging side)."""
     if graph.walk_sides is not None:
         return graph.walk_sides
-    converging: set[tuple[str, int]] = set()
-    for h, pids in graph.hex_paths.items():
-        count: dict[int, int] = {}
-        for pid in pids:
-            for e in graph.paths[pid].exits:
-                count[e] = count.get(e, 0) + 1
-        converging.update((h, e) for e, n in count.items() if n > 1)
-    graph.walk_sides = [
-        tuple(
-            ((p.hex, e, lane[1]), (p.hex, e) in converging)
-            for e, lane in zip(p.exits, p.lanes, strict=True)
-        )
-        for p in graph.paths
-    ]
-    return graph.walk_sides
+    sides: list[tuple[tuple[tuple[str, int, int], bool], ...]] = [() for _ in graph.paths]
+    for h in graph.hex_paths:
+        for pid, entry in zip(graph.hex_paths[h], _hex_walk_sides(graph, h), strict=True):
+            sides[pid] = entry
+    graph.walk_sides = sides
+    return sides
 
 
 def _walk_bounds(

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from ferrovia.graph import TrackGraph, build_graph, reachable
+from ferrovia.graph import TrackGraph, build_graph, reachable, update_graph
 from ferrovia.notation.models import Border, BorderType, Tile
 from ferrovia.routes import RouteRules, RouteSpec, TrainSpec, run_revenue, train_spec_from_data
 from ferrovia.rules.operating import board, common
@@ -55,18 +55,51 @@ def track_graph(game: Game, state: GameState) -> TrackGraph:
     return _track_graph(game, state)
 
 
+#: id(definition) -> (map signature, graph) of the graph made last, the base of the next
+_LAST: dict[int, tuple[tuple[tuple[str, str, int], ...], TrackGraph]] = {}
+
+#: a map differing from the last one in more hexes than this is built afresh
+_UPDATE_MAX = 8
+
+
 def _track_graph(game: Game, state: GameState) -> TrackGraph:
-    sig = tuple((c, h.tile, h.rotation) for c, h in sorted(state.hexes.items()))
+    sig = tuple([(c, h.tile, h.rotation) for c, h in state.hexes.items()])
     key = (id(game.definition), sig)
     graph = _GRAPHS.get(key)
     if graph is None:
-        tiles = {c: (_with_hex_borders(game, state, c), h.rotation) for c, h in state.hexes.items()}
-        colors = {c: str(hd.color) for c, hd in game.definition.hexes.items()}
-        graph = build_graph(tiles, colors=colors, layout=str(game.definition.layout))
+        graph = _updated_graph(game, state, sig)
+        if graph is None:
+            tiles = {
+                c: (_with_hex_borders(game, state, c), h.rotation) for c, h in state.hexes.items()
+            }
+            colors = {c: str(hd.color) for c, hd in game.definition.hexes.items()}
+            graph = build_graph(tiles, colors=colors, layout=str(game.definition.layout))
         if len(_GRAPHS) > 64:
             _GRAPHS.clear()
         _GRAPHS[key] = graph
+    _LAST[id(game.definition)] = (sig, graph)
     return graph
+
+
+def _updated_graph(
+    game: Game, state: GameState, sig: tuple[tuple[str, str, int], ...]
+) -> TrackGraph | None:
+    """The graph of the map ``sig`` made from the last one by updating the hexes laid since
+    (:func:`ferrovia.graph.update_graph`), or None when there is no close one to start from."""
+    last = _LAST.get(id(game.definition))
+    if last is None or len(last[0]) != len(sig):
+        return None
+    changed = [new for old, new in zip(last[0], sig, strict=True) if old != new]
+    if len(changed) > _UPDATE_MAX or any(
+        new[0] != old[0] for old, new in zip(last[0], sig, strict=True)
+    ):
+        return None
+    graph = last[1]
+    if graph.dead > len(graph.paths) // 2 + 64:
+        return None  # many ids left unused: a fresh build packs them again
+    return update_graph(
+        graph, {c: (_with_hex_borders(game, state, c), rot) for c, _, rot in changed}
+    )
 
 
 def _with_hex_borders(game: Game, state: GameState, coord: str) -> Tile:
