@@ -982,22 +982,74 @@ class _Walk:
             self.junction_uses = {}
             self.walk_node(start, False)
         if self.soft_parts:
-            self.walk_soft_parts()
+            most = self.most(start_nodes)
+            if most & ~self.found:
+                self.walk_soft_parts(most)
         self.finish()
 
-    def walk_soft_parts(self) -> None:
-        self.bounds = _walk_bounds(self.graph, self.company, self.tokens, self.skip)
-        # what each soft part could find at most, its own start taken into account
-        part_bounds = [self.part_bound(part) for part in self.soft_parts]
+    def most(self, start_nodes: list[tuple[int, int]]) -> int:
+        """Every path the walk could find at most (bitset): those reachable from the starts by
+        its moves -- on through a stop that does not block, a junction, a far side other than
+        the one a path was entered by -- with none of its one-use rules.  A breadth-first
+        search over (path, side entered by) states: linear in the size of the graph."""
+        graph = self.graph
+        paths = graph.paths
+        skip = self.skip
+        passable = self.passable
+        links = graph.links
+
+        def enterable(q: TrackPath) -> bool:
+            return q.track != skip and not (q.junction >= 0 and q.terminal)
+
+        todo: list[tuple[int, int | None]] = []
+        for kind, ident in start_nodes:
+            here = [ident] if kind == 1 else graph.stop_paths[ident]
+            todo.extend((q, None) for q in here if not paths[q].ignore and enterable(paths[q]))
+        seen = set(todo)
+        bits = 0
+        while todo:
+            pid, came = todo.pop()
+            p = paths[pid]
+            bits |= 1 << pid
+            nxt: list[tuple[int, int | None]] = []
+            if not p.terminal:
+                for st in p.stops:
+                    if passable[st]:
+                        nxt.extend(
+                            (q, None)
+                            for q in graph.stop_paths[st]
+                            if not paths[q].ignore and enterable(paths[q])
+                        )
+            if p.junction >= 0:
+                nxt.extend(
+                    (q, None) for q in graph.junction_paths[p.junction] if enterable(paths[q])
+                )
+            for e in p.exits:
+                if e != came:
+                    back = hexmap.invert(e)
+                    nxt.extend((q, back) for q in links.get((pid, e), ()) if enterable(paths[q]))
+            for state in nxt:
+                if state not in seen:
+                    seen.add(state)
+                    todo.append(state)
+        return bits
+
+    def walk_soft_parts(self, most: int) -> None:
+        """Passes 2 and 3 (``most``: what the walk could find at most, :meth:`most`)."""
         self.probing = True
-        for part, most in zip(self.soft_parts, part_bounds, strict=True):
+        for part in self.soft_parts:
             if most & ~self.found:
                 self.walk_soft(part, copy=True)
         self.probing = False
+        if not most & ~self.found:
+            return  # everything that can be found is: no soft part has more to give
+        self.bounds = _walk_bounds(self.graph, self.company, self.tokens, self.skip)
+        # what each soft part could find at most, its own start taken into account
+        part_bounds = [self.part_bound(part) for part in self.soft_parts]
         self.prune = True
-        for part, most in zip(self.soft_parts, part_bounds, strict=True):
-            if most & ~self.found:
-                self.targets = most
+        for part, bound in zip(self.soft_parts, part_bounds, strict=True):
+            if bound & ~self.found:
+                self.targets = bound
                 self.walk_soft(part, copy=False)
 
     def part_bound(self, part: _Part) -> int:

@@ -122,6 +122,21 @@ class Hex:
     tokens: list[list[str | None]] = field(default_factory=list)  # per city, per slot
     reservations: list[list[str | None]] = field(default_factory=list)  # per city, per slot
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # a changed tile or rotation changes the track graph: count it, so a cached graph
+        # is known to be still right without comparing the whole map (routing.track_graph)
+        if name in _MAP_FIELDS:
+            global map_edits
+            map_edits += 1
+        object.__setattr__(self, name, value)
+
+
+_MAP_FIELDS = frozenset({"tile", "rotation"})
+
+#: tile or rotation assignments to any :class:`Hex` so far (a map changes by no other way;
+#: a restored snapshot brings new Hex objects and a new ``hexes`` dict)
+map_edits = 0
+
 
 @dataclass
 class StepState:

@@ -5,13 +5,14 @@ colours.  The graph is cached per map (tiles and rotations), since it changes on
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ferrovia.graph import TrackGraph, build_graph, reachable, update_graph
 from ferrovia.notation.models import Border, BorderType, Tile
 from ferrovia.routes import RouteRules, RouteSpec, TrainSpec, run_revenue, train_spec_from_data
+from ferrovia.rules import state as state_module
 from ferrovia.rules.operating import board, common
 from ferrovia.rules.state import GameState
 
@@ -45,14 +46,28 @@ def listing_memo(state: GameState) -> dict[Any, Any] | None:
     return _LISTING.get(id(state))
 
 
+#: id(state) -> (its hexes dict, map edits then, definition, graph): the graph of a map no
+#: tile has changed on since (the dict itself is kept, so an identity check cannot be fooled
+#: by a reused id; a restore brings a new dict)
+_CURRENT: dict[int, tuple[dict[str, Any], int, Any, TrackGraph]] = {}
+
+
 def track_graph(game: Game, state: GameState) -> TrackGraph:
-    memo = _LISTING.get(id(state))
-    if memo is not None:
-        graph = memo.get("graph")
-        if graph is None:
-            graph = memo["graph"] = _track_graph(game, state)
-        return graph
-    return _track_graph(game, state)
+    """The track graph of the map as it stands (a cached one while no tile changes)."""
+    hit = _CURRENT.get(id(state))
+    if (
+        hit is not None
+        and hit[0] is state.hexes
+        and hit[1] == state_module.map_edits
+        and hit[2] is game.definition
+    ):
+        return hit[3]
+    edits = state_module.map_edits
+    graph = _track_graph(game, state)
+    if len(_CURRENT) > 16:
+        _CURRENT.clear()
+    _CURRENT[id(state)] = (state.hexes, edits, game.definition, graph)
+    return graph
 
 
 #: id(definition) -> (map signature, graph) of the graph made last, the base of the next
@@ -194,31 +209,38 @@ def route_revenues(game: Game, state: GameState, corp: str, routes: Any) -> list
     return [by_train[r.train] for r in routes]
 
 
-_REACH: dict[Any, tuple[TrackGraph, list[Any]]] = {}
+_REACH: dict[Any, tuple[TrackGraph, Any]] = {}
 
 
 def _reaches(game: Game, state: GameState, operator: str) -> list[Any]:
     """The operator's broad and metre reach (cached per map, stations and operator)."""
+    return [_reach(game, state, operator, family) for family in GAUGE_FAMILIES]
+
+
+def _reach(game: Game, state: GameState, operator: str, family: str) -> Any:
+    """The operator's reach on one gauge family (cached per map, stations and operator; a
+    question about one family does not pay for the other)."""
     memo = _LISTING.get(id(state))
     if memo is not None:
-        reaches = memo.get(("reach", operator))
-        if reaches is None:
-            reaches = memo[("reach", operator)] = _reaches_of(game, state, operator)
-        return reaches
-    return _reaches_of(game, state, operator)
+        hit = memo.get(("reach", operator, family))
+        if hit is None:
+            hit = memo[("reach", operator, family)] = _reach_of(game, state, operator, family)
+        return hit
+    return _reach_of(game, state, operator, family)
 
 
-def _reaches_of(game: Game, state: GameState, operator: str) -> list[Any]:
+def _reach_of(game: Game, state: GameState, operator: str, family: str) -> Any:
     graph = track_graph(game, state)  # one object per map: its id stands for the tiles
     key = (
         id(game.definition),
         operator,
+        family,
         id(graph),
-        tuple((c, tuple(map(tuple, h.tokens))) for c, h in state.hexes.items() if h.tokens),
+        tuple([(c, tuple(map(tuple, h.tokens))) for c, h in state.hexes.items() if h.tokens]),
     )
     hit = _REACH.get(key)
     if hit is None or hit[0] is not graph:  # the graph kept in the entry: no reused id
-        hit = (graph, _compute_reaches(game, state, operator))
+        hit = (graph, _compute_reach(game, state, operator, family))
         if len(_REACH) > 256:
             _REACH.clear()
         _REACH[key] = hit
@@ -233,7 +255,7 @@ def reached_hexes(game: Game, state: GameState, operator: str) -> set[str]:
     return out
 
 
-def _compute_reaches(game: Game, state: GameState, operator: str) -> list[Any]:
+def _compute_reach(game: Game, state: GameState, operator: str, family: str) -> Any:
     graph = track_graph(game, state)
     tokens = {c: h.tokens for c, h in state.hexes.items()}
     home: tuple[str, ...] = ()
@@ -243,33 +265,52 @@ def _compute_reaches(game: Game, state: GameState, operator: str) -> list[Any]:
         home = tuple(p.home_hexes)
         for r in p.reservations:
             home_cities.setdefault(r.hex, []).append(r.city)
-    return [
-        reachable(
-            graph, operator, tokens=tokens, gauge=gauge, home_hexes=home, home_cities=home_cities
-        )
-        for gauge in GAUGE_FAMILIES
-    ]
+    return reachable(
+        graph, operator, tokens=tokens, gauge=family, home_hexes=home, home_cities=home_cities
+    )
 
 
 def reaches_city(game: Game, state: GameState, operator: str, coord: str, city: int) -> bool:
     """Whether a city is on the operator's broad or metre network (it may put a station
     there)."""
     stop = track_graph(game, state).city(coord, city)
-    return stop is not None and any(stop.id in r.stops for r in _reaches(game, state, operator))
+    return stop is not None and any(
+        stop.id in _reach(game, state, operator, family).stops for family in GAUGE_FAMILIES
+    )
 
 
 GAUGE_FAMILIES = ("broad", "metre")  # the order of :func:`_reaches`
 
 
-def reached_edges_by_gauge(
-    game: Game, state: GameState, operator: str, coord: str
-) -> dict[str, set[int]]:
+class ReachedEdges(Mapping[str, set[int]]):
+    """Edges of one hex the operator's network reaches, per gauge family, each family's
+    reach worked out only when asked for (a lay that extends the broad network needs no
+    metre reach)."""
+
+    def __init__(self, game: Game, state: GameState, operator: str, coord: str) -> None:
+        self._args = (game, state, operator)
+        self._coord = coord
+        self._done: dict[str, set[int]] = {}
+
+    def __getitem__(self, family: str) -> set[int]:
+        hit = self._done.get(family)
+        if hit is None:
+            if family not in GAUGE_FAMILIES:
+                raise KeyError(family)
+            hit = self._done[family] = set(_reach(*self._args, family).hexes.get(self._coord, ()))
+        return hit
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(GAUGE_FAMILIES)
+
+    def __len__(self) -> int:
+        return len(GAUGE_FAMILIES)
+
+
+def reached_edges_by_gauge(game: Game, state: GameState, operator: str, coord: str) -> ReachedEdges:
     """Edges of ``coord`` the operator's network reaches, per gauge family (``"broad"``:
-    broad and dual track, ``"metre"``: metre and dual)."""
-    return {
-        family: set(reach.hexes.get(coord, ()))
-        for family, reach in zip(GAUGE_FAMILIES, _reaches(game, state, operator), strict=True)
-    }
+    broad and dual track, ``"metre"``: metre and dual), worked out when read."""
+    return ReachedEdges(game, state, operator, coord)
 
 
 def reached_edges(game: Game, state: GameState, operator: str, coord: str) -> set[int]:

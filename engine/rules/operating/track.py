@@ -22,7 +22,7 @@ new track of *any* of the turn's operations is entirely metre gauge.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence, Set
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from typing import Any
 
 from ferrovia import hexmap, tiles
@@ -379,7 +379,7 @@ class TrackStep(Step):
 
     def _tile_fit(
         self, op: str, coord: str, name: str, old: board.PlacedTile, new_tile: Any, new_color: str
-    ) -> tuple[bool, list[int], set[int], dict[str, set[int]]]:
+    ) -> tuple[bool, list[int], set[int], Mapping[str, set[int]]]:
         """What of a lay's legality depends on the hex and the tile, not the rotation: whether
         the tile may replace what is there, its legal rotations, the edges it must use, and the
         operator's reached edges of the hex per gauge family."""
@@ -419,7 +419,7 @@ class TrackStep(Step):
         old: board.PlacedTile,
         new_tile: Any,
         name: str,
-        by_gauge: dict[str, set[int]],
+        by_gauge: Mapping[str, set[int]],
     ) -> None:
         """Some new exit is on the operator's network, and the lay adds track to a route of it
         (or, as the rules say, changes a city's value)."""
