@@ -365,7 +365,7 @@ class TrackStep(Step):
 
     def _fit(
         self, op: str, coord: str, name: str, old: board.PlacedTile
-    ) -> tuple[bool, list[int], set[int], dict[str, set[int]]]:
+    ) -> tuple[bool, list[int], set[int], Mapping[str, set[int]]]:
         """:meth:`_tile_fit`, worked out once per hex and tile while lays are listed."""
         memo = routing.listing_memo(self.state)
         key = ("tile", op, coord, name)
@@ -677,7 +677,7 @@ class TrackStep(Step):
 
     def _tile_fits(
         self, probe: LayTile, old: board.PlacedTile, phase_tiles: Set[str]
-    ) -> tuple[list[int], set[int], dict[str, set[int]], Any, int] | None:
+    ) -> tuple[list[int], set[int], Mapping[str, set[int]], Any, int] | None:
         """For listing: the checks of :meth:`check_lay` that do not depend on the rotation, for
         a free tile on a hex whose blocks and upgrade right were checked (None: one fails);
         else the tile's legal rotations, the edges it must use, the reached edges per gauge
