@@ -453,7 +453,10 @@ def upgrade_rotations(
     >>> upgrade_rotations(parse("path=a:0,b:1"), 0, parse("path=a:0,b:3;path=a:1,b:2"))
     [5]
     """
-    legal = _legal_rotations(old, old_rotation % 6, new, gauge_fits)
+    # Turning both tiles alike changes nothing: worked out (and cached) for the old tile
+    # unturned, then turned with it.
+    turn = old_rotation % 6
+    legal = sorted((r + turn) % 6 for r in _legal_rotations(old, 0, new, gauge_fits))
     if exit_allowed is None:
         return list(legal)
     return [r for r in legal if all(exit_allowed(e) for e in exits(new, r))]

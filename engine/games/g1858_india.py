@@ -16,9 +16,12 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ferrovia import tiles
 from ferrovia.games.g1858 import Rules1858
+from ferrovia.notation.models import Gauge
 from ferrovia.rules.actions import Action, Pass, RemoveHexToken
 from ferrovia.rules.ledger import transfer
+from ferrovia.rules.operating import board, common, routing
 from ferrovia.rules.state import BANK, GameState
 from ferrovia.rules.step import Step
 
@@ -47,8 +50,6 @@ class Rules1858India(Rules1858):
         """A gauge conversion: a tile of the same colour, label, cities, towns and number of
         track sections, laid the same way, may replace the one on the hex (which sections
         change gauge is checked per rotation, :meth:`upgrade_rotations`)."""
-        from ferrovia.rules.operating import board
-
         # Asked for every tile and every hex reached while lays are listed: first what needs
         # no parsing (a printed hex is never converted, a conversion keeps its colour).
         conversions = game.definition.upgrade_rules.gauge_conversions
@@ -60,7 +61,7 @@ class Rules1858India(Rules1858):
         if here is None or here.color != td.color:
             return False
         colour = str(td.color)
-        if not _conversion_candidate(here.tile, h.rotation % 6, td.tile, colour):
+        if not _conversion_candidate(here.tile, td.tile, colour):
             return False
         return self.stations_fit(game, state, coord, td.tile)
 
@@ -118,14 +119,11 @@ class Rules1858India(Rules1858):
         conversions = game.definition.upgrade_rules.gauge_conversions
         if conversions is None or old.preprinted or str(td.color) != old.color:
             return super().upgrade_rotations(game, state, coord, old, tile, exit_allowed)
-        from ferrovia import tiles
-
         counts = (conversions.plain_track, conversions.with_stops)
-        return [
-            r
-            for r in _conversion_rotations(old.tile, old.rotation % 6, td.tile, counts)
-            if all(exit_allowed(e) for e in tiles.exits(td.tile, r))
-        ]
+        # worked out for the old tile unturned, then turned with it (the geometry is the same)
+        turn = old.rotation % 6
+        rotations = sorted((r + turn) % 6 for r in _conversion_rotations(old.tile, td.tile, counts))
+        return [r for r in rotations if all(exit_allowed(e) for e in tiles.exits(td.tile, r))]
 
     @staticmethod
     def converts_gauge(
@@ -139,9 +137,6 @@ class Rules1858India(Rules1858):
         each old section is matched by the first new one with its ends; ``counts``: how many
         sections may change on plain track and on a tile with a stop (tiles.yaml
         ``upgrades.gauge_conversions``)."""
-        from ferrovia import tiles
-        from ferrovia.notation.models import Gauge
-
         changes: Counter[tuple[Gauge, Gauge]] = Counter()
         for op in old.paths:
             np = next(
@@ -176,8 +171,6 @@ class Rules1858India(Rules1858):
     def collectable(self, game: Game, state: GameState, corp: str) -> dict[str, str]:
         """Hex -> kind of the tokens the company could afford now (track laid on the hex and
         the phase allowing that kind), whether or not it reaches them."""
-        from ferrovia.rules.operating import board
-
         status = game.data.phase(state.phase).status
         cash = state.corporations[corp].cash
         out: dict[str, str] = {}
@@ -198,13 +191,11 @@ class Rules1858India(Rules1858):
         (not doubled by a 5D)."""
         if not routes:
             return 0
-        from ferrovia.rules.operating import common
-
         colours = list(common.current_phase(game, state).tiles)
         total = 0
         for kind in state.corporations[corp].data.get("hex_tokens", []):
-            board = game.definition.hexes[game.definition.game.hex_tokens[kind].bonus_hex].tile
-            total += sum(o.revenue.for_phase(colours) for o in board.offboards[:1])
+            bonus = game.definition.hexes[game.definition.game.hex_tokens[kind].bonus_hex].tile
+            total += sum(o.revenue.for_phase(colours) for o in bonus.offboards[:1])
         return total
 
 
@@ -229,8 +220,6 @@ class CollectTokens(Step):
         return ["remove_hex_token", "pass"]
 
     def _reached(self, corp: str) -> set[str]:
-        from ferrovia.rules.operating import routing
-
         hexes = routing.reached_hexes(self.game, self.state, corp)
         for r in routing._reaches(self.game, self.state, corp):
             hexes |= set(r.run_hexes)
@@ -269,9 +258,9 @@ RULES = Rules1858India()
 
 # Pure tile geometry, asked for every hex and tile whenever lays are listed: cached.
 @lru_cache(maxsize=16384)
-def _conversion_candidate(old: Any, old_rotation: int, new: Any, colour: str) -> bool:
-    from ferrovia import tiles
-
+def _conversion_candidate(old: Any, new: Any, colour: str) -> bool:
+    """Whether ``new`` could convert ``old`` in some rotation (whatever way ``old`` is turned:
+    turning both alike changes nothing)."""
     if not tiles.upgrades_to_correct_label(old, new, colour):
         return False
     if (len(old.cities), len(old.towns), len(old.paths)) != (
@@ -281,20 +270,18 @@ def _conversion_candidate(old: Any, old_rotation: int, new: Any, colour: str) ->
     ):
         return False
     return any(
-        tiles.paths_maintained(old, old_rotation, new, r, gauge_fits=tiles.any_gauge_fits)
-        for r in range(6)
+        tiles.paths_maintained(old, 0, new, r, gauge_fits=tiles.any_gauge_fits) for r in range(6)
     )
 
 
 @lru_cache(maxsize=16384)
 def _conversion_rotations(
-    old: Any, old_rotation: int, new: Any, counts: tuple[tuple[int, ...], tuple[int, ...]]
+    old: Any, new: Any, counts: tuple[tuple[int, ...], tuple[int, ...]]
 ) -> tuple[int, ...]:
-    from ferrovia import tiles
-
+    """Rotations of ``new`` converting ``old`` laid unturned."""
     return tuple(
         r
         for r in range(6)
-        if tiles.rotation_is_legal(old, old_rotation, new, r, gauge_fits=tiles.any_gauge_fits)
-        and Rules1858India.converts_gauge(old, old_rotation, new, r, counts)
+        if tiles.rotation_is_legal(old, 0, new, r, gauge_fits=tiles.any_gauge_fits)
+        and Rules1858India.converts_gauge(old, 0, new, r, counts)
     )
