@@ -105,10 +105,11 @@ class Rules1858(Rules):
     def init_round(self, game: Game, state: GameState) -> Round:
         """Without a quick start the game begins with a stock round in which privates can only
         be auctioned; with one, privates are dealt in packets and an OR comes first."""
-        from ferrovia.rules.rounds import StockRound
+        from ferrovia.games.g1858.quick_start import deal_quick_start, quick_start_option
 
-        if self.quick_start_packets(game) is not None:
-            self.quick_start(game, state)
+        option = quick_start_option(game)
+        if option is not None:
+            deal_quick_start(game, state, option)
             return OperatingRound.create(game, state, 1)
         return StockRound.create(game, state)
 
@@ -143,18 +144,6 @@ class Rules1858(Rules):
             picked.extend(order[:n])
         state.data["unbuyable_privates"] = picked
         state.log.append(f"These privates cannot be bought in this game: {', '.join(picked)}")
-
-    # -- quick start [options] ---------------------------------------------------------------
-    def quick_start_packets(self, game: Game) -> str | None:
-        """The quick-start option in use, if any."""
-        from ferrovia.rules import stock
-
-        return stock.quick_start_option(game)
-
-    def quick_start(self, game: Game, state: GameState) -> None:
-        from ferrovia.rules import stock
-
-        stock.deal_quick_start(game, state)
 
     # -- stock round [§8] ---------------------------------------------------------------------
     def buyable_privates(self, game: Game, state: GameState) -> list[str]:

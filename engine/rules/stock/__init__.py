@@ -1,11 +1,10 @@
-"""Stock-round rules: privates (auction, purchase, closure), shares (buy, sell, par, exchange,
-director changes) and the stock-round steps (in :mod:`.steps`)."""
+"""Stock-round rules: a private's purchase and closure here; shares (buy, sell, par, director
+changes) in :mod:`.shares`; the usual stock-round steps in the modules beside it."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ferrovia.rules import rng
 from ferrovia.rules.ledger import transfer
 from ferrovia.rules.state import BANK, GameState
 
@@ -21,28 +20,6 @@ def purchase_private(game: Game, state: GameState, player: str, sym: str, price:
     priv.owner = player
     if priv.data.get("minor"):
         priv.floated = True
-
-
-def quick_start_option(game: Game) -> str | None:
-    for opt in sorted(game.optional_rules):
-        if opt in game.data.packets:
-            return opt
-    return None
-
-
-def deal_quick_start(game: Game, state: GameState) -> None:
-    """[options] Quick start: packets dealt at random (the game's seeded RNG), each player
-    paying the packet's price; its minors float."""
-    opt = quick_start_option(game)
-    if opt is None:
-        return
-    packets = list(game.data.packets[opt])
-    state.rng, packets = rng.shuffled(state.rng, packets)
-    for player, (privs, cost) in zip(state.players, packets, strict=False):
-        transfer(state, player.id, BANK, cost, "quick-start packet")
-        for sym in privs:
-            purchase_private(game, state, player.id, sym, 0)
-        state.log.append(f"{player.name} buys {', '.join(privs)} for {cost}")
 
 
 def remove_reservations(state: GameState, sym: str) -> None:

@@ -1,0 +1,34 @@
+"""1858's quick start (an option): the privates are dealt in packets (companies.yaml
+``packets``, one list per option), at random by the game's seeded RNG, each player paying
+its packet's price; an operating round comes first."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ferrovia.rules import rng
+from ferrovia.rules.ledger import transfer
+from ferrovia.rules.state import BANK, GameState
+from ferrovia.rules.stock import purchase_private
+
+if TYPE_CHECKING:
+    from ferrovia.rules.game import Game
+
+
+def quick_start_option(game: Game) -> str | None:
+    """The quick-start option in use (one that names a set of packets), if any."""
+    for opt in sorted(game.optional_rules):
+        if opt in game.data.packets:
+            return opt
+    return None
+
+
+def deal_quick_start(game: Game, state: GameState, option: str) -> None:
+    """Each player, in seat order, gets a packet drawn at random and pays its price; the
+    packet's privates float their minors."""
+    state.rng, packets = rng.shuffled(state.rng, list(game.data.packets[option]))
+    for player, (privs, cost) in zip(state.players, packets, strict=False):
+        transfer(state, player.id, BANK, cost, "quick-start packet")
+        for sym in privs:
+            purchase_private(game, state, player.id, sym, 0)
+        state.log.append(f"{player.name} buys {', '.join(privs)} for {cost}")
