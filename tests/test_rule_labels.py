@@ -3,6 +3,7 @@ where they stand in its rulebook (game.yaml ``rule_sections``)."""
 
 from __future__ import annotations
 
+import ast
 import re
 
 import pytest
@@ -50,3 +51,15 @@ def test_the_core_names_no_rulebook_section() -> None:
         if numbered.search(line)
     ]
     assert found == []
+
+
+def test_every_rule_a_game_places_in_its_rulebook_is_one_the_engine_names() -> None:
+    # a key of rule_sections that no code names (a renamed rule) would silently lose its section
+    named: set[str] = set()
+    for path in (ROOT / "engine").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                named.add(node.value)
+    for game in ("1858", "1830"):
+        sections = load_game(gamedata_root() / game).game.rule_sections
+        assert sorted(set(sections) - named) == [], game
