@@ -263,8 +263,11 @@ def _compute_reach(game: Game, state: GameState, operator: str, family: str) -> 
     if operator in state.privates:
         p = game.definition.private(operator)
         home = tuple(p.home_hexes)
-        for r in p.reservations:
-            home_cities.setdefault(r.hex, []).append(r.city)
+        # the cities holding its reservation now (an upgrade may have moved it to another
+        # city of the hex), as 18xx.games starts a private railway from its reserved city
+        for h in home:
+            held = state.hexes[h].reservations if h in state.hexes else []
+            home_cities[h] = [i for i, slots in enumerate(held) if operator in slots]
     return reachable(
         graph, operator, tokens=tokens, gauge=family, home_hexes=home, home_cities=home_cities
     )
