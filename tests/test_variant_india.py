@@ -242,12 +242,20 @@ def test_a_locomotive_works_closes_with_its_company() -> None:
     assert trains.works_for_sale(game, state, "EIR") == ["LW2"]  # never for sale again
 
 
-def test_a_random_india_game_plays_to_the_end_and_its_log_replays_identically() -> None:
+# One seeded game per player count (seeds whose games are short, to keep the suite quick;
+# tools/xcheck plays many more against 18xx.games).
+@pytest.mark.parametrize(
+    ("players", "seed", "options"),
+    [(3, 16, ()), (4, 17, ("quick_start_a",)), (5, 6, ()), (6, 11, ())],
+)
+def test_a_random_india_game_plays_to_the_end_and_its_log_replays_identically(
+    players: int, seed: int, options: tuple[str, ...]
+) -> None:
     import json
 
     from ferrovia.play import play
 
-    res = play(4, 1, game_name="1858_india")
+    res = play(players, seed, options, game_name="1858_india")
     assert res.state.finished and res.state.game_end_reason in ("bank", "dnf")
     assert res.state.total_cash() == res.game.data.bank_cash
     again = replay(json.loads(json.dumps(res.log)))
@@ -362,3 +370,28 @@ def test_a_closed_works_still_holds_the_buy_trains_step_for_a_pass() -> None:
     assert BuyCompany(
         entity="MSM", entity_type="corporation", company="LW1", price=100
     ) in game.legal_actions(state)
+
+
+def test_a_private_railway_starts_from_the_city_its_reservation_moved_to() -> None:
+    """On a home hex of several cities a private railway starts from the city holding its
+    reservation now: Calcutta upgraded to #X29 moves CK's reservation to the city toward
+    Khulna, so track toward Assam (H23) is off CK's network (random game seed 11, 6
+    players, action 1199: 7 on H23 for CK)."""
+    from ferrovia.definition import load_game
+    from ferrovia.games import get_rules
+    from ferrovia.rules.game import Game
+    from ferrovia.rules.operating import board, routing
+    from test_operating_steps import new_state
+
+    game = Game(load_game(GAME), get_rules("1858_india"), 4)
+    state = new_state(game)
+    state.privates["CK"].owner = "1"
+    state.privates["CK"].floated = True
+    state.player("1").companies.append("CK")
+    state.phase = "5"
+    board.lay(game, state, "I22", "X29-0", 4)
+    assert state.hexes["I22"].reservations == [["CK"], ["CPC"], ["HH"]]
+    reached = routing.reached_edges_by_gauge(game, state, "CK", "H23")
+    assert (set(reached["broad"]), set(reached["metre"])) == (set(), set())
+    toward_khulna = routing.reached_edges_by_gauge(game, state, "CK", "I24")
+    assert 1 in toward_khulna["broad"]  # I22's edge 4, the reserved city's way out
