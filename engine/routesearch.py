@@ -611,6 +611,8 @@ class _Enumerator:
         # the avoided track is not part of the routes' own masks
         for cand in out.values():
             cand.mask &= ~avoid
+        # a recursive closure is a reference cycle: freed now, not by the collector
+        extend = None  # type: ignore[assignment]
         return list(out.values())
 
 
@@ -815,7 +817,9 @@ def _choose(slots: Sequence[int], doms: Sequence[list[_Option]], used: int) -> l
         return False
 
     slot_taken: dict[int, int] = {}
-    if not search(live, used, 0):
+    found = search(live, used, 0)
+    search = None  # type: ignore[assignment]  # a recursive closure is a reference cycle
+    if not found:
         return None
     return [o for o in choice if o is not None]
 
@@ -948,6 +952,7 @@ class _LinkEnumerator(_Enumerator):
         for x in cs.adjacency:
             if not free[x]:
                 walk(x, x, 0, 0, [], [])
+        walk = None  # type: ignore[assignment]  # (a reference cycle: freed now)
         # fewest keys first: a short way leaves the most for the other links and trains
         sorted_links = {
             k: tuple(sorted(v, key=lambda o: o.track.bit_count())) for k, v in links.items()
@@ -1257,6 +1262,7 @@ class _LinkEnumerator(_Enumerator):
             route.clear()
             link_opts.clear()
             witness.clear()
+        extend = None  # type: ignore[assignment]  # (a reference cycle: freed now)
         return best if best_only else out
 
 
@@ -1984,6 +1990,7 @@ def _combine(
         search(i + 1, track, core, total, len(cands), touch, through, hit)  # train stays home
 
     search(0, 0, 0, 0, 0, 0, 0, 0)
+    search = None  # type: ignore[assignment]  # (a reference cycle: freed now)
     if best_run is None:
         return incumbent
     return {lists[i][0]: r for i, r in enumerate(best_run) if r is not None}
