@@ -1,14 +1,18 @@
 """The ``greedy`` bot: plays like a sensible beginner, one short-sighted choice at a time.
 
-- Stock round: bids on privates it can use (ones that can start a company) up to their face
-  value, starts companies with them (or, once allowed, by buying a director's certificate),
-  buys shares of the companies that earn most per peseta (its own first, funding them), sells
-  only when it must.
-- Operating round: lays the tile that adds most to its company's network (cheap scores on
-  every legal lay: revenue of the cities it upgrades or reaches, new exits toward unreached
-  cities, the cost; the best few then checked with the exact route search), places a station
-  in the best city it can pay, runs the best routes, pays out unless it must save for a train,
-  buys the trains it needs (never from other companies), and issues shares only to get a train.
+- Stock round: bids on privates it can use (ones that can start a company), each up to its
+  own taste for it (between the minimum bid and face value, drawn once per private from the
+  bot's stream: players differ, so no seat wins auctions by the order of bidding), starts
+  companies with them (or, once allowed, by buying a director's certificate), buys shares of
+  the companies that earn most per peseta (its own first, funding them), sells only when it
+  must.
+- Operating round: lays the tile that adds most to its company's network (the track step's
+  own listing of legal lays with their costs, on the few hexes that matter: its stations, its
+  best run, valuable cities, hexes near cities not yet reached; cheap scores, the best few
+  then checked with the exact route search), places the station that adds most to its best
+  run, runs the best routes, pays out unless it must save for a train, keeps two lasting
+  trains and buys more only when they add to its run (never from other companies), and
+  issues shares only to get a train.
 
 No lookahead and no opponent model: cheap enough to play hundreds of games.  Ties are broken
 by the bot's own seeded stream, so a seed gives the same game every time.
