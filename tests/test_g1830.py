@@ -187,3 +187,34 @@ def test_an_1830_variant_resolves_and_differs_only_where_it_says(tmp_path: Path)
     assert defn.bank_cash(3) == 15000 and defn.bank_cash(4) == 12000
     assert defn.market.stock_market.shape == "grid"
     assert main(["diff", str(GAMEDATA / "1830"), str(variant)]) == 0
+
+
+def floated(game: Game, state: GameState, sym: str, director: str, *, col: int = 6) -> None:
+    """``sym`` floated at the par in row 0, column ``col`` (6: 100), 60 % its director's."""
+    from ferrovia.rules.stock.shares import move_share, set_par
+
+    corp = state.corporations[sym]
+    set_par(game, state, corp, col)
+    for share in corp.shares[:5]:
+        move_share(state, share, director)
+    corp.director, corp.ipoed, corp.floated = director, True, True
+    state.bank_cash -= 1000
+    corp.cash = 1000
+
+
+def test_a_home_station_goes_where_an_upgrade_moved_its_reservation() -> None:
+    """18xx.games seed 7104: B&M upgraded New York (G19) to tile 54 before NYNH first ran; the
+    reserved city (printed index 0, track to edge 3) is index 1 on the 54, so NYNH's home
+    station is there and its network runs north (F18, F20), not to G17."""
+    from ferrovia.rules.operating import board, routing
+    from ferrovia.rules.rounds import OperatingRound
+
+    game, state = table()
+    floated(game, state, "NYNH", "1")
+    board.lay(game, state, "G19", "54-0", 0)
+    assert state.hexes["G19"].reservations == [[None], ["NYNH"]]
+    OperatingRound.create(game, state, 1).setup()
+    assert state.hexes["G19"].tokens == [[None], ["NYNH"]]
+    assert routing.reached_hexes(game, state, "NYNH") == {"G19", "F18", "F20"}
+    with pytest.raises(IllegalAction, match="does not extend a route of NYNH"):
+        act(game, state, "NYNH", "lay_tile", hex="G17", tile="56-0", rotation=2)

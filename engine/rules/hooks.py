@@ -141,7 +141,12 @@ class Rules:
             if not any(p["entity"] == op for p in pend):
                 pend.append({"entity": op, "hexes": [home.hex], "cities": None})
             return
-        city = home.city if home.city is not None else next(iter(cities), None)
+        # the city holding its reservation: an upgrade before the company first operates may
+        # have moved it from the printed index (1830's NYNH, tile 54 on G19)
+        reserved = [i for i, res in enumerate(h.reservations) if op in res]
+        city = next(
+            iter(reserved), home.city if home.city is not None else next(iter(cities), None)
+        )
         if city is not None and board.tokenable(state, home.hex, city, op):
             board.place_token(state, op, home.hex, city, 0, "home station")
 
