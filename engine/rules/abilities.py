@@ -65,3 +65,31 @@ def grant_shares(game: Game, state: GameState, player: str, sym: str) -> list[tu
                 )
     state.data["shares_granted"][sym] = True
     return pending
+
+
+def shares_held_by_players(game: Game, state: GameState, sym: str) -> list[str]:
+    """The ordinary certificates of a private's ``shares`` ability now held by a player."""
+    from ferrovia.rules.stock.shares import find_share
+
+    return [
+        share_id
+        for ab in of(game, sym, "shares")
+        for share_id in ab.shares
+        if not find_share(state, share_id).president
+        and state.is_player(find_share(state, share_id).owner)
+    ]
+
+
+def regrant_shares(game: Game, state: GameState, player: str, sym: str) -> None:
+    """A player buys the private from another player: 18xx.games hands its ``shares``
+    ability's ordinary certificates to the buyer again, free, from the bank or the pool
+    (``after_buy_company`` on every purchase; it refuses the purchase while one is with a
+    player, see :func:`shares_held_by_players`)."""
+    from ferrovia.rules.stock.shares import Bundle, buy_shares, find_share
+
+    for ab in of(game, sym, "shares"):
+        for share_id in ab.shares:
+            share = find_share(state, share_id)
+            if not share.president:
+                bundle = Bundle(share.corp, [share], share.percent)
+                buy_shares(game, state, player, bundle, exchange=True)

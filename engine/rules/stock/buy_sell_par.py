@@ -252,10 +252,15 @@ class BuySellParShares(Step):
         owner = self.state.privates[sym].owner
         if action.price < 1 or action.price > self.state.player(action.entity).cash:
             raise self.illegal(action, "buy company", f"bad price {action.price}")
+        held = abilities.shares_held_by_players(self.game, self.state, sym)
+        if held:
+            why = f"its {', '.join(held)} is with a player"
+            raise self.illegal(action, "buy company", f"{sym} cannot change hands: {why}")
         transfer(self.state, action.entity, owner, action.price, f"buys {sym}")
         self.state.player(owner).companies.remove(sym)
         self.state.player(action.entity).companies.append(sym)
         self.state.privates[sym].owner = action.entity
+        abilities.regrant_shares(self.game, self.state, action.entity, sym)
         self.rdata["current_actions"].append([action.type, sym])
 
     def process_pass(self, action: Action) -> None:
