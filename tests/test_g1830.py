@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import GAMEDATA, shared_path
 from ferrovia.definition import GameDefinition, load_game
-from ferrovia.errors import IllegalAction
+from ferrovia.errors import GameError, IllegalAction, OutOfTurn
 from ferrovia.games import get_rules
 from ferrovia.replay import replay
 from ferrovia.rules import market
@@ -218,3 +218,77 @@ def test_a_home_station_goes_where_an_upgrade_moved_its_reservation() -> None:
     assert routing.reached_hexes(game, state, "NYNH") == {"G19", "F18", "F20"}
     with pytest.raises(IllegalAction, match="does not extend a route of NYNH"):
         act(game, state, "NYNH", "lay_tile", hex="G17", tile="56-0", rotation=2)
+
+
+def _nyc_owning(sym: str) -> tuple[Game, GameState]:
+    """NYC floated with 1,000 and owning private ``sym``; its first operating turn begun."""
+    from ferrovia.rules.rounds import OperatingRound
+
+    game, state = table()
+    floated(game, state, "NYC", "1")
+    state.privates[sym].owner = "NYC"
+    state.corporations["NYC"].companies.append(sym)
+    OperatingRound.create(game, state, 1).setup()
+    return game, state
+
+
+def test_the_delaware_and_hudson_lays_f16_as_the_turns_lay_and_brings_a_free_station() -> None:
+    """18xx.games teleport: during NYC's track step the DH lays a 57 on the mountain (NYC pays
+    the 120), unconnected, as NYC's lay; the round then waits for the DH's station there,
+    which is NYC's next marker for nothing, and its station of the turn."""
+    game, state = _nyc_owning("DH")
+    offered = [a for a in game.legal_actions(state) if a.entity == "DH"]
+    assert {(a.type, getattr(a, "hex", "")) for a in offered} == {("lay_tile", "F16")}
+    act(game, state, "DH", "lay_tile", hex="F16", tile="57-0", rotation=0)
+    nyc = state.corporations["NYC"]
+    assert nyc.cash == 1000 + 15 - 120 and state.hexes["F16"].tile == "57-0"  # DH paid 15
+    assert game.current_entity(state) == "DH"  # the station comes first
+    with pytest.raises(OutOfTurn, match="waiting for DH"):
+        act(game, state, "NYC", "pass")
+    act(game, state, "DH", "place_token", city="57-0-0")
+    nyc = state.corporations["NYC"]
+    assert state.hexes["F16"].tokens == [["NYC"]] and nyc.cash == 895
+    assert [t.price for t in nyc.tokens if t.hex] == [0, 0]  # its home and this one
+    assert game.current_entity(state) == "NYC"
+    assert "place_token" not in game.round(state).actions_for("NYC")  # its station of the turn
+    assert "lay_tile" not in game.round(state).actions_for("NYC")  # and its lay
+    # New York and Scranton are two stations, but no track joins them: no run (18xx.games
+    # walks from each station alone), so a train would not run and the route step is skipped
+    assert not game.rules.route_available(game, state, "NYC")
+
+
+def test_the_delaware_and_hudson_teleports_only_in_its_companys_track_step() -> None:
+    game, state = _nyc_owning("DH")
+    act(game, state, "NYC", "lay_tile", hex="E19", tile="57-0", rotation=0)  # NYC's own lay
+    with pytest.raises(GameError, match="DH cannot"):
+        act(game, state, "DH", "lay_tile", hex="F16", tile="57-1", rotation=0)
+    assert state.hexes["F16"].tile == "F16-0"
+
+
+def test_the_delaware_and_hudsons_station_may_be_declined() -> None:
+    game, state = _nyc_owning("DH")
+    act(game, state, "DH", "lay_tile", hex="F16", tile="57-0", rotation=0)
+    act(game, state, "DH", "pass")
+    assert state.hexes["F16"].tokens == [[None]] and game.current_entity(state) == "NYC"
+
+
+def test_buying_the_camden_and_amboy_from_a_player_hands_its_prr_share_over_again() -> None:
+    """18xx.games gives a private's shares on every purchase by a player (after_buy_company):
+    PRR_1 in the pool goes to the new owner free; while a player holds it the sale is refused."""
+    from ferrovia.rules.rounds import StockRound
+    from ferrovia.rules.stock.shares import find_share, move_share
+
+    game, state = table()
+    state.privates["CA"].owner = "2"
+    state.player("2").companies.append("CA")
+    state.turn = 2  # players trade privates from the second stock round
+    StockRound.create(game, state).setup()
+    move_share(state, find_share(state, "PRR_1"), "2")
+    buyer = game.current_entity(state) or ""
+    assert buyer == "1"
+    with pytest.raises(IllegalAction, match="PRR_1 is with a player"):
+        act(game, state, "1", "buy_company", company="CA", price=50)
+    move_share(state, find_share(state, "PRR_1"), "pool")
+    act(game, state, "1", "buy_company", company="CA", price=50)
+    assert state.privates["CA"].owner == "1" and find_share(state, "PRR_1").owner == "1"
+    assert state.player("1").cash == 800 - 50 and state.player("2").cash == 800 + 50

@@ -221,6 +221,10 @@ class Game:
 
     def controlled_entities(self, state: GameState, ref: str) -> list[str]:
         """Entities acting on behalf of ``ref`` (a player's privates and companies)."""
+        if ref in state.corporations:  # its privates, and its director's (MH's exchange)
+            corp = state.corporations[ref]
+            mine = [*corp.companies]
+            return mine + (state.player(corp.director).companies if corp.director else [])
         if not state.is_player(ref):
             return []
         p = state.player(ref)

@@ -182,7 +182,9 @@ class Rules:
         without one the route step is skipped (18xx.games ``can_run_route?``)."""
         from ferrovia.rules.operating import routing
 
-        return any(len(r.stops) > 1 for r in routing._reaches(game, state, corp))
+        if corp not in state.corporations:
+            return any(len(r.stops) > 1 for r in routing._reaches(game, state, corp))
+        return routing.has_route(game, state, corp)
 
     def company_private_revenue(self, game: Game, state: GameState, corp: str) -> int:
         """Income of the privates a company owns counted in its earnings (default none:

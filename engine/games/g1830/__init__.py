@@ -28,6 +28,7 @@ class Rules1830(Rules):
             "bankrupt",
             "private_exchange",
             "special_track",
+            "special_token",
             "buy_company",
             "home_token",
             "track",
@@ -46,6 +47,7 @@ class Rules1830(Rules):
         from ferrovia.rules.operating.dividend import DividendStep
         from ferrovia.rules.operating.emergency import BankruptStep, EmergencyBuyTrainStep
         from ferrovia.rules.operating.route_step import RouteStep
+        from ferrovia.rules.operating.special_token import SpecialTokenStep
         from ferrovia.rules.operating.special_track import SpecialTrackStep
         from ferrovia.rules.operating.token import TokenStep
         from ferrovia.rules.operating.track import TrackStep
@@ -71,6 +73,7 @@ class Rules1830(Rules):
             BuyCompanyEndStep,
             PrivateExchange,
             SpecialTrackStep,
+            SpecialTokenStep,
         )
 
     # -- round sequence ------------------------------------------------------------------------

@@ -285,6 +285,32 @@ def reaches_city(game: Game, state: GameState, operator: str, coord: str, city: 
 GAUGE_FAMILIES = ("broad", "metre")  # the order of :func:`_reaches`
 
 
+def has_route(game: Game, state: GameState, corp: str) -> bool:
+    """Whether a run of two stops starts at one of the company's stations (18xx.games
+    ``route_available``): its network from each station walked alone, the company's other
+    stations ending a walk.  Stations only a teleport joined (1830's DH) make no run."""
+    if not any(len(r.stops) > 1 for r in _reaches(game, state, corp)):
+        return False
+    stations = [(t.hex, t.city) for t in state.corporations[corp].tokens if t.hex]
+    if len(stations) < 2:
+        return True
+    graph = track_graph(game, state)
+    other = "\0" + corp  # a stranger's marker: reached as a stop, never walked through
+    for here in stations:
+        tokens = {
+            c: [
+                [other if m == corp and (c, i) != here else m for m in slots]
+                for i, slots in enumerate(h.tokens)
+            ]
+            for c, h in state.hexes.items()
+            if h.tokens
+        }
+        for gauge in GAUGE_FAMILIES:
+            if len(reachable(graph, corp, tokens=tokens, gauge=gauge).stops) > 1:
+                return True
+    return False
+
+
 class ReachedEdges(Mapping[str, set[int]]):
     """Edges of one hex the operator's network reaches, per gauge family, each family's
     reach worked out only when asked for (a lay that extends the broad network needs no
