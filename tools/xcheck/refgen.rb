@@ -63,7 +63,11 @@ end
 
 def bids(game, step, player)
   out = []
-  companies = step.respond_to?(:auctioning) && step.auctioning ? [step.auctioning] : step.companies
+  # while bidders fight over the cheapest private only it is offered (the step itself would
+  # take a bid on another one then)
+  auctioned = nil
+  step.send(:active_auction) { |company, _| auctioned = company }
+  companies = auctioned ? [auctioned] : step.companies
   companies.each do |c|
     min = step.min_bid(c)
     max = step.max_bid(player, c)
@@ -229,7 +233,7 @@ def candidates(game, entity, type)
   when 'bid' then bids(game, step, entity)
   when 'par' then pars(game, step, entity)
   when 'buy_shares' then share_buys(game, step, entity)
-  when 'sell_shares' then share_sales(game, step, entity)
+  when 'sell_shares' then entity.player? ? share_sales(game, step, entity) : []  # 1830: no issues
   when 'buy_company' then company_buys(game, step, entity)
   when 'lay_tile' then tile_lays(game, step, entity)
   when 'place_token' then token_places(game, step, entity)
@@ -238,8 +242,10 @@ def candidates(game, entity, type)
   when 'buy_train' then train_buys(game, step, entity)
   when 'discard_train' then step.trains(entity).map { |t| Engine::Action::DiscardTrain.new(entity, train: t) }
   when 'bankrupt'
-    player = entity.owner
-    game.can_go_bankrupt?(player, entity) ? [Engine::Action::Bankrupt.new(entity)] : []
+    # as the 18xx.games view offers it: a company that must buy a train its president cannot pay
+    buy = game.round.active_step
+    must = buy.respond_to?(:must_buy_train?) && buy.must_buy_train?(entity)
+    must && game.can_go_bankrupt?(entity.owner, entity) ? [Engine::Action::Bankrupt.new(entity)] : []
   else []
   end
 end
@@ -248,8 +254,11 @@ end
 def actors(game)
   main = game.round.active_entities
   out = main.dup
+  step = game.round.active_step
   main.each do |e|
-    out << e.owner if e.corporation? && e.owner&.player?
+    # a president's sales for a train: only when the company must buy one (the view's emergency)
+    emergency = e.corporation? && step.respond_to?(:must_buy_train?) && step.must_buy_train?(e)
+    out << e.owner if emergency && e.owner&.player?
     out.concat(e.companies) if e.respond_to?(:companies)
   end
   # a player's private usable at any time (the MH exchange) between others' turns
