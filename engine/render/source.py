@@ -57,6 +57,7 @@ class BoardSource:
     icon_prefix: str = ""
     company_colors: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     market_spaces: tuple[int, ...] = ()
+    currency: str = "P%d"  # game.yaml ``currency``: how money is written
 
     @property
     def icon_names(self) -> dict[str, str]:
@@ -116,6 +117,7 @@ def board_from_definition(defn: Any) -> BoardSource:
         icon_prefix=f"{defn.path.name}/",
         company_colors=colors,
         market_spaces=tuple(defn.market.stock_market.spaces),
+        currency=str(defn.currency),
     )
 
 
@@ -186,6 +188,7 @@ def read_board(game_dir: Path | str) -> BoardSource:
         icon_prefix=f"{root.name}/",
         company_colors=_load_company_colors(root),
         market_spaces=_load_market_spaces(root),
+        currency=str(game.get("currency") or "%d"),
     )
 
 

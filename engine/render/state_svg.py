@@ -75,6 +75,7 @@ class StateView:
     round: str = ""  # "Operating round 3.1: MZA to act"
     depot: tuple[tuple[str, int], ...] = ()  # trains for sale in order: (name, how many)
     colors: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    currency: str = "P%d"
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON data (hand-built: ``dataclasses.asdict`` is slow for a frame per action)."""
@@ -117,8 +118,9 @@ class StateView:
         }
 
 
-def money(amount: int | None) -> str:
-    return "" if amount is None else f"P{amount}"
+def money(amount: int | None, currency: str = "P%d") -> str:
+    """``amount`` in the game's currency format (``'$%d'`` for 1830, ``'P%d'`` for 1858)."""
+    return "" if amount is None else currency.replace("%d", str(amount))
 
 
 # ----------------------------------------------------------------------------- adapters
@@ -293,6 +295,7 @@ def views_from_gamestate(
         colors={k: v for k, v in board.company_colors.items()},
         round=round_text(state, names.get(acting or "", acting)),
         depot=_depot(state),
+        currency=board.currency,
     )
     return map_state, view
 
@@ -310,7 +313,9 @@ def panel_svg(view: StateView, x0: float, y0: float, width: float = PANEL_WIDTH)
     y = y0 + 34
     parts.append(_t(x0, y, view.heading or "Game state", 30, font_weight="bold", class_="heading"))
     y += 38
-    bank = f"Bank {money(view.bank)}" if view.bank is not None else "Bank: not tracked"
+    bank = (
+        f"Bank {money(view.bank, view.currency)}" if view.bank is not None else "Bank: not tracked"
+    )
     parts.append(_t(x0, y, f"{bank}    Phase {view.phase or '–'}", 22, class_="bank"))
     if view.round:
         y += 30
@@ -350,7 +355,7 @@ def panel_svg(view: StateView, x0: float, y0: float, width: float = PANEL_WIDTH)
                 },
             )
         )
-        market_parts.append(_t(x + 8, y + 21, money(cell.price), 18))
+        market_parts.append(_t(x + 8, y + 21, money(cell.price, view.currency), 18))
         for k, sym in enumerate(cell.companies):
             fill, text = view.colors.get(sym, ("#666666", "white"))
             cy = y + 30 + 30 * k
@@ -408,14 +413,18 @@ def panel_svg(view: StateView, x0: float, y0: float, width: float = PANEL_WIDTH)
         rows.append(
             _t(x0 + 35, y - 2, c.sym, 18, fill=c.text, text_anchor="middle", font_weight="bold")
         )
-        price = f"{money(c.price)} (par {money(c.par)})" if c.price is not None else "–"
+        price = (
+            f"{money(c.price, view.currency)} (par {money(c.par, view.currency)})"
+            if c.price is not None
+            else "–"
+        )
         trains = " ".join(c.trains) or "no trains"
         status = f" [{c.status}]" if c.status else ""
         rows.append(
             _t(
                 x0 + 80,
                 y - 2,
-                f"treasury {money(c.treasury)}   {price}   "
+                f"treasury {money(c.treasury, view.currency)}   {price}   "
                 f"trains: {trains}   stations left {c.tokens_left}{status}",
                 18,
             )
@@ -432,7 +441,9 @@ def panel_svg(view: StateView, x0: float, y0: float, width: float = PANEL_WIDTH)
     for p in view.players:
         y += 32
         mark = " (priority)" if p.priority else ""
-        prow.append(_t(x0, y, f"{p.name}{mark}: {money(p.cash)}", 20, font_weight="bold"))
+        prow.append(
+            _t(x0, y, f"{p.name}{mark}: {money(p.cash, view.currency)}", 20, font_weight="bold")
+        )
         certs = ", ".join(p.certificates) or "no certificates"
         y += 24
         prow.append(_t(x0 + 20, y, certs, 16, fill="#333"))

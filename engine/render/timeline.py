@@ -82,11 +82,15 @@ class Words:
 
     def __init__(self, board: BoardSource, names: Mapping[str, str]) -> None:
         self.names = dict(names)
+        self.currency = board.currency
         self.places = {h.coord: h.name for h in board.hexes if h.name}
         self.last_run: dict[str, int] = {}  # entity -> revenue of its latest run
 
     def who(self, ref: object) -> str:
         return self.names.get(str(ref), str(ref))
+
+    def money(self, amount: object) -> str:
+        return self.currency.replace("%d", str(amount))
 
     def where(self, coord: str) -> str:
         name = self.places.get(coord)
@@ -95,7 +99,8 @@ class Words:
     def describe(self, a: Mapping[str, Any], paid: int | None, touched: Sequence[str] = ()) -> str:
         kind = str(a.get("type"))
         who = self.who(a.get("entity"))
-        cost = f", paying P{paid}" if paid is not None else ""
+        m = self.money
+        cost = f", paying {m(paid)}" if paid is not None else ""
         if kind == "lay_tile":
             tile = str(a.get("tile", "?")).rsplit("-", 1)[0]
             return (
@@ -106,44 +111,44 @@ class Words:
             place = self.where(touched[0]) if touched else str(a.get("city", ""))
             return f"{who} places a station marker in {place}{cost}"
         if kind == "bid":
-            return f"{who} bids P{a.get('price')} for {a.get('company')}"
+            return f"{who} bids {m(a.get('price'))} for {a.get('company')}"
         if kind == "par":
             price = str(a.get("share_price", "")).split(",")[0]
-            spent = f", paying P{paid}" if paid else ""
-            return f"{who} starts {a.get('corporation')} at par P{price}{spent}"
+            spent = f", paying {m(paid)}" if paid else ""
+            return f"{who} starts {a.get('corporation')} at par {m(price)}{spent}"
         if kind == "buy_shares":
             shares = ", ".join(a.get("shares") or [])
             pct = f" ({a.get('percent')}%)" if a.get("percent") else ""
-            price = f" for P{paid}" if paid is not None and paid > 0 else ""
+            price = f" for {m(paid)}" if paid is not None and paid > 0 else ""
             return f"{who} buys {shares}{pct}{price}"
         if kind == "sell_shares":
             shares = ", ".join(a.get("shares") or [])
             owner = str(a.get("entity"))
             if all(str(x).rsplit("_", 1)[0] == owner for x in a.get("shares") or []):
                 return f"{who} issues {shares} to the bank pool"
-            gain = f" for P{-paid}" if paid is not None and paid < 0 else ""
+            gain = f" for {m(-paid)}" if paid is not None and paid < 0 else ""
             return f"{who} sells {shares}{gain}"
         if kind == "run_routes":
             routes = a.get("routes") or []
             total = sum(int(r.get("revenue", 0)) for r in routes)
             trains = ", ".join(str(r.get("train", "?")).rsplit("-", 1)[0] for r in routes)
             self.last_run[str(a.get("entity"))] = total
-            return f"{who} runs {len(routes)} train(s) ({trains}) for P{total}"
+            return f"{who} runs {len(routes)} train(s) ({trains}) for {m(total)}"
         if kind == "dividend":
             what = {"payout": "pays out", "withhold": "withholds", "half": "pays half of"}.get(
                 str(a.get("kind")), str(a.get("kind"))
             )
             run = self.last_run.pop(str(a.get("entity")), None)
-            return f"{who} {what} P{run}" if run is not None else f"{who} {what}"
+            return f"{who} {what} {m(run)}" if run is not None else f"{who} {what}"
         if kind == "buy_train":
             train = str(a.get("train", "?")).rsplit("-", 1)[0]
             variant = f" as {a['variant']}" if a.get("variant") not in (None, train) else ""
-            return f"{who} buys a {train} train{variant} for P{a.get('price', 0)}"
+            return f"{who} buys a {train} train{variant} for {m(a.get('price', 0))}"
         if kind in ("discard_train", "scrap_train"):
             verb = "discards" if kind == "discard_train" else "scraps"
             return f"{who} {verb} train {a.get('train')}"
         if kind == "buy_company":
-            return f"{who} buys {a.get('company')} for P{a.get('price')}"
+            return f"{who} buys {a.get('company')} for {m(a.get('price'))}"
         if kind == "pass":
             return f"{who} passes"
         if kind == "convert":
@@ -290,7 +295,14 @@ def build_timeline(
             assert tracker is not None
             map_state = map_state_from_hexes(board, tracker.hexes, highlight=frozenset(touched))
             view = StateView(
-                heading=heading, bank=None, phase="", market=(), companies=(), players=(), note=note
+                heading=heading,
+                bank=None,
+                phase="",
+                market=(),
+                companies=(),
+                players=(),
+                note=note,
+                currency=board.currency,
             )
             hexes = _freeze_hexes(tracker.hexes)
         if note and view.note != note:

@@ -142,6 +142,7 @@ def build_viewer_data(board: BoardSource, timeline: Timeline) -> dict[str, Any]:
         previous = frame
     return {
         "title": timeline.title,
+        "currency": board.currency,
         "note": timeline.note,
         "frames": frames_out,
         "svgs": svgs,
@@ -214,7 +215,9 @@ JS = r"""
     if (cls) e.className = cls;
     return e;
   }
-  function money(v) { return v === null || v === undefined ? '' : 'P' + v; }
+  function money(v) {
+    return v === null || v === undefined ? '' : (data.currency || 'P%d').replace('%d', v);
+  }
   function chip(sym, colors) {
     var c = colors[sym] || ['#666', 'white'];
     var s = el('span', sym, 'chip');
