@@ -160,6 +160,9 @@ class Rules:
         return 0
 
     DIVIDEND_KINDS: ClassVar[tuple[str, ...]] = ("payout", "withhold")
+    CROWDED_IN_OPERATING_ORDER: ClassVar[bool] = True
+    """Whether companies over their train limit discard in operating order (1858's step), or
+    in charter order, companies.yaml's (18xx.games' usual ``crowded_corps``)."""
     DIRECTOR_COVERS_TRACK_COSTS: ClassVar[bool] = False
     """Whether a director pays what the company lacks for a tile lay (1858), or the company
     pays alone (18xx.games' usual rule)."""

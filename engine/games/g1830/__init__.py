@@ -41,6 +41,7 @@ class Rules1830(Rules):
         ),
     }
     GAME_END_CHECK: ClassVar[dict[str, str]] = {"bankrupt": "immediate", "bank": "full_or"}
+    CROWDED_IN_OPERATING_ORDER = False
 
     def steps(self) -> tuple[type[Step], ...]:
         from ferrovia.rules.operating.buy_company import BuyCompanyEndStep, BuyCompanyStep

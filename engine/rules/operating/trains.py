@@ -92,13 +92,16 @@ def buyable_train(game: Game, state: GameState, tid: str) -> bool:
 
 
 def crowded_companies(game: Game, state: GameState) -> list[str]:
-    """Companies over their train limit, in operating order (they discard in that order)."""
+    """Companies over their train limit in the order they discard: operating order, or the
+    charter order (``Rules.CROWDED_IN_OPERATING_ORDER``)."""
     corps = [c for c in state.corporations.values() if c.floated and not c.closed]
     over = [
         c
         for c in corps
         if common.trains_against_limit(game, state, c.sym) > limit_of(game, state, c.sym)
     ]
+    if not game.rules.CROWDED_IN_OPERATING_ORDER:
+        return [c.sym for c in over]
     return [c.sym for c in game.sorted_by_price(state, over)]
 
 
