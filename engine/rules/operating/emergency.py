@@ -35,14 +35,14 @@ if TYPE_CHECKING:
 
 
 def must_buy(game: Game, state: GameState, corp: str) -> bool:
-    """The company has no train, the bank has one for sale, and it has a route for one (its
-    network reaches two stops: 18xx.games ``route_train_purchase``)."""
+    """The company has no train, the bank has one for sale, and it has a route for one (two
+    stops from one of its stations: 18xx.games ``route_train_purchase``)."""
     from ferrovia.rules.operating import routing
 
     c = state.corporations.get(corp)
     if c is None or common.engines(game, state, corp) or not depot_offer(game, state):
         return False
-    return any(len(r.stops) > 1 for r in routing._reaches(game, state, corp))
+    return routing.has_route(game, state, corp)
 
 
 def needs_president(game: Game, state: GameState, corp: str) -> bool:

@@ -287,11 +287,14 @@ GAUGE_FAMILIES = ("broad", "metre")  # the order of :func:`_reaches`
 
 def has_route(game: Game, state: GameState, corp: str) -> bool:
     """Whether a run of two stops starts at one of the company's stations (18xx.games
-    ``route_available``): its network from each station walked alone, the company's other
-    stations ending a walk.  Stations only a teleport joined (1830's DH) make no run."""
+    ``route_available``, and ``route_train_purchase``, which obliges a trainless company to
+    buy a train): its network walked from each station alone, the company's other stations
+    ending a walk, so a station only a teleport joined (1830's DH) makes no run."""
     if not any(len(r.stops) > 1 for r in _reaches(game, state, corp)):
         return False
-    stations = [(t.hex, t.city) for t in state.corporations[corp].tokens if t.hex]
+    stations = [  # the map's markers: an upgrade may renumber a city under a marker
+        (c, i) for c, h in state.hexes.items() for i, slots in enumerate(h.tokens) if corp in slots
+    ]
     if len(stations) < 2:
         return True
     graph = track_graph(game, state)
