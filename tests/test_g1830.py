@@ -130,18 +130,63 @@ def test_a_player_parring_pays_twice_par_and_the_company_floats_at_sixty_percent
 
 
 EXPORTS = ("1830_game_end_bank.json", "26855.json", "29133.json")
+# every recorded run checked against the exact optimum: (runs, the runs that left money)
+ROUTE_CHECK = {
+    "1830_game_end_bank.json": (99, {(70, "B&O", 90, 100), (348, "B&O", 320, 340)}),
+    "26855.json": (43, {(296, "PRR", 110, 130), (328, "NYC", 210, 240)}),
+    "29133.json": (24, set()),
+}
 
 
 @pytest.mark.parametrize("name", EXPORTS)
 def test_1830_exports_replay_blind_to_their_exact_result(name: str) -> None:
     """The bank breaks in the first; a president goes bankrupt in the others (one with the
-    multiple_brown_from_ipo option)."""
+    multiple_brown_from_ipo option).  Blind: the file's result is read only to compare.  No
+    recorded run beats the route search's optimum (``replay --check-routes``)."""
     path = shared_path("fixtures", "18xx.games", "1830", name)
     data = json.loads(path.read_text(encoding="utf-8"))
-    res = replay(data)
+    blind = {k: v for k, v in data.items() if k not in ("result", "status", "game_end_reason")}
+    res = replay(blind, check_routes=True)
     assert res.error is None, str(res.error)
     assert res.state.finished and res.state.game_end_reason == data["game_end_reason"]
     assert res.game.result(res.state) == {k: int(v) for k, v in data["result"].items()}
+    rc = res.route_check
+    assert rc is not None and rc.below == [] and rc.inexact == []
+    checked, above = ROUTE_CHECK[name]
+    assert rc.checked == checked
+    assert {(c.action, c.company, c.recorded, c.optimum) for c in rc.above} == above
+
+
+def test_the_routes_command_finds_the_b_and_o_run_an_1830_export_missed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """B&O ran 90 at action 70 (I15-I19 and I15-J14); two runs through Washington give 100."""
+    from ferrovia.cli import main
+
+    game = shared_path("fixtures", "18xx.games", "1830", "1830_game_end_bank.json")
+    assert main(["routes", "--game", str(game), "--before", "70", "--company", "B&O"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("B&O: best run 100 (2 trains")
+    assert sorted(line.split()[1:] for line in out[1:]) == [["50", "I15-J14"], ["50", "J14-K13"]]
+
+
+def test_the_1830_viewer_steps_through_an_export_in_dollars(tmp_path: Path) -> None:
+    import re
+
+    from ferrovia.cli import main
+
+    game = shared_path("fixtures", "18xx.games", "1830", "29133.json")
+    out = tmp_path / "game.html"
+    assert main(["view", str(game), "-o", str(out)]) == 0
+    html = out.read_text(encoding="utf-8")
+    assert html.count('class="hex-cell"') == 93
+    found = re.search(r'id="frames-data">(.*?)</script>', html, re.S)
+    assert found is not None
+    data = json.loads(found.group(1))
+    by_id = {f["id"]: f for f in data["frames"]}
+    assert len(data["frames"]) == 335 and data["currency"] == "$%d"
+    assert by_id[44]["text"] == "B&O lays tile 7 on I17, rotation 1, paying $80"
+    assert by_id[102]["text"] == "PRR places a station marker in H16 (Lancaster), paying $40"
 
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 1), (6, 2)])
@@ -255,6 +300,9 @@ def test_the_delaware_and_hudson_lays_f16_as_the_turns_lay_and_brings_a_free_sta
     # New York and Scranton are two stations, but no track joins them: no run (18xx.games
     # walks from each station alone), so a train would not run and the route step is skipped
     assert not game.rules.route_available(game, state, "NYC")
+    from ferrovia.rules.operating.emergency import must_buy
+
+    assert not must_buy(game, state, "NYC")  # nor must it buy a train for one
 
 
 def test_the_delaware_and_hudson_teleports_only_in_its_companys_track_step() -> None:
@@ -292,3 +340,23 @@ def test_buying_the_camden_and_amboy_from_a_player_hands_its_prr_share_over_agai
     act(game, state, "1", "buy_company", company="CA", price=50)
     assert state.privates["CA"].owner == "1" and find_share(state, "PRR_1").owner == "1"
     assert state.player("1").cash == 800 - 50 and state.player("2").cash == 800 + 50
+
+
+def test_companies_over_the_train_limit_discard_in_charter_order() -> None:
+    """18xx.games' usual crowded_corps: NYC before ERIE although ERIE's price is higher (1858
+    sorts them into operating order)."""
+    from ferrovia.rules.operating.trains import crowded_companies
+
+    game, state = table()
+    floated(game, state, "ERIE", "1", col=8)  # 126
+    floated(game, state, "NYC", "2")  # 100
+    state.phase = "4"  # three trains at most
+    for sym, names in (
+        ("NYC", ["2-0", "2-1", "2-2", "2-3"]),
+        ("ERIE", ["3-0", "3-1", "3-2", "3-3"]),
+    ):
+        for tid in names:
+            state.depot.remove(tid)
+            state.trains[tid].owner = sym
+            state.corporations[sym].trains.append(tid)
+    assert crowded_companies(game, state) == ["NYC", "ERIE"]
