@@ -40,7 +40,10 @@ total revenue no legal combination beats.  The algorithm:
    ~60 us each); a greedy pass; then backtracking with forward checking on the link with the
    fewest ways, failed branches remembered by what their links can still touch.  Answers are
    remembered by the *set* of links, so a sequence and its reverse (both walked) ask once, and
-   between the runs of one search (best route, greedy, candidate list).
+   between the runs of one search (best route, greedy, candidate list).  A failed question
+   teaches its small reason when it has one: three links that cannot run in one route (pairs
+   are ruled out before), refuted by a set lookup in every later sequence holding them (7E+7E
+   at random 1858 p6 seed 7: 997 within-route refutations by CSP down to 204).
 4. *Revenue*: with per-stop values (H, M, E, D trains: every visited stop of a paying kind
    scores) it is summed as the route grows, halved for a wounded train; any other train, or a
    route over a terminal path, is valued by :func:`route_revenue` itself.  The property tests
@@ -68,7 +71,12 @@ total revenue no legal combination beats.  The algorithm:
    the optimum, the cores 38,207, leaving 513 for the CSP), or by a link of it whose every way
    runs over the taken core.  A sequence fits when the run's current realisation leaves it a
    way; otherwise all taken sequences and it are solved together (each pair first, then all;
-   remembered), so earlier routes may switch ways.  What is returned is plain routes.
+   remembered), so earlier routes may switch ways.  A pair of sequences that fails teaches
+   its small reason (:class:`_Nogoods`: a link of one against a link, or two links, of the
+   other), refuted next time by ANDs of link masks (6E+7E at random-s108-p6 #1249: 5,062
+   failed pairs had 329 reasons).  Identical trains bound each other: those after a train take
+   its candidates or later ones, so each earns at most what it takes.  What is returned is
+   plain routes.
 8. *Two plain trains* (:func:`_pair_search`, when the lists of step 6 pass 20000 and no train
    runs by sequences): for each route r1 of the first train, best first, the second train's
    best route on the track r1 leaves is found by the single-train search itself.
@@ -78,8 +86,17 @@ distance tables computed lazily, once per stop; its ways, cores and solved seque
 avoided track), each train's best route and each subset's optimum.  Nothing is kept between
 company turns: a lay or a token changes the chains, and one search costs a few ms.
 
-Cost (``tools/bench/bench_routes.py``, 299 company turns of the four 18xx.games games, 2
-cores, every turn exact): total 1.7-2.0 s, median 1.7-1.8 ms, worst 150-180 ms (#979: A, two
+Cost (session 4, CPU time on the shared 2-core machine at a load average of 8-11, which
+inflates it: the four 18xx.games games' 299 turns take a median 3.3 ms and at most 0.30 s
+(#979), against 3.1 ms and 0.40 s for the session-3 code in the same conditions; the random
+reference games' worst turns, 5E+6E+7E and 6E+7E, from 0.83 and 0.46 s to 0.48 and
+0.23 s).  What is still slow: two M trains in a metre town mesh (towns pay and do not count,
+so tens of thousands of routes are within reach of the optimum and the single best route
+alone costs 0.15 s; random 1858 India p6 seed 2: 6M+6M up to 38 s), and 7E+7E over a dense
+mesh (0.5 s).  The cyclic collector is paused while a search runs (``_collector_paused``).
+
+Session 2 figures (``tools/bench/bench_routes.py``, 299 company turns of the four
+18xx.games games, 2 cores, every turn exact): total 1.7-2.0 s, median 1.7-1.8 ms, worst 150-180 ms (#979: A, two
 7E, optimum 710; it took 416 s with plain routes and a pair search, 33 s with the pair search
 tuned), no turn over 200 ms.  Cost grows with the stops the company reaches (median 0.3 ms
 under 10 stops, 1 ms at 20-29, 4-5 ms at 40-59) and with two long trains rather than one
