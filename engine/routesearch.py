@@ -95,14 +95,15 @@ so tens of thousands of routes are within reach of the optimum and the single be
 alone costs 0.15 s; random 1858 India p6 seed 2: 6M+6M up to 38 s), and 7E+7E over a dense
 mesh (0.5 s).  The cyclic collector is paused while a search runs (``_collector_paused``).
 
-Session 2 figures (``tools/bench/bench_routes.py``, 299 company turns of the four
-18xx.games games, 2 cores, every turn exact): total 1.7-2.0 s, median 1.7-1.8 ms, worst 150-180 ms (#979: A, two
-7E, optimum 710; it took 416 s with plain routes and a pair search, 33 s with the pair search
-tuned), no turn over 200 ms.  Cost grows with the stops the company reaches (median 0.3 ms
-under 10 stops, 1 ms at 20-29, 4-5 ms at 40-59) and with two long trains rather than one
-(median 1.2 ms one train, 2.3 ms two).  On the 8 random reference games (1,167 turns): median
-1.3 ms, worst 0.4-0.5 s (three E trains, or 6E+7E: joint questions that pass propagation
-dominate), 5 turns over 200 ms.  ``limit`` bounds the candidate lists for callers that only
+Session 2 figures (``tools/bench/bench_routes.py``, 299 company turns of the four 18xx.games
+games, 2 cores, every turn exact): total 1.7-2.0 s, median 1.7-1.8 ms, worst 150-180 ms
+(#979: A, two 7E, optimum 710; it took 416 s with plain routes and a pair search, 33 s with
+the pair search tuned), no turn over 200 ms. Cost grows with the stops the company reaches
+(median 0.3 ms under 10 stops, 1 ms at 20-29, 4-5 ms at 40-59) and with two long trains
+rather than one (median 1.2 ms one train, 2.3 ms two). On the 8 random reference games
+(1,167 turns): median 1.3 ms, worst 0.4-0.5 s (three E trains, or 6E+7E: joint questions
+that pass propagation dominate), 5 turns over 200 ms. ``limit`` bounds the candidate lists
+for callers that only
 need a good legal run (``exact=False`` then).
 
 Measured and not kept: iterative deepening on the target (the optimum is close to the greedy
