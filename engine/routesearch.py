@@ -103,8 +103,7 @@ the pair search tuned), no turn over 200 ms. Cost grows with the stops the compa
 rather than one (median 1.2 ms one train, 2.3 ms two). On the 8 random reference games
 (1,167 turns): median 1.3 ms, worst 0.4-0.5 s (three E trains, or 6E+7E: joint questions
 that pass propagation dominate), 5 turns over 200 ms. ``limit`` bounds the candidate lists
-for callers that only
-need a good legal run (``exact=False`` then).
+for callers that only need a good legal run (``exact=False`` then).
 
 Measured and not kept: iterative deepening on the target (the optimum is close to the greedy
 run, so every level was searched in vain); bounding the trains still to choose by their best
