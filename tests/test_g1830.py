@@ -47,11 +47,11 @@ def test_grid_market_moves_as_a_2d_market() -> None:
     game, state = table()
     corp = state.corporations["PRR"]
     corp.market = [0, 6]  # 100, a par space
-    assert market.price(game, state, "PRR") == 100
+    assert market.share_price(game, state.corporations["PRR"]) == 100
     market.move(game, state, "PRR", "right")
-    assert corp.market == [0, 7] and market.price(game, state, "PRR") == 112
+    assert corp.market == [0, 7] and market.share_price(game, state.corporations["PRR"]) == 112
     market.move(game, state, "PRR", "down")
-    assert market.price(game, state, "PRR") == 100  # [1, 7]
+    assert market.share_price(game, state.corporations["PRR"]) == 100  # [1, 7]
     corp.market = [0, 18]  # 350, the top right: right goes up, which stays put
     market.move(game, state, "PRR", "right")
     assert corp.market == [0, 18]
@@ -195,7 +195,7 @@ def test_random_1830_game_plays_to_the_end_and_replays_identically(players: int,
 
     res = play(players, seed, game_name="1830")
     assert res.state.finished and res.state.game_end_reason in ("bank", "bankrupt")
-    assert res.state.total_cash() == res.game.data.bank_cash  # no money made or lost
+    assert res.state.total_cash() == res.game.bank_cash  # no money made or lost
     again = replay(json.loads(json.dumps(res.log)))
     assert again.error is None, str(again.error)
     assert again.state.dumps() == res.state.dumps()

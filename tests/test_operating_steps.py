@@ -16,6 +16,7 @@ from ferrovia.definition import load_game
 from ferrovia.errors import IllegalAction
 from ferrovia.games import get_rules
 from ferrovia.paths import gamedata_root
+from ferrovia.rules import market
 from ferrovia.rules.actions import (
     Action,
     BuyTrain,
@@ -29,7 +30,7 @@ from ferrovia.rules.actions import (
     SellShares,
 )
 from ferrovia.rules.game import Game
-from ferrovia.rules.operating import board, common, phases, routing
+from ferrovia.rules.operating import board, phases, routing
 from ferrovia.rules.rounds import OperatingRound
 from ferrovia.rules.state import POOL, GameState
 from ferrovia.rules.stock.shares import move_share, set_par
@@ -56,7 +57,7 @@ def new_state(game: Game) -> GameState:
 
 
 def col_of(game: Game, price: int) -> int:
-    return list(game.data.market).index(price)
+    return list(market.spaces(game)).index(price)
 
 
 def float_company(
@@ -109,7 +110,7 @@ def corp_pass(sym: str) -> Pass:
 
 
 def price(game: Game, state: GameState, sym: str) -> int:
-    return common.share_price(game, state.corporations[sym])
+    return market.share_price(game, state.corporations[sym])
 
 
 # -- 9.6 / 9.7: earnings, payout, owned privates ------------------------------------------------

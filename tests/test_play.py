@@ -15,7 +15,7 @@ from ferrovia.replay import replay
 def test_random_game_plays_to_the_end_and_its_log_replays_identically(tmp_path: Path) -> None:
     res = play(4, 3)
     assert res.state.finished and res.state.game_end_reason in ("bank", "dnf")
-    assert res.state.total_cash() == res.game.data.bank_cash
+    assert res.state.total_cash() == res.game.bank_cash
     again = replay(json.loads(json.dumps(res.log)))
     assert again.error is None, str(again.error)
     assert again.state.finished

@@ -41,7 +41,7 @@ def test_fixture_replays_to_its_exact_final_scores(name: str) -> None:
     assert res.state.game_end_reason == data["game_end_reason"]
     expected = {str(k): int(v) for k, v in data["result"].items()}
     assert res.game.result(res.state) == expected
-    assert res.state.total_cash() == res.game.data.bank_cash  # no money made or lost
+    assert res.state.total_cash() == res.game.bank_cash  # no money made or lost
 
 
 def test_until_reports_current_standings_of_an_unfinished_game() -> None:

@@ -33,7 +33,7 @@ def test_save_load_mid_game_round_trips_and_continues_identically() -> None:
 def test_money_is_conserved_after_every_action() -> None:
     data = load_export(shared_path("fixtures", "18xx.games", "1858", "1858-quick-start-a.json"))
     game, state = game_for(data)
-    total = game.data.bank_cash
+    total = game.bank_cash
     assert state.total_cash() == total
     for raw in filter_actions(data["actions"]):
         game.apply(state, action_from_json(raw))

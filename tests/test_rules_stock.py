@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from ferrovia.errors import IllegalAction, OutOfTurn, UnknownEntity
+from ferrovia.rules import market
 from ferrovia.rules.stock import shares as sh
 from rules_helpers import Table
 
@@ -210,26 +211,24 @@ def test_quick_start_deals_packets_with_the_seeded_generator() -> None:
     owned = sorted(c for p in a.state.players for c in p.companies)
     assert len(owned) == 16 and "B&M" in owned
     # each player paid exactly their packet's price
-    costs = {tuple(ps): c for ps, c in a.game.data.packets["quick_start_a"]}
+    costs = {tuple(ps): c for ps, c in a.game.packets("quick_start_a")}
     for p in a.state.players:
         assert p.cash + costs[tuple(p.companies)] - _income(a, p.companies) == 375
 
 
 def _income(t: Table, syms: list[str]) -> int:
-    from ferrovia.rules.operating.common import private_income
-
-    return sum(private_income(t.game, t.state, s) for s in syms)
+    return sum(t.game.definition.private_income(s, t.state.phase) for s in syms)
 
 
 def test_two_players_draw_five_and_two_unbuyable_privates_from_the_seed() -> None:
     a, b = Table(2, seed=5), Table(2, seed=5)
     drawn = a.state.data["unbuyable_privates"]
     assert drawn == b.state.data["unbuyable_privates"]
-    batches = [a.game.data.private(sym).batch for sym in drawn]
+    batches = [a.game.definition.private(sym).batch for sym in drawn]
     assert batches == [1] * 5 + [2] * 2
     assert Table(2, seed=6).state.data["unbuyable_privates"] != drawn
     with pytest.raises(IllegalAction, match="cannot be bought"):
-        a.act("1", "bid", company=drawn[0], price=a.game.data.private(drawn[0]).minimum_bid)
+        a.act("1", "bid", company=drawn[0], price=a.game.definition.private(drawn[0]).minimum_bid)
 
 
 def test_worked_example_continues_into_the_companys_first_operating_rounds() -> None:
@@ -267,7 +266,7 @@ def test_worked_example_continues_into_the_companys_first_operating_rounds() -> 
     t.act("TBF", "run_routes", routes=[route], extra_revenue=0, subsidy=0)
     t.act("TBF", "dividend", kind="payout")
     # P10 a share: less than a tenth of P110, so the price stays
-    assert (t.cash("1"), tbf.cash, t.game.data.market[tbf.market[1]]) == (83, 458, 110)
+    assert (t.cash("1"), tbf.cash, market.spaces(t.game)[tbf.market[1]]) == (83, 458, 110)
 
 
 def started_tbf() -> Table:
@@ -306,10 +305,10 @@ def test_certificate_limit_stops_buying_and_bidding() -> None:
     t = started_tbf()
     s = t.state
     # Player 2 holds the limit (16 with 4 players): privates count as certificates
-    s.player("2").companies = [p.sym for p in t.game.data.privates if p.sym != "B&M"][:16]
+    s.player("2").companies = [p.symbol for p in t.game.privates if p.symbol != "B&M"][:16]
     for sym in s.player("2").companies:
         s.privates[sym].owner = "2"
-    assert sh.num_certs(t.game, s, "2") == t.game.data.cert_limit == 16
+    assert sh.num_certs(t.game, s, "2") == t.game.cert_limit == 16
     with pytest.raises(IllegalAction, match="limit"):
         t.act("2", "buy_shares", shares=["TBF_1"], percent=20)
 

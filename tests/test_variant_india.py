@@ -257,7 +257,7 @@ def test_a_random_india_game_plays_to_the_end_and_its_log_replays_identically(
 
     res = play(players, seed, options, game_name="1858_india")
     assert res.state.finished and res.state.game_end_reason in ("bank", "dnf")
-    assert res.state.total_cash() == res.game.data.bank_cash
+    assert res.state.total_cash() == res.game.bank_cash
     again = replay(json.loads(json.dumps(res.log)))
     assert again.error is None, str(again.error)
     assert again.state.finished

@@ -13,11 +13,11 @@ def test_two_player_setup_comes_from_the_data() -> None:
     game, state = new_game(2, 3)
     assert state.bank_cash + sum(p.cash for p in state.players) == 8000
     assert [p.cash for p in state.players] == [500, 500]
-    assert game.data.cert_limit == 21 and game.data.holding_limit == 70
+    assert game.cert_limit == 21 and game.holding_limit == 70
     counts = Counter(state.trains[t].name for t in state.depot)
     assert counts == {"2H": 4, "4H": 3, "6H": 3, "5E": 2, "6E": 2, "7E": 16, "5D": 8}
     drawn = state.data["unbuyable_privates"]
-    batches = Counter(game.data.private(sym).batch for sym in drawn)
+    batches = Counter(game.definition.private(sym).batch for sym in drawn)
     assert batches == {1: 5, 2: 2} and "H&G" not in drawn
     rule = next(t for t in game.definition.trains if t.name == "6H").rusts_on
     assert rule is not None and not isinstance(rule, str) and rule.nth_purchase[2] == 3

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ferrovia import hexmap
 from ferrovia.bots.base import Bot, Turn
 from ferrovia.errors import GameError
+from ferrovia.rules import market
 from ferrovia.rules.actions import (
     Action,
     Bid,
@@ -216,12 +217,12 @@ class GreedyBot(Bot):
         stream), as players differ, so the highest taste wins an auction, not the seat that
         happens to make the last bid within face value.  Others: the minimum bid for a first
         private, nothing after."""
-        p = game.data.private(sym)
+        p = game.definition.private(sym)
         owned = len(state.player(me).companies)
         if owned >= MAX_PRIVATES:
             return 0
         unstarted = any(not c.ipoed and not c.closed for c in state.corporations.values())
-        if p.can_start and unstarted:
+        if p.can_start != "none" and unstarted:
             spread = p.face_value - p.minimum_bid
             return p.minimum_bid + 5 * round(self.taste(sym) * spread / 5)
         return p.minimum_bid if owned == 0 else 0
@@ -244,7 +245,7 @@ class GreedyBot(Bot):
             return None
         working = [t for t in c.trains if not state.trains[t].obsolete]
         # a company that runs trains and whose price has risen is earning
-        score = 10.0 + 6 * min(len(working), 3) + common.share_price(game, c) / 25
+        score = 10.0 + 6 * min(len(working), 3) + market.share_price(game, c) / 25
         if c.director == me:
             score += 15  # funds my own company (a treasury share pays its treasury)
             if bundle.owner == c.sym:

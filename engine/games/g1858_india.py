@@ -171,7 +171,7 @@ class Rules1858India(Rules1858):
     def collectable(self, game: Game, state: GameState, corp: str) -> dict[str, str]:
         """Hex -> kind of the tokens the company could afford now (track laid on the hex and
         the phase allowing that kind), whether or not it reaches them."""
-        status = game.data.phase(state.phase).status
+        status = game.definition.phase(state.phase).status
         cash = state.corporations[corp].cash
         out: dict[str, str] = {}
         kinds = game.definition.game.hex_tokens

@@ -27,7 +27,7 @@ def _city_slots(tile: Any) -> list[int]:
 
 def initial_hexes(game: Game) -> dict[str, Hex]:
     out: dict[str, Hex] = {}
-    for coord, hd in game.data.hexes.items():
+    for coord, hd in game.definition.hexes.items():
         slots = _city_slots(hd.tile)
         out[coord] = Hex(
             coord=coord,
@@ -46,16 +46,16 @@ def initial_hexes(game: Game) -> dict[str, Hex]:
         if city is not None and city < len(h.reservations) and h.reservations[city]:
             if h.reservations[city][0] is None:
                 h.reservations[city][0] = corp.symbol
-    for p in game.data.privates:
-        for hx, city, slot in p.reservations:
-            h = out.get(hx)
-            if h is None or city >= len(h.reservations):
+    for p in game.privates:
+        for r in p.reservations:
+            h = out.get(r.hex)
+            if h is None or r.city >= len(h.reservations):
                 continue
-            res = h.reservations[city]
-            if slot < len(res) and res[slot] is None:
-                res[slot] = p.sym
+            res = h.reservations[r.city]
+            if r.slot < len(res) and res[r.slot] is None:
+                res[r.slot] = p.symbol
             else:
-                res.append(p.sym)  # two privates share one space until a second one appears
+                res.append(p.symbol)  # two privates share one space until a second one appears
     return out
 
 
@@ -70,8 +70,8 @@ def tile_def(game: Game, tile_id: str, coord: str | None = None) -> Any:
     tiles = game.definition.tiles
     if name in tiles:
         return tiles[name].tile
-    if name in game.data.hexes:
-        return game.data.hexes[name].tile
+    if name in game.definition.hexes:
+        return game.definition.hexes[name].tile
     raise UnknownEntity(f"no tile {tile_id!r}")
 
 
@@ -99,7 +99,7 @@ def take_tile(game: Game, state: GameState, tile_id: str) -> None:
     if free is None or tile_id not in free:
         raise UnknownEntity(f"tile {tile_id!r} is not available")
     free.remove(tile_id)
-    if game.data.tiles.get(name, 0) is None and not free:
+    if _unlimited(game, name) and not free:
         nxt = state.data.setdefault("tile_next", {})
         n = nxt.get(name, 1)
         free.append(f"{name}-{n}")
@@ -182,7 +182,7 @@ def tile_color(game: Game, tile_id: str) -> str:
     name = tile_name(tile_id)
     if name in game.definition.tiles:
         return str(game.definition.tiles[name].color)
-    return str(game.data.hexes[name].color)
+    return str(game.definition.hexes[name].color)
 
 
 def city_slots(game: Game, state: GameState, coord: str, city: int) -> int:
@@ -195,3 +195,9 @@ def city_has_room(game: Game, state: GameState, coord: str, city: int) -> bool:
     """Fewer markers than printed spaces (markers may sit past the last space, see free_slot)."""
     used = sum(1 for t in state.hexes[coord].tokens[city] if t)
     return used < city_slots(game, state, coord, city)
+
+
+def _unlimited(game: Game, name: str) -> bool:
+    """tiles.yaml ``count: unlimited``."""
+    tile = game.definition.tiles.get(name)
+    return tile is not None and tile.count is None

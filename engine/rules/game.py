@@ -46,11 +46,15 @@ class Game:
         num_players: int,
         optional_rules: Iterable[str] = (),
     ) -> None:
-        from ferrovia.rules.data import rules_data
+        from ferrovia.rules.market import build_grid
 
         self.definition = definition
         self.num_players = num_players
-        self.data = rules_data(definition, num_players)
+        # The stock market as rows of cells: the one thing the rules derive from the
+        # definition once (everything else they read from it, through the helpers below).
+        self.market_grid = build_grid(definition)
+        self.privates = tuple(sorted(definition.privates, key=lambda p: p.number))
+        """The privates in P-number order (auction listing and operating order)."""
         self.rules = rules
         self.optional_rules = frozenset(optional_rules)
         self._steps = _by_name("step", rules.NAME, {}, ((s.NAME, s) for s in rules.steps()))
@@ -250,10 +254,33 @@ class Game:
             return state.privates[ref].trains
         return []
 
-    def phase_operating_rounds(self, state: GameState) -> int:
-        from ferrovia.rules import market
+    # -- the definition at this table's player count ------------------------------------
+    @property
+    def cert_limit(self) -> int:
+        return int(self.definition.cert_limit(self.num_players))
 
-        return market.phase_operating_rounds(self, state)
+    @property
+    def bank_cash(self) -> int:
+        return int(self.definition.bank_cash(self.num_players))
+
+    @property
+    def starting_cash(self) -> int:
+        return int(self.definition.starting_cash(self.num_players))
+
+    @property
+    def holding_limit(self) -> int | None:
+        """Most percent of one company a player may buy (None: no limit)."""
+        limit = self.definition.holding_limit(self.num_players)
+        return None if limit is None else int(limit)
+
+    def packets(self, option: str) -> tuple[tuple[tuple[str, ...], int], ...]:
+        """A quick-start option's packets at this player count: (privates, cost) each."""
+        known = {o.id: o for o in self.definition.options}
+        found = known[option].packets.get(self.num_players) if option in known else None
+        return tuple((tuple(x.privates), int(x.cost)) for x in found or ())
+
+    def phase_operating_rounds(self, state: GameState) -> int:
+        return int(self.definition.phase(state.phase).operating_rounds)
 
     def share_value(self, state: GameState, corp: str, percent: int) -> int:
         from ferrovia.rules import market
@@ -261,9 +288,7 @@ class Game:
         return market.share_value(self, state, corp, percent)
 
     def private_value(self, sym: str) -> int:
-        from ferrovia.rules import market
-
-        return market.private_face_value(self, sym)
+        return int(self.definition.private(sym).face_value)
 
     def sorted_by_price(self, state: GameState, corps: list[Any]) -> list[Any]:
         from ferrovia.rules import market

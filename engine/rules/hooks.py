@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ferrovia.rules import market
 from ferrovia.rules.state import GameState
 
 if TYPE_CHECKING:
@@ -78,7 +79,6 @@ class Rules:
     def finish_stock_round(self, game: Game, state: GameState) -> None:
         """End-of-stock-round price moves: a started company whose shares are all held by
         players moves market.yaml ``movement.sold_out`` spaces."""
-        from ferrovia.rules.operating import common
 
         move = game.definition.market.movement.sold_out
         if not move:
@@ -87,7 +87,7 @@ class Rules:
             if corp.closed or corp.market is None:
                 continue
             if all(state.is_player(sh.owner) for sh in corp.shares):
-                common.move_price(game, state, corp, move)
+                market.move_price(game, state, corp, move)
 
     def operating_order(self, game: Game, state: GameState) -> list[str]:
         """Floated minors in charter order, then floated corporations by share price."""
@@ -100,16 +100,15 @@ class Rules:
         owner (a player or a company), players' first in seating order (18xx.games
         ``payout_companies``)."""
         from ferrovia.rules.ledger import transfer
-        from ferrovia.rules.operating.common import private_income
 
         order = {p.id: i for i, p in enumerate(state.players)}
         owned = []
         for m in state.privates.values():
             if m.closed or m.owner == "bank":
                 continue
-            income = private_income(game, state, m.sym)
+            income = game.definition.private_income(m.sym, state.phase)
             first = (0, order[m.owner], "") if m.owner in order else (1, 0, m.owner)
-            owned.append((first, income, game.data.private(m.sym).name, m.sym))
+            owned.append((first, income, game.definition.private(m.sym).name, m.sym))
         for _, income, _, sym in sorted(owned):
             if income > 0:
                 owner = state.privates[sym].owner
@@ -286,10 +285,10 @@ class Rules:
     def private_par_column(self, game: Game, state: GameState, sym: str) -> int:
         """Market column a company started with this private is parred at: the highest space
         not above the private's face value."""
-        face = game.data.private(sym).face_value
+        face = game.definition.private(sym).face_value
         best = 0
-        for i, price in enumerate(game.data.market):
-            if price <= face and price >= game.data.market[best]:
+        for i, price in enumerate(market.spaces(game)):
+            if price <= face and price >= market.spaces(game)[best]:
                 best = i
         return best
 

@@ -9,24 +9,103 @@ a missing space does not happen.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ferrovia.rules.state import GameState
+from ferrovia.rules.state import Corporation, GameState
 
 if TYPE_CHECKING:
     from ferrovia.rules.game import Game
 
 
-def price_at(game: Game, cell: list[int]) -> int:
-    if not game.data.grid_market:
-        return game.data.market[cell[1]]
-    c = game.data.cell(cell)
+@dataclass(frozen=True)
+class Cell:
+    """One stock-market space: its price and zone letters (``p`` par, ``y``/``o``/``b`` the
+    yellow, orange and brown zones, ``c`` closes)."""
+
+    price: int
+    flags: str = ""
+
+    @property
+    def par(self) -> bool:
+        return "p" in self.flags
+
+    @property
+    def counts_for_limit(self) -> bool:
+        """Certificates of a company priced here count toward the certificate limit."""
+        return not any(f in self.flags for f in "yob")
+
+    @property
+    def above_holding_limit(self) -> bool:
+        """A player may hold more than the holding limit of a company priced here."""
+        return any(f in self.flags for f in "ob")
+
+    @property
+    def buy_multiple(self) -> bool:
+        return "b" in self.flags
+
+
+Grid = tuple[tuple[Cell | None, ...], ...]
+
+
+def parse_cell(code: str | int) -> Cell | None:
+    """``'100p'`` -> Cell(100, 'p'); ``''`` -> None (no space).
+
+    >>> parse_cell("60y"), parse_cell(67), parse_cell("")
+    (Cell(price=60, flags='y'), Cell(price=67, flags=''), None)
+    """
+    text = str(code)
+    if not text:
+        return None
+    digits = "".join(ch for ch in text if ch.isdigit())
+    return Cell(int(digits), text[len(digits) :])
+
+
+def build_grid(definition: Any) -> Grid:
+    """market.yaml's stock market as rows of cells (a linear market is one row)."""
+    sm = definition.market.stock_market
+    if sm.shape == "grid":
+        return tuple(tuple(parse_cell(c) for c in row) for row in sm.rows)
+    pars = set(sm.par_values)
+    return (tuple(Cell(p, "p" if p in pars else "") for p in sm.spaces),)
+
+
+def is_grid(game: Game) -> bool:
+    """Whether the market is 2-D (prices move up and down as well as left and right)."""
+    return bool(game.definition.market.stock_market.shape == "grid")
+
+
+def cell(game: Game, pos: list[int] | tuple[int, int]) -> Cell | None:
+    row, col = pos
+    grid = game.market_grid
+    if 0 <= row < len(grid) and 0 <= col < len(grid[row]):
+        return grid[row][col]
+    return None
+
+
+def spaces(game: Game) -> tuple[int, ...]:
+    """The prices of the first row, left to right (all of a linear market)."""
+    return tuple(c.price if c is not None else 0 for c in game.market_grid[0])
+
+
+def par_values(game: Game) -> tuple[int, ...]:
+    """The prices a company may start at (market.yaml ``par_values``, or a grid's ``p``
+    cells, highest first)."""
+    sm = game.definition.market.stock_market
+    if sm.shape == "linear":
+        return tuple(sm.par_values)
+    found = {c.price for row in game.market_grid for c in row if c is not None and c.par}
+    return tuple(sorted(found, reverse=True))
+
+
+def price_at(game: Game, pos: list[int]) -> int:
+    c = cell(game, pos)
     return c.price if c is not None else 0
 
 
 def step(game: Game, pos: list[int], direction: str) -> list[int]:
     """Where a marker on ``pos`` would go one step in ``direction`` (2-D market)."""
-    grid = game.data.grid
+    grid = game.market_grid
     row, col = pos
     if direction == "right":
         if col + 1 >= len(grid[row]):
@@ -50,7 +129,7 @@ def move(game: Game, state: GameState, corp: str, direction: str) -> None:
     if c.market is None:
         return
     new = step(game, c.market, direction)
-    if new == c.market or game.data.cell(new) is None:
+    if new == c.market or cell(game, new) is None:
         return
     old = cell_key(c.market)
     stack = state.market.get(old, [])
@@ -62,39 +141,35 @@ def move(game: Game, state: GameState, corp: str, direction: str) -> None:
     state.market.setdefault(cell_key(new), []).append(corp)
 
 
-def current_cell(game: Game, state: GameState, corp: str) -> Any:
-    """The :class:`~ferrovia.rules.data.Cell` a company's marker is on (None before par)."""
+def move_price(game: Game, state: GameState, corp: Corporation, steps: int) -> None:
+    """Move a company's marker ``steps`` spaces right (negative: left) along the market,
+    stopping at the ends (a row's end on a grid goes up or down as :func:`move` does)."""
+    if corp.market is None or steps == 0:
+        return
+    start = list(corp.market)
+    for _ in range(abs(steps)):
+        move(game, state, corp.sym, "right" if steps > 0 else "left")
+    if corp.market != start:
+        state.log.append(f"{corp.sym}'s share price moves to {price_at(game, corp.market)}")
+
+
+def current_cell(game: Game, state: GameState, corp: str) -> Cell | None:
+    """The cell a company's marker is on (None before par)."""
     c = state.corporations[corp]
-    return None if c.market is None else game.data.cell(c.market)
+    return None if c.market is None else cell(game, c.market)
 
 
-def price(game: Game, state: GameState, corp: str) -> int:
-    c = state.corporations[corp]
-    if c.market is None:
-        return 0
-    return price_at(game, c.market)
-
-
-def share_percent(game: Game, state: GameState, corp: str) -> int:
-    """Percent of one ordinary share (20 for a 5-share company, 10 for a 10-share one)."""
-    c = state.corporations[corp]
-    pres = next((s.percent for s in c.shares if s.president), 20)
-    return pres // 2
+def share_price(game: Game, corp: Corporation) -> int:
+    """A company's share price (0 before it has one)."""
+    return 0 if corp.market is None else price_at(game, corp.market)
 
 
 def share_value(game: Game, state: GameState, corp: str, percent: int) -> int:
     """Market value of ``percent`` of ``corp`` (18xx.games rounds up per certificate)."""
-    p = price(game, state, corp)
-    sp = share_percent(game, state, corp)
-    return -(-(p * percent) // sp)
+    from ferrovia.rules.stock.shares import share_percent
 
-
-def private_face_value(game: Game, sym: str) -> int:
-    return game.data.private(sym).face_value
-
-
-def phase_operating_rounds(game: Game, state: GameState) -> int:
-    return game.data.phase(state.phase).operating_rounds
+    c = state.corporations[corp]
+    return -(-(share_price(game, c) * percent) // share_percent(c))
 
 
 def cell_key(cell: list[int]) -> str:

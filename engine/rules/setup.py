@@ -16,8 +16,8 @@ if TYPE_CHECKING:
 
 def new_corporation(game: Game, sym: str) -> Corporation:
     """A fresh, unstarted public company with all its certificates in its treasury."""
-    cd = game.data.corporation(sym)
-    structure = game.data.share_structures[cd.structure]
+    cd = game.definition.corporation(sym)
+    structure = game.definition.share_structures[cd.structure].shares
     shares = [
         Share(corp=sym, index=i, percent=pct, president=(i == 0), owner=sym)
         for i, pct in enumerate(structure)
@@ -34,21 +34,26 @@ def new_corporation(game: Game, sym: str) -> Corporation:
 
 
 def initial_state(game: Game, players: Sequence[tuple[str, str]], seed: int) -> GameState:
-    d = game.data
+    d = game.definition
     ids = [pid for pid, _ in players]
     if len(set(ids)) != len(ids):
         raise IllegalAction(f"duplicate player ids: {ids}", rule="setup")
-    state = GameState(bank_cash=d.bank_cash, rng=rng.seed_value(seed))
+    state = GameState(bank_cash=game.bank_cash, rng=rng.seed_value(seed))
     state.players = [Player(id=str(pid), name=name) for pid, name in players]
     for c in d.corporations:
-        state.corporations[c.sym] = new_corporation(game, c.sym)
-    for p in d.privates:
-        state.privates[p.sym] = Private(sym=p.sym, owner=BANK, data={"minor": p.minor})
+        state.corporations[c.symbol] = new_corporation(game, c.symbol)
+    for p in game.privates:
+        state.privates[p.symbol] = Private(sym=p.symbol, owner=BANK, data={"minor": p.minor})
     for t in d.trains:
-        state.trains[t.id] = Train(id=t.id, name=t.name)
-        state.depot.append(t.id)
-    for name, count in d.tiles.items():
-        n = 1 if count is None else count
+        # an unlimited type starts with one card; buying the last grows another (trains.py)
+        count = d.train_count(t.name, game.num_players)
+        for i in range(1 if count is None else count):
+            tid = f"{t.name}-{i}"
+            state.trains[tid] = Train(id=tid, name=t.name)
+            state.depot.append(tid)
+    for name, tile in d.tiles.items():
+        # an unlimited kind starts with one copy and grows one each time it is laid (board.py)
+        n = 1 if tile.count is None else tile.count
         state.tiles[name] = [f"{name}-{i}" for i in range(n)]
     from ferrovia.rules import board
 
@@ -65,5 +70,5 @@ def initial_state(game: Game, players: Sequence[tuple[str, str]], seed: int) -> 
     if clash:
         raise IllegalAction(f"entity ids used twice: {sorted(clash)}", rule="setup")
     for pl in state.players:
-        transfer(state, BANK, pl.id, d.starting_cash, "starting cash")
+        transfer(state, BANK, pl.id, game.starting_cash, "starting cash")
     return state

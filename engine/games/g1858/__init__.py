@@ -136,10 +136,10 @@ class Rules1858(Rules):
         draw = game.definition.two_player_unavailable
         if game.num_players != 2 or draw is None:
             return
-        minors = [p for p in game.data.privates if p.minor]
+        minors = [p for p in game.privates if p.minor]
         picked: list[str] = []
         for batch, n in ((1, draw.batch_1), (2, draw.batch_2)):
-            pool = [p.sym for p in minors if p.batch == batch]
+            pool = [p.symbol for p in minors if p.batch == batch]
             state.rng, order = rng.shuffled(state.rng, pool)
             picked.extend(order[:n])
         state.data["unbuyable_privates"] = picked
@@ -152,24 +152,24 @@ class Rules1858(Rules):
         batches = set(game.definition.phase(state.phase).private_batches)
         unbuyable = set(state.data.get("unbuyable_privates", []))
         return [
-            p.sym
-            for p in game.data.privates
+            p.symbol
+            for p in game.privates
             if p.batch in batches
-            and p.sym not in unbuyable
-            and not state.privates[p.sym].closed
-            and state.privates[p.sym].owner == BANK
+            and p.symbol not in unbuyable
+            and not state.privates[p.symbol].closed
+            and state.privates[p.symbol].owner == BANK
         ]
 
     def can_par_directly(self, game: Game, state: GameState) -> bool:
         """[§8.3] From phase 5 a company may be started by buying its director's certificate."""
-        return "public_companies" in game.data.phase(state.phase).status
+        return "public_companies" in game.definition.phase(state.phase).status
 
     def can_start_with_private(self, game: Game, state: GameState, sym: str) -> bool:
         """[§8.3] Not in the first stock round; the private must have a home city with a
         reserved space still free."""
         if state.turn == 1 or state.privates[sym].closed:
             return False
-        if not game.data.private(sym).can_start:
+        if game.definition.private(sym).can_start == "none":
             return False
         return self.reservation_available(game, state, sym)
 
@@ -188,7 +188,7 @@ class Rules1858(Rules):
         c = state.corporations[corp]
         if c.closed or not c.floated:
             return False
-        homes = set(game.data.private(sym).home_hexes)
+        homes = set(game.definition.private(sym).home_hexes)
         if any(t.hex in homes for t in c.tokens):
             return True
         from ferrovia.rules.operating.routing import reaches_any_hex
@@ -274,12 +274,11 @@ class Rules1858(Rules):
     def company_private_revenue(self, game: Game, state: GameState, corp: str) -> int:
         """[4.1] The income of the private railways a company owns is part of its earnings (a
         works pays its owner at the start of the operating round instead)."""
-        from ferrovia.rules.operating.common import private_income
 
         return sum(
-            private_income(game, state, sym)
+            game.definition.private_income(sym, state.phase)
             for sym in state.corporations[corp].companies
-            if not state.privates[sym].closed and game.data.private(sym).kind == "railway"
+            if not state.privates[sym].closed and game.definition.private(sym).kind == "railway"
         )
 
     def after_dividend(self, game: Game, state: GameState, corp: str) -> None:
@@ -294,7 +293,6 @@ class Rules1858(Rules):
         (none in the private closure round; a company's add to its earnings), then each works
         a company owns pays it."""
         from ferrovia.rules.ledger import transfer
-        from ferrovia.rules.operating.common import private_income
 
         if state.data.get("private_closure_round") == "in_progress":
             return
@@ -304,10 +302,10 @@ class Rules1858(Rules):
         works = [
             p.sym
             for p in open_
-            if p.owner in state.corporations and game.data.private(p.sym).kind == "works"
+            if p.owner in state.corporations and game.definition.private(p.sym).kind == "works"
         ]
         for sym in [sym for _, sym in owned] + works:
-            income = private_income(game, state, sym)
+            income = game.definition.private_income(sym, state.phase)
             if income > 0:
                 owner = state.privates[sym].owner
                 transfer(state, BANK, owner, income, f"{sym} income")
@@ -382,7 +380,7 @@ class Rules1858(Rules):
         private's hold moves onto the slot, even when the closing private's own hold had
         already gone with its company's home station (18xx.games tidies every city of the
         closing private's home hexes this way)."""
-        for coord in game.data.private(sym).home_hexes:
+        for coord in game.definition.private(sym).home_hexes:
             h = state.hexes.get(coord)
             if h is None:
                 continue

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ferrovia.rules import market
 from ferrovia.rules.actions import Action, Choose, Pass
 from ferrovia.rules.ledger import transfer
 from ferrovia.rules.operating import common, phases, routing, trains
@@ -41,7 +42,7 @@ def companies_to_close(game: Game, state: GameState) -> list[str]:
     return [
         c.sym
         for c in state.corporations.values()
-        if not c.closed and c.market is not None and common.share_price(game, c) == at
+        if not c.closed and c.market is not None and market.share_price(game, c) == at
     ]
 
 
@@ -75,7 +76,7 @@ def close_corporation(game: Game, state: GameState, sym: str) -> None:
     for priv in list(corp.companies):
         state.privates[priv].owner = BANK  # closes without compensation
         corp.companies.remove(priv)
-        if game.data.private(priv).kind == "works":
+        if game.definition.private(priv).kind == "works":
             # a works closes only with its company (18xx.games closes all its companies)
             state.privates[priv].closed = True
             state.log.append(f"{priv} closes")

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 def quick_start_option(game: Game) -> str | None:
     """The quick-start option in use (one that names a set of packets), if any."""
     for opt in sorted(game.optional_rules):
-        if opt in game.data.packets:
+        if game.packets(opt):
             return opt
     return None
 
@@ -26,7 +26,7 @@ def quick_start_option(game: Game) -> str | None:
 def deal_quick_start(game: Game, state: GameState, option: str) -> None:
     """Each player, in seat order, gets a packet drawn at random and pays its price; the
     packet's privates float their minors."""
-    state.rng, packets = rng.shuffled(state.rng, list(game.data.packets[option]))
+    state.rng, packets = rng.shuffled(state.rng, list(game.packets(option)))
     for player, (privs, cost) in zip(state.players, packets, strict=False):
         transfer(state, player.id, BANK, cost, "quick-start packet")
         for sym in privs:

@@ -17,7 +17,6 @@ from ferrovia.rules.actions import (
     Pass,
     SellShares,
 )
-from ferrovia.rules.operating import common
 from ferrovia.rules.state import POOL, Corporation
 from ferrovia.rules.step import Step
 from ferrovia.rules.stock import shares as sh
@@ -61,7 +60,7 @@ class Exchange(Step):
                 "exchange",
                 "a private cannot be exchanged for a single share of an unstarted company",
             )
-        if not g.data.private(sym).exchange_for_share:
+        if not g.definition.private(sym).exchange_for_share:
             raise self.illegal(action, "exchange", f"{sym} cannot be exchanged for a share")
         if corp.director == player:
             if not g.rules.private_connected(g, s, corp.sym, sym):
@@ -85,7 +84,7 @@ class Exchange(Step):
         if not g.rules.can_start_with_private(g, s, sym):
             raise self.illegal(action, "start company", f"{sym} cannot start a company now")
         col = g.rules.private_par_column(g, s, sym)
-        price = g.data.market[col]
+        price = market.spaces(g)[col]
         if s.player(player).cash < price:
             raise self.illegal(action, "start company", f"par {price} is more than the cash")
         if not sh.can_gain(g, s, player, bundle, exchange=True):
@@ -119,7 +118,7 @@ class Exchange(Step):
         player = priv.owner
         if g.rules.can_start_with_private(g, s, entity):
             col = g.rules.private_par_column(g, s, entity)
-            if s.player(player).cash >= g.data.market[col]:
+            if s.player(player).cash >= market.spaces(g)[col]:
                 for corp in s.corporations.values():
                     if corp.ipoed or corp.closed:
                         continue
@@ -132,7 +131,7 @@ class Exchange(Step):
                             percent=pres.percent,
                         )
                     )
-        if g.data.private(entity).exchange_for_share:
+        if g.definition.private(entity).exchange_for_share:
             for corp in s.corporations.values():
                 if not corp.floated or corp.closed:
                     continue
@@ -390,7 +389,7 @@ class StockTurn(Step):
 
     def must_sell(self, player: str) -> bool:
         g, s = self.game, self.state
-        if sh.num_certs(g, s, player) <= g.data.cert_limit:
+        if sh.num_certs(g, s, player) <= g.cert_limit:
             return False
         return bool(self.sellable_bundles(player))
 
@@ -450,14 +449,14 @@ class StockTurn(Step):
     def can_exchange_any(self, player: str) -> bool:
         g, s = self.game, self.state
         for sym in s.player(player).companies:
-            pd = g.data.private(sym)
+            pd = g.definition.private(sym)
             if pd.exchange_for_share and any(
                 sh.percent_of(c, c.sym) > 0 for c in s.corporations.values() if not c.closed
             ):
                 return True
             if (
                 g.rules.can_start_with_private(g, s, sym)
-                and g.data.market[g.rules.private_par_column(g, s, sym)] <= s.player(player).cash
+                and market.spaces(g)[g.rules.private_par_column(g, s, sym)] <= s.player(player).cash
                 and not all(c.ipoed for c in s.corporations.values())
             ):
                 return True
@@ -466,8 +465,8 @@ class StockTurn(Step):
     def par_columns(self, player: str) -> list[int]:
         g, s = self.game, self.state
         cash = s.player(player).cash
-        cols = [i for i, p in enumerate(g.data.market) if p in g.data.par_values]
-        return [i for i in cols if g.data.market[i] * 2 <= cash]
+        cols = [i for i, p in enumerate(market.spaces(g)) if p in market.par_values(g)]
+        return [i for i in cols if market.spaces(g)[i] * 2 <= cash]
 
     def can_par_any(self, player: str) -> bool:
         g, s = self.game, self.state
@@ -476,7 +475,7 @@ class StockTurn(Step):
         if not self.par_columns(player):
             return False
         return any(not c.ipoed and not c.closed for c in s.corporations.values()) and (
-            sh.num_certs(g, s, player) < g.data.cert_limit
+            sh.num_certs(g, s, player) < g.cert_limit
         )
 
     def auctionable(self) -> list[str]:
@@ -486,7 +485,7 @@ class StockTurn(Step):
         top = self.highest_bid()
         if self.data.get("auctioning") and top is not None:
             return int(top[1]) + self.game.definition.market.minimum_bid_increment
-        opening = self.game.data.private(sym).minimum_bid
+        opening = self.game.definition.private(sym).minimum_bid
         market = self.game.definition.market
         if market.bids_in_multiples and opening % market.minimum_bid_increment:
             # bids go in multiples: the lowest legal opening bid is the next one up
@@ -496,7 +495,7 @@ class StockTurn(Step):
 
     def max_bid(self, player: str) -> int:
         g, s = self.game, self.state
-        if sh.num_certs(g, s, player) >= g.data.cert_limit:
+        if sh.num_certs(g, s, player) >= g.cert_limit:
             return 0
         return s.player(player).cash
 
@@ -522,7 +521,7 @@ class StockTurn(Step):
         if not self.can_sell(player, bundle):
             raise self.illegal(action, "selling", f"cannot sell {bundle.percent}% of {bundle.corp}")
         corp = s.corporations[bundle.corp]
-        current = market.price(g, s, corp.sym)
+        current = market.share_price(g, s.corporations[corp.sym])
         if action.share_price is not None and action.share_price != current:
             raise self.illegal(
                 action,
@@ -533,7 +532,7 @@ class StockTurn(Step):
         self.rdata["players_sold"].setdefault(player, {})[corp.sym] = "now"
         sh.sell_shares(g, s, bundle)
         movement = g.definition.market.movement
-        common.move_price(
+        market.move_price(
             g, s, corp, movement.director_sells if was_director else movement.others_sell
         )
         self.track(action)
@@ -551,7 +550,7 @@ class StockTurn(Step):
             raise self.illegal(action, "buying", f"{corp.sym} has not started")
         if self.sold_any(player, corp.sym):
             raise self.illegal(action, "sold this round", f"sold {corp.sym} this round")
-        current = market.price(g, s, corp.sym)
+        current = market.share_price(g, s.corporations[corp.sym])
         if action.share_price is not None and action.share_price != current:
             raise self.illegal(
                 action,
@@ -584,9 +583,9 @@ class StockTurn(Step):
             raise self.illegal(action, "par", f"bad par cell {action.share_price!r}") from None
         if (
             row != 0
-            or not 0 <= col < len(g.data.market)
-            or g.data.market[col] != par
-            or par not in g.data.par_values
+            or not 0 <= col < len(market.spaces(g))
+            or market.spaces(g)[col] != par
+            or par not in market.par_values(g)
         ):
             raise self.illegal(action, "par", f"{action.share_price} is not a par price")
         pres = next(x for x in corp.shares if x.president)
@@ -625,11 +624,11 @@ class StockTurn(Step):
         inc = g.definition.market.minimum_bid_increment
         if g.definition.market.bids_in_multiples and action.price % inc:
             raise self.illegal(action, "bid increments", f"bids are multiples of {inc}")
-        if sh.num_certs(g, self.state, player) >= g.data.cert_limit:
+        if sh.num_certs(g, self.state, player) >= g.cert_limit:
             raise self.illegal(
                 action,
                 "bid certificate limit",
-                f"{player} is at the certificate limit ({g.data.cert_limit}) and cannot bid",
+                f"{player} is at the certificate limit ({g.cert_limit}) and cannot bid",
             )
         if action.price > self.max_bid(player):
             raise self.illegal(action, "bid", f"cannot afford {action.price}")
@@ -728,7 +727,7 @@ class StockTurn(Step):
                         Par(
                             entity=entity,
                             corporation=corp.sym,
-                            share_price=f"{g.data.market[col]},0,{col}",
+                            share_price=f"{market.spaces(g)[col]},0,{col}",
                         )
                     )
         if "convert" in acts:

@@ -169,7 +169,7 @@ def take_tile(game: Game, state: GameState, tile_id: str) -> None:
     instance numbered one above the highest in existence (18xx.games ``add_extra_tile``), even
     when upgraded-over copies are lying in the supply."""
     name = tile_name(tile_id)
-    if game.data.tiles.get(name, 0) is not None:
+    if name not in game.definition.tiles or game.definition.tiles[name].count is not None:
         core_board.take_tile(game, state, tile_id)
         return
     free = state.tiles.setdefault(name, [])

@@ -45,13 +45,14 @@ class BuyCompanyStep(Step):
         s = self.state
         if entity != self.current_entity() or entity not in s.corporations:
             return False
-        if "can_buy_companies" not in self.game.data.phase(s.phase).status:
+        if "can_buy_companies" not in self.game.definition.phase(s.phase).status:
             return False
         privs = self.purchasable(entity)
         cash = s.corporations[entity].cash
         return (
             bool(privs)
-            and min(price_range(self.game.data.private(p).face_value)[0] for p in privs) <= cash
+            and min(price_range(self.game.definition.private(p).face_value)[0] for p in privs)
+            <= cash
         )
 
     def actions(self, entity: str) -> list[str]:
@@ -64,7 +65,7 @@ class BuyCompanyStep(Step):
         s, corp, sym = self.state, action.entity, action.company
         if sym not in self.purchasable(corp):
             raise self.illegal(action, "buy company", f"{sym} cannot be bought")
-        low, high = price_range(self.game.data.private(sym).face_value)
+        low, high = price_range(self.game.definition.private(sym).face_value)
         if not low <= action.price <= high:
             raise self.illegal(action, "buy company", f"the price must be {low} to {high}")
         if action.price > s.corporations[corp].cash:
@@ -84,7 +85,7 @@ class BuyCompanyStep(Step):
             return out
         cash = self.state.corporations[entity].cash
         for sym in self.purchasable(entity):
-            low, high = price_range(self.game.data.private(sym).face_value)
+            low, high = price_range(self.game.definition.private(sym).face_value)
             for price in {low, min(high, cash)}:
                 if low <= price <= cash:
                     out.append(

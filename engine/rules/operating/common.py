@@ -57,23 +57,19 @@ def current_operator(state: GameState) -> str | None:
 # -- shares -------------------------------------------------------------------------------------
 
 
-def share_unit(game: Game, corp: Corporation) -> int:
-    """Percent of one share (20 for a 5-share company, 10 for a 10-share one)."""
-    structures = game.definition.share_structures
-    if corp.kind in structures:
-        return min(structures[corp.kind].shares)
-    return min(sh.percent for sh in corp.shares)
-
-
 def total_shares(game: Game, corp: Corporation) -> int:
-    return 100 // share_unit(game, corp)
+    from ferrovia.rules.stock.shares import share_percent
+
+    return 100 // share_percent(corp)
 
 
 def holdings(game: Game, corp: Corporation) -> dict[str, int]:
     """Shares held by each holder (players, the company's treasury, the pool), in the order
     dividends are paid: players in seating order, then companies, then the pool."""
+    from ferrovia.rules.stock.shares import share_percent
+
     out: dict[str, int] = {}
-    unit = share_unit(game, corp)
+    unit = share_percent(corp)
     for sh in corp.shares:
         out[sh.owner] = out.get(sh.owner, 0) + sh.percent // unit
     return out
@@ -87,47 +83,6 @@ def pool_shares(corp: Corporation) -> list[Any]:
     return [sh for sh in corp.shares if sh.owner == POOL]
 
 
-# -- market -------------------------------------------------------------------------------------
-
-
-def market_spaces(game: Game) -> tuple[int, ...]:
-    return tuple(game.definition.market.stock_market.spaces)
-
-
-def share_price(game: Game, corp: Corporation) -> int:
-    if corp.market is None:
-        raise ValueError(f"{corp.sym} has no share price")
-    from ferrovia.rules.market import price_at
-
-    return price_at(game, corp.market)
-
-
-def _cell(pos: list[int]) -> str:
-    return f"{pos[0]},{pos[1]}"
-
-
-def move_price(game: Game, state: GameState, corp: Corporation, steps: int) -> None:
-    """Move a company's price marker ``steps`` spaces (negative = left), stopping at the ends.
-    A marker that moves goes to the bottom of the stack on its new space; one that does not
-    move keeps its place."""
-    if corp.market is None or steps == 0:
-        return
-    spaces = market_spaces(game)
-    row, col = corp.market
-    new_col = max(0, min(len(spaces) - 1, col + steps))
-    if new_col == col:
-        return
-    old_key, new = _cell(corp.market), [row, new_col]
-    stack = state.market.get(old_key, [])
-    if corp.sym in stack:
-        stack.remove(corp.sym)
-    if not stack:
-        state.market.pop(old_key, None)
-    corp.market = new
-    state.market.setdefault(_cell(new), []).append(corp.sym)
-    state.log.append(f"{corp.sym}'s share price moves to {spaces[new_col]}")
-
-
 # -- phases and privates ------------------------------------------------------------------------
 
 
@@ -137,22 +92,6 @@ def phase_names(game: Game) -> list[str]:
 
 def current_phase(game: Game, state: GameState) -> Any:
     return game.definition.phase(state.phase)
-
-
-def private_income(game: Game, state: GameState, sym: str) -> int:
-    """Income of a private in the current phase: the entry of the latest phase reached."""
-    income = game.definition.private(sym).income
-    order = phase_names(game)
-    reached = order[: order.index(state.phase) + 1] if state.phase in order else order[:1]
-    value = 0
-    for name in reached:
-        if name in income:
-            value = income[name]
-    return value
-
-
-def private_face_value(game: Game, sym: str) -> int:
-    return int(game.definition.private(sym).face_value)
 
 
 # -- trains -------------------------------------------------------------------------------------

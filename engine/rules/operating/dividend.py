@@ -21,12 +21,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ferrovia.rules import market
 from ferrovia.rules.actions import Action
 from ferrovia.rules.actions import Dividend as DividendAction
 from ferrovia.rules.ledger import transfer
 from ferrovia.rules.operating import common
 from ferrovia.rules.state import BANK, POOL
 from ferrovia.rules.step import Step
+from ferrovia.rules.stock.shares import share_percent
 
 if TYPE_CHECKING:
     from ferrovia.schemas.market import Movement
@@ -141,11 +143,11 @@ class DividendStep(Step):
             for holder in [p.id for p in state.players] + [op]:
                 if holder in pays:
                     transfer(state, BANK, holder, pays[holder], f"{op} dividend")
-        price = common.share_price(game, corp)
+        price = market.share_price(game, corp)
         self.log(
             f"{op} earns {revenue}: {kind}, {split.per_share} per share, keeps {split.retained}"
         )
-        common.move_price(
+        market.move_price(
             game, state, corp, market_steps(split.per_share, price, game.definition.market.movement)
         )
         game.rules.after_dividend(game, state, op)
@@ -166,7 +168,7 @@ class DividendStep(Step):
             paid = False
         else:
             total = common.total_shares(game, corp)
-            unit = common.share_unit(game, corp)
+            unit = share_percent(corp)
             counts = common.holdings(game, corp)
             for holder in [p.id for p in state.players] + [POOL]:
                 n = counts.get(holder, 0)

@@ -8,6 +8,7 @@ turn.  Redeem: buy back shares from the bank pool at the current price into the 
 
 from __future__ import annotations
 
+from ferrovia.rules import market
 from ferrovia.rules.actions import Action, BuyShares, Pass, SellShares
 from ferrovia.rules.ledger import transfer
 from ferrovia.rules.operating import common
@@ -19,13 +20,13 @@ from ferrovia.rules.operating.trains import (
 )
 from ferrovia.rules.state import BANK, POOL, GameState
 from ferrovia.rules.step import Step
-from ferrovia.rules.stock.shares import move_share
+from ferrovia.rules.stock.shares import move_share, share_percent
 
 
 def redeemable_bundles(step: Step, corp_sym: str) -> list[list[str]]:
     corp = step.state.corporations[corp_sym]
-    price = common.share_price(step.game, corp)
-    unit = common.share_unit(step.game, corp)
+    price = market.share_price(step.game, corp)
+    unit = share_percent(corp)
     pool = sorted(common.pool_shares(corp), key=lambda s: (s.president, s.percent))
     out: list[list[str]] = []
     bundle: list[str] = []
@@ -84,15 +85,15 @@ class IssueSharesStep(Step):
         corp = self.state.corporations[op]
         if not is_bundle_of(corp, action.shares, POOL, redeemable_bundles(self, op)):
             raise self.illegal(action, "redeem", f"{op} may not redeem {', '.join(action.shares)}")
-        price = common.share_price(self.game, corp)
-        unit = common.share_unit(self.game, corp)
+        price = market.share_price(self.game, corp)
+        unit = share_percent(corp)
         by_id = {s.id: s for s in corp.shares}
         amount = sum(by_id[i].percent // unit for i in action.shares) * price
         transfer(self.state, op, BANK, amount, f"{op} redeems shares")
         for i in action.shares:
             move_share(self.state, by_id[i], op)
         self.log(f"{op} redeems {', '.join(action.shares)} for {amount}")
-        common.move_price(self.game, self.state, corp, self.game.definition.market.movement.redeem)
+        market.move_price(self.game, self.state, corp, self.game.definition.market.movement.redeem)
         self.pass_()
 
     def legal_actions(self, entity: str) -> list[Action]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ferrovia.rules import market
 from ferrovia.rules.actions import (
     Action,
     BuyCompany,
@@ -27,7 +28,7 @@ from ferrovia.rules.ledger import transfer
 from ferrovia.rules.operating import common, phases
 from ferrovia.rules.state import BANK, POOL, GameState
 from ferrovia.rules.step import Step
-from ferrovia.rules.stock.shares import move_share
+from ferrovia.rules.stock.shares import move_share, share_percent
 
 if TYPE_CHECKING:
     from ferrovia.rules.game import Game
@@ -171,7 +172,7 @@ def works_for_sale(game: Game, state: GameState, corp: str) -> list[str]:
     """The works (privates.yaml ``kind: works``) ``corp`` may buy from the bank now: none if
     it owns one already, else the bank's whose ``works_status`` the phase has."""
     c = state.corporations[corp]
-    if any(game.data.private(sym).kind == "works" for sym in c.companies):
+    if any(game.definition.private(sym).kind == "works" for sym in c.companies):
         return []
     status = common.current_phase(game, state).status
     return [
@@ -189,7 +190,7 @@ def works_shown(game: Game, state: GameState, corp: str) -> list[str]:
     showing a closed works for sale (none can buy it), so ``corp``'s buy-trains step waits
     for its pass while one is within its means."""
     c = state.corporations[corp]
-    if any(game.data.private(sym).kind == "works" for sym in c.companies):
+    if any(game.definition.private(sym).kind == "works" for sym in c.companies):
         return []
     status = common.current_phase(game, state).status
     return [
@@ -213,6 +214,22 @@ def max_depot_price(game: Game, state: GameState) -> int:
         return 0
     dearest = max(offer, key=lambda t: common.face_price(game, state.trains[t].name))
     return max(bank_train_prices(game, state, dearest).values())
+
+
+def restock_unlimited(game: Game, state: GameState, bought: str, at: int) -> None:
+    """A type of ``count: unlimited`` never runs out: when its last card leaves the depot a
+    new one takes its place (ids go on from the highest, ``D-1``, ``D-2``, ...)."""
+    from ferrovia.rules.state import Train
+
+    name = state.trains[bought].name
+    if game.definition.train_count(name, game.num_players) is not None:
+        return
+    if any(state.trains[t].name == name for t in state.depot):
+        return
+    n = sum(1 for t in state.trains.values() if t.name == name)
+    tid = f"{name}-{n}"
+    state.trains[tid] = Train(id=tid, name=name)
+    state.depot.insert(at, tid)
 
 
 def remove_from_play(state: GameState, tid: str) -> None:
@@ -294,7 +311,7 @@ def emergency_bundles(game: Game, state: GameState, corp_sym: str) -> list[list[
     if common.engines(game, state, corp_sym):
         return []
     bundles = issuable_bundles(game, state, corp_sym)
-    price = common.share_price(game, corp)
+    price = market.share_price(game, corp)
     sizes = emergency_issue_sizes(
         [(len(b), len(b) * price) for b in bundles], corp.cash, max_depot_price(game, state)
     )
@@ -343,15 +360,15 @@ def is_bundle_of(
 def issue_shares(game: Game, state: GameState, corp_sym: str, share_ids: list[str]) -> int:
     """Treasury shares to the bank pool at the current price; the price moves one left."""
     corp = state.corporations[corp_sym]
-    price = common.share_price(game, corp)
-    unit = common.share_unit(game, corp)
+    price = market.share_price(game, corp)
+    unit = share_percent(corp)
     by_id = {s.id: s for s in corp.shares}
     amount = sum(by_id[i].percent // unit for i in share_ids) * price
     for i in share_ids:
         move_share(state, by_id[i], POOL)
     transfer(state, BANK, corp_sym, amount, f"{corp_sym} issues {len(share_ids)} shares")
     state.log.append(f"{corp_sym} issues {', '.join(share_ids)} for {amount}")
-    common.move_price(game, state, corp, game.definition.market.movement.issue)
+    market.move_price(game, state, corp, game.definition.market.movement.issue)
     return price
 
 
@@ -429,7 +446,7 @@ class BuyTrainStep(Step):
         return [
             sym
             for sym in works_for_sale(self.game, self.state, corp)
-            if self.game.data.private(sym).face_value <= cash
+            if self.game.definition.private(sym).face_value <= cash
         ]
 
     def can_emergency_issue(self, corp: str) -> bool:
@@ -440,7 +457,7 @@ class BuyTrainStep(Step):
             return False
         c = self.state.corporations[corp]
         director_cash = self.state.cash_of(c.director) if c.director else 0
-        best = max(len(b) for b in bundles) * common.share_price(self.game, c)
+        best = max(len(b) for b in bundles) * market.share_price(self.game, c)
         return min_depot_price(self.game, self.state) <= c.cash + director_cash + best
 
     def actions(self, entity: str) -> list[str]:
@@ -457,7 +474,7 @@ class BuyTrainStep(Step):
             out.append("buy_company")
         cash = self.state.corporations[entity].cash
         shown = works_shown(self.game, self.state, entity)
-        if out or any(self.game.data.private(sym).face_value <= cash for sym in shown):
+        if out or any(self.game.definition.private(sym).face_value <= cash for sym in shown):
             out.append("pass")
         return out
 
@@ -490,7 +507,7 @@ class BuyTrainStep(Step):
         op, sym = action.entity, action.company
         if sym not in works_for_sale(self.game, self.state, op):
             raise self.illegal(action, "works", f"{op} cannot buy {sym} now")
-        face = self.game.data.private(sym).face_value
+        face = self.game.definition.private(sym).face_value
         if action.price != face:
             raise self.illegal(action, "works", f"{sym} costs {face}")
         corp = self.state.corporations[op]
@@ -568,7 +585,9 @@ class BuyTrainStep(Step):
                 transfer(state, director, op, need, f"director contributes to {op}'s {face}")
             transfer(state, op, BANK, price, f"{op} buys a {face}")
             if action.train in state.depot:
+                at = state.depot.index(action.train)
                 state.depot.remove(action.train)
+                restock_unlimited(game, state, action.train, at)
         else:
             if not other_company_price_ok(price, corp.cash):
                 raise self.illegal(
@@ -620,7 +639,7 @@ class BuyTrainStep(Step):
     def _closing(self, op: str) -> bool:
         """At the bottom of the market: emergency money has closed the company."""
         corp = self.state.corporations[op]
-        return corp.market is not None and common.share_price(self.game, corp) == 0
+        return corp.market is not None and market.share_price(self.game, corp) == 0
 
     def _mark_down_trainless(self, op: str) -> None:
         """A company ending its train buying without a train moves its price (market.yaml
@@ -629,7 +648,7 @@ class BuyTrainStep(Step):
         if self._trainless(op) and not self._closing(op) and movement is not None:
             self.log(f"{op} does not own a train")
             corp = self.state.corporations[op]
-            common.move_price(self.game, self.state, corp, movement.no_train)
+            market.move_price(self.game, self.state, corp, movement.no_train)
 
     def legal_actions(self, entity: str) -> list[Action]:
         state, game = self.state, self.game
@@ -668,7 +687,7 @@ class BuyTrainStep(Step):
         if self.can_emergency_issue(entity):
             # only bundles after which some bank train can still be bought (otherwise the
             # company would be stuck: it must buy, and cannot)
-            share = common.share_price(game, corp)
+            share = market.share_price(game, corp)
             faces = [
                 p
                 for t in depot_offer(game, state)
@@ -689,6 +708,6 @@ class BuyTrainStep(Step):
             out.append(ScrapTrain(entity=entity, entity_type=kind, train=tid))
         if not must_buy:
             for sym in self._works(entity):
-                price = int(game.data.private(sym).face_value)
+                price = int(game.definition.private(sym).face_value)
                 out.append(BuyCompany(entity=entity, entity_type=kind, company=sym, price=price))
         return out

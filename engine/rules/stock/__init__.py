@@ -39,12 +39,12 @@ def close_private(game: Game, state: GameState, sym: str, *, pay: bool = False) 
     """A private closes; its reservations go.  With ``pay`` (a game's own rule; the usual close
     pays nothing) its owner, unless the bank, receives its face value from the bank."""
     priv = state.privates[sym]
-    if priv.closed or game.data.private(sym).kind == "works":
+    if priv.closed or game.definition.private(sym).kind == "works":
         return  # a works never closes
     owner = priv.owner
     if owner != BANK:
         if pay:
-            transfer(state, BANK, owner, game.data.private(sym).face_value, f"{sym} closes")
+            transfer(state, BANK, owner, game.definition.private(sym).face_value, f"{sym} closes")
         if owner in state.corporations:
             state.corporations[owner].companies.remove(sym)
         else:

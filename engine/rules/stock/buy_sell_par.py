@@ -112,7 +112,7 @@ class BuySellParShares(Step):
         )
 
     def _may_hold_new(self, player: str) -> bool:
-        return sh.num_certs(self.game, self.state, player) < self.game.data.cert_limit
+        return sh.num_certs(self.game, self.state, player) < self.game.cert_limit
 
     # -- selling -----------------------------------------------------------------------------
     def sale_timing(self) -> bool:
@@ -147,9 +147,9 @@ class BuySellParShares(Step):
     def must_sell(self, player: str) -> bool:
         if not self.sellable(player):
             return False
-        if sh.num_certs(self.game, self.state, player) > self.game.data.cert_limit:
+        if sh.num_certs(self.game, self.state, player) > self.game.cert_limit:
             return True
-        limit = self.game.data.holding_limit or 60
+        limit = self.game.holding_limit or 60
         for corp in self.state.corporations.values():
             cell = market.current_cell(self.game, self.state, corp.sym)
             if cell is not None and cell.above_holding_limit:
@@ -165,7 +165,7 @@ class BuySellParShares(Step):
         g, s = self.game, self.state
         if self.bought() or s.player(player).cash <= 0:
             return []
-        status = g.data.phase(s.phase).status
+        status = g.definition.phase(s.phase).status
         if "can_buy_companies_from_other_players" not in status:
             return []
         if not g.rules.players_may_trade_privates(g, s):

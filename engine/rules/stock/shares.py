@@ -61,8 +61,9 @@ def percent_of(corp: Corporation, holder: str) -> int:
 
 
 def share_percent(corp: Corporation) -> int:
-    pres = next((s for s in corp.shares if s.president), None)
-    return (pres.percent if pres else 20) // 2
+    """Percent of one ordinary share: the company's smallest certificate (its share
+    structure's, companies.yaml: 20 for 1858's 5-share companies, 10 for 10-share ones)."""
+    return min(s.percent for s in corp.shares)
 
 
 def presidents_percent(corp: Corporation) -> int:
@@ -85,7 +86,7 @@ def bundle_price(game: Game, state: GameState, bundle: Bundle, price: int | None
     """Current market price per share, rounded up; the IPO's shares at par unless the game
     sells them at market (1858's ``always_market_price``)."""
     corp = state.corporations[bundle.corp]
-    pps = price if price is not None else market.price(game, state, bundle.corp)
+    pps = price if price is not None else market.share_price(game, state.corporations[bundle.corp])
     if (
         price is None
         and bundle.owner == corp.sym
@@ -129,19 +130,19 @@ def can_gain(
 ) -> bool:
     """Holding limit (percent of one company) and certificate limit."""
     corp = state.corporations[bundle.corp]
-    limit = game.data.holding_limit
+    limit = game.holding_limit
     cell = market.current_cell(game, state, corp.sym)
     above = cell is not None and cell.above_holding_limit
     if limit is not None and not above and percent_of(corp, player) + bundle.percent > limit:
         return False
     if not counts_for_limit(game, state, corp):
         return True
-    return exchange or num_certs(game, state, player) < game.data.cert_limit
+    return exchange or num_certs(game, state, player) < game.cert_limit
 
 
 def fits_in_pool(game: Game, state: GameState, bundle: Bundle) -> bool:
     corp = state.corporations[bundle.corp]
-    return bundle.percent + percent_of(corp, POOL) <= game.data.pool_limit
+    return bundle.percent + percent_of(corp, POOL) <= game.definition.market.bank_pool_limit
 
 
 def can_dump(state: GameState, player: str, bundle: Bundle) -> bool:
@@ -305,7 +306,7 @@ def sell_shares(game: Game, state: GameState, bundle: Bundle, price: int | None 
 
 def set_par(game: Game, state: GameState, corp: Corporation, col: int, row: int = 0) -> None:
     corp.market = [row, col]
-    corp.par_price = game.data.market[col]
+    corp.par_price = market.spaces(game)[col]
     state.market.setdefault(market.cell_key(corp.market), []).append(corp.sym)
 
 

@@ -43,16 +43,18 @@ class WaterfallAuction(Step):
     # -- what is on offer --------------------------------------------------------------------
     def companies(self) -> list[str]:
         """Unsold privates, cheapest first (18xx.games sorts by value, stably)."""
-        privs = [p for p in self.game.data.privates if self.state.privates[p.sym].owner == BANK]
-        privs = [p for p in privs if not self.state.privates[p.sym].closed]
-        return [p.sym for p in sorted(privs, key=lambda p: p.face_value)]
+        privs = [p for p in self.game.privates if self.state.privates[p.symbol].owner == BANK]
+        privs = [p for p in privs if not self.state.privates[p.symbol].closed]
+        return [p.symbol for p in sorted(privs, key=lambda p: p.face_value)]
 
     def bids(self, sym: str) -> list[list[Any]]:
         out: list[list[Any]] = self.rdata["bids"].setdefault(sym, [])
         return out
 
     def price_of(self, sym: str) -> int:
-        return self.game.data.private(sym).minimum_bid - int(self.rdata["discount"].get(sym, 0))
+        return self.game.definition.private(sym).minimum_bid - int(
+            self.rdata["discount"].get(sym, 0)
+        )
 
     def auction_bidders(self) -> list[list[Any]] | None:
         sym = self.rdata.get("auctioning")
@@ -67,7 +69,7 @@ class WaterfallAuction(Step):
             return self.price_of(sym)
         bids = self.bids(sym)
         high = max((b[1] for b in bids), default=self.price_of(sym))
-        return int(high) + self.game.data.min_bid_increment
+        return int(high) + self.game.definition.market.minimum_bid_increment
 
     def committed(self, player: str) -> int:
         return sum(b[1] for bids in self.rdata["bids"].values() for b in bids if b[0] == player)
@@ -186,7 +188,7 @@ class WaterfallAuction(Step):
 
     def _all_passed(self) -> None:
         companies = self.companies()
-        cheapest = sorted(self.game.data.privates, key=lambda p: p.face_value)[0].sym
+        cheapest = sorted(self.game.privates, key=lambda p: p.face_value)[0].symbol
         if cheapest in companies:
             self.rdata["discount"][cheapest] = int(self.rdata["discount"].get(cheapest, 0)) + 5
             if self.price_of(cheapest) <= 0:
@@ -262,7 +264,7 @@ def par_cells(game: Any) -> list[tuple[int, int, int]]:
     """(row, column, price) of every par space, dearest first (18xx.games' order)."""
     out = [
         (r, c, cell.price)
-        for r, row in enumerate(game.data.grid)
+        for r, row in enumerate(game.market_grid)
         for c, cell in enumerate(row)
         if cell is not None and cell.par
     ]
@@ -275,7 +277,7 @@ def par_cell(game: Any, share_price: str) -> list[int] | None:
         price, row, col = (int(x) for x in share_price.split(","))
     except ValueError:
         return None
-    cell = game.data.cell([row, col])
+    cell = market.cell(game, [row, col])
     if cell is None or not cell.par or cell.price != price:
         return None
     return [row, col]
