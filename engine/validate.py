@@ -712,18 +712,11 @@ class _Checker:
                     f"{private.symbol} can start a company but has no 'start_cities'",
                     key=True,
                 )
-            for key in ("blocks_hexes", "future_track_hexes"):
-                for j, coord in enumerate(getattr(private, key)):
-                    if coord not in private.home_hexes:
-                        self.err(doc, (*base, key, j), f"{coord} is not one of its home hexes")
-                    elif key == "future_track_hexes" and hex_exists((*base, key, j), coord):
-                        assert hexes is not None
-                        if not hexes[coord].tile.future_paths:
-                            self.err(
-                                doc,
-                                (*base, key, j),
-                                f"hex {coord} has no future track (track:future) in map.yaml",
-                            )
+            for j, coord in enumerate(private.blocks_hexes):
+                if coord not in private.home_hexes:
+                    self.err(
+                        doc, (*base, "blocks_hexes", j), f"{coord} is not one of its home hexes"
+                    )
             if phase_names is not None:
                 for phase in private.income:
                     if phase not in phase_names:

@@ -30,6 +30,9 @@ class Conversion(Model):
     to: Name
     on_event: Name
     """Train event that triggers the conversion (see trains.yaml)."""
+    float_percent: int | None = Field(default=None, ge=0, le=100)
+    """Percent sold at which a converted (or newly started, converted) company floats; empty:
+    its old float percent in the new structure's shares (1858: 40 % of 5 shares -> 20 %)."""
 
 
 class Home(Model):

@@ -103,6 +103,9 @@ class StationCosts(Model):
     """Province name -> its city hexes (those stations may be placed in)."""
     borders_between: dict[Name, dict[Name, int]]
     """Province -> province -> number of province borders crossed between them."""
+    home_revenue_times: int = Field(default=0, ge=0)
+    """A company started by buying its director's certificate pays this many times its home
+    city's revenue for its home station (1858: 2; one started from a private pays nothing)."""
 
 
 class MarketFile(Model):
@@ -137,7 +140,6 @@ class MarketFile(Model):
     """A bid on a private is at least this much above the one before."""
     bids_in_multiples: bool = False
     """Every bid is a multiple of ``minimum_bid_increment``."""
-    note: str | None = None
 
     @model_validator(mode="after")
     def _movement(self) -> MarketFile:

@@ -95,8 +95,6 @@ class Private(Model):
     """Operates as a minor company that lays track."""
     blocks_hexes: tuple[Name, ...] = ()
     """Home hexes where nobody else may lay track while it is open."""
-    future_track_hexes: tuple[Name, ...] = ()
-    """Home hexes whose map code prints this private's future line (``track:future``)."""
     icon: str | None = None
     """Its map icon (``icon=image:1858/<icon>`` in map.yaml), removed when it closes."""
     color: Literal["yellow", "green", "blue"] | None = None

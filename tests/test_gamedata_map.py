@@ -250,7 +250,7 @@ def test_private_railway_marks_belong_to_their_home_hexes() -> None:
     with privates_file.open(encoding="utf-8") as handle:
         privates = YAML(typ="safe").load(handle)["privates"]
     homes = {p["icon"]: set(p["home_hexes"]) for p in privates if p.get("icon")}
-    future = {c for p in privates for c in p.get("future_track_hexes", [])}
+    future = {c for p in privates for c in p["home_hexes"]}
     marked: dict[str, set[str]] = {}
     for coord in hexes():
         for icon in tile(coord).icons:

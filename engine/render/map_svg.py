@@ -253,4 +253,5 @@ def render_map(
             body,
         ],
         title=title or f"{board.title} map",
+        desc=board.credits or None,
     )

@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ferrovia.errors import DataError, DataErrors
+from ferrovia.errors import DataError
 from ferrovia.notation import models as m
-from ferrovia.notation import parse
 
 
 @dataclass(frozen=True)
@@ -56,8 +55,13 @@ class BoardSource:
     privates: tuple[PrivateMark, ...] = ()
     icon_prefix: str = ""
     company_colors: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    company_names: Mapping[str, str] = field(default_factory=dict)
+    """Company symbol -> its name (companies.yaml), the tooltip of its marker."""
     market_spaces: tuple[int, ...] = ()
     currency: str = "P%d"  # game.yaml ``currency``: how money is written
+    credits: str = ""
+    """game.yaml's subtitle, designer, publisher, implementer and rules URL, in one line (the
+    map's SVG description)."""
 
     @property
     def icon_names(self) -> dict[str, str]:
@@ -67,30 +71,6 @@ class BoardSource:
             if p.icon:
                 out[f"{self.icon_prefix}{p.icon}"] = p.symbol
         return out
-
-
-def _yaml(path: Path) -> Any:
-    """A data file's plain tree, read by the loader (its size limit, character checks and
-    positioned YAML errors hold here too)."""
-    from ferrovia.errors import DataErrors
-    from ferrovia.loader import load_yaml
-    from ferrovia.overlay import plain
-
-    doc, errors = load_yaml(path)
-    if doc is None:
-        raise DataErrors(errors) if len(errors) > 1 else errors[0]
-    data = plain(doc.data)
-    # a file that is not a mapping has nothing to draw from (the validator says why)
-    return data if isinstance(data, dict) else {}
-
-
-def _parse_code(code: str, where: str, path: Path) -> m.Tile:
-    from ferrovia.notation.errors import NotationError
-
-    try:
-        return parse(code or "")
-    except NotationError as exc:
-        raise DataError(str(path), 0, 0, f"{where}: {exc}") from None
 
 
 def board_from_definition(defn: Any) -> BoardSource:
@@ -116,159 +96,46 @@ def board_from_definition(defn: Any) -> BoardSource:
         privates=privates,
         icon_prefix=f"{defn.path.name}/",
         company_colors=colors,
+        company_names={c.symbol: c.name for c in defn.corporations},
         market_spaces=tuple(defn.market.stock_market.spaces),
         currency=str(defn.currency),
+        credits=credits(defn.game),
     )
 
 
-def load_board(game_dir: Path | str, *, warn: Any = None) -> BoardSource:
-    """Read ``game_dir`` (``gamedata/1858``) into a :class:`BoardSource`.
+def credits(game: Any) -> str:
+    """game.yaml's credits in one line.
 
-    Uses the validated definition; if the game does not validate, ``warn`` (default: print to
-    stderr) is told how many errors there are and the YAML files are read directly.
-    Raises :class:`ferrovia.errors.DataError` naming the file when the map itself cannot be read.
+    >>> from types import SimpleNamespace as NS
+    >>> credits(NS(title="1858", subtitle="The Railways of Iberia", designer="Ian D Wilson",
+    ...            publisher=None, implementer=None, rules_url=None))
+    '1858: The Railways of Iberia. Designer: Ian D Wilson.'
+    """
+    title = str(game.title)
+    subtitle = game.subtitle
+    parts = [f"{title}: {subtitle}" if subtitle and subtitle not in title else title]
+    for label, value in (
+        ("Designer", game.designer),
+        ("Publisher", game.publisher),
+        ("Implemented by", game.implementer),
+        ("Rules", game.rules_url),
+    ):
+        if value:
+            parts.append(f"{label}: {value}")
+    return ". ".join(parts) + "."
+
+
+def load_board(game_dir: Path | str) -> BoardSource:
+    """Read ``game_dir`` (``gamedata/1858``, or a variant that extends it) into a
+    :class:`BoardSource`, through the validated definition.
+
+    Raises :class:`ferrovia.errors.DataErrors` (every error, each at its file, line and
+    column) when the game does not validate, and :class:`ferrovia.errors.DataError` when
+    ``game_dir`` is not a game directory.
     """
     root = Path(game_dir)
-    if not (root / "map.yaml").is_file():
-        raise DataError(str(root / "map.yaml"), 1, 1, "file not found (is this a game directory?)")
-    failure: DataErrors | None = None
-    try:
-        from ferrovia.definition import load_game
+    if not (root / "game.yaml").is_file():
+        raise DataError(str(root / "game.yaml"), 1, 1, "file not found (is this a game directory?)")
+    from ferrovia.definition import load_game
 
-        return board_from_definition(load_game(root))
-    except DataErrors as exc:
-        failure = exc
-        count = len(exc.errors) or 1
-        message = (
-            f"warning: {root} has {count} data error(s) (see 'ferrovia validate {root}'); "
-            "drawing what the files hold"
-        )
-    except Exception as exc:  # the definition layer failing must not stop a drawing
-        message = f"warning: could not build the game definition ({type(exc).__name__}: {exc})"
-    try:
-        board = read_board(root)
-    except DataError:
-        if failure is not None:
-            raise failure from None  # the validator's errors name file, line and column
-        raise
-    if warn is None:
-        import sys
-
-        print(f"ferrovia: {message}", file=sys.stderr)
-    else:
-        warn(message)
-    return board
-
-
-def read_board(game_dir: Path | str) -> BoardSource:
-    """Read the YAML files of ``game_dir`` directly (no cross-file validation)."""
-    root = Path(game_dir)
-    map_path = root / "map.yaml"
-    if not map_path.is_file():
-        raise DataError(str(map_path), 1, 1, "file not found (is this a game directory?)")
-    game: dict[str, Any] = {}
-    if (root / "game.yaml").is_file():
-        game = _yaml(root / "game.yaml") or {}
-    data = _yaml(map_path) or {}
-    if not isinstance(data, dict) or not isinstance(data.get("hexes"), dict):
-        raise DataError(str(map_path), 1, 1, "expected a mapping with 'hexes'")
-    layout = str(data.get("layout") or game.get("layout") or "flat")
-    hexes: list[MapHex] = []
-    for coord, spec in data["hexes"].items():
-        spec = spec or {}
-        tile = _parse_code(str(spec.get("code") or ""), f"hex {coord}", map_path)
-        hexes.append(MapHex(str(coord), str(spec.get("color", "white")), tile, spec.get("name")))
-    title = str(game.get("title") or game.get("name") or root.name)
-    return BoardSource(
-        title=title,
-        layout=layout,
-        hexes=tuple(hexes),
-        tiles=_load_tiles(root, game),
-        privates=_load_privates(root),
-        icon_prefix=f"{root.name}/",
-        company_colors=_load_company_colors(root),
-        market_spaces=_load_market_spaces(root),
-        currency=str(game.get("currency") or "%d"),
-    )
-
-
-def _tileset_codes(root: Path, game: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
-    name = str(game.get("tileset") or "standard")
-    for candidate in (root.parent / "tilesets" / f"{name}.yaml",):
-        if candidate.is_file():
-            data = _yaml(candidate) or {}
-            tiles = data.get("tiles") or {}
-            return {
-                str(k): (str(v.get("color", "white")), str(v.get("code") or ""))
-                for k, v in tiles.items()
-            }
-    return {}
-
-
-def _load_tiles(root: Path, game: Mapping[str, Any]) -> tuple[TileEntry, ...]:
-    path = root / "tiles.yaml"
-    if not path.is_file():
-        return ()
-    data = _yaml(path) or {}
-    shared = _tileset_codes(root, game)
-    entries: list[TileEntry] = []
-    for name, spec in (data.get("tiles") or {}).items():
-        spec = spec or {}
-        key = str(name)
-        color, code = shared.get(key, ("white", ""))
-        color = str(spec.get("color", color))
-        code = str(spec.get("code", code) or "")
-        raw = spec.get("count", 1)
-        count = None if raw in (None, "unlimited") else int(raw)
-        entries.append(TileEntry(key, color, count, _parse_code(code, f"tile {key}", path)))
-    return tuple(entries)
-
-
-def _load_privates(root: Path) -> tuple[PrivateMark, ...]:
-    path = root / "privates.yaml"
-    if not path.is_file():
-        return ()
-    data = _yaml(path) or {}
-    out: list[PrivateMark] = []
-    for p in data.get("privates") or []:
-        res = tuple(
-            (str(r.get("hex")), int(r.get("city", 0)), int(r.get("slot", 0)))
-            for r in (p.get("reservations") or [])
-        )
-        out.append(
-            PrivateMark(
-                symbol=str(p.get("symbol", "")),
-                home_hexes=tuple(str(h) for h in p.get("home_hexes") or []),
-                icon=p.get("icon"),
-                reservations=res,
-                color=p.get("color"),
-            )
-        )
-    return tuple(out)
-
-
-def _load_company_colors(root: Path) -> dict[str, tuple[str, str]]:
-    """Company symbol -> (fill, text colour), from companies.yaml when it exists."""
-    path = root / "companies.yaml"
-    if not path.is_file():
-        return {}
-    data = _yaml(path) or {}
-    items = data.get("companies") or data.get("corporations") or []
-    out: dict[str, tuple[str, str]] = {}
-    for c in items if isinstance(items, list) else []:
-        sym = c.get("symbol") or c.get("sym") or c.get("name")
-        if not sym:
-            continue
-        fill = str(c.get("color") or c.get("colour") or "#666")
-        text = str(c.get("text_color") or c.get("text_colour") or "white")
-        out[str(sym)] = (fill, text)
-    return out
-
-
-def _load_market_spaces(root: Path) -> tuple[int, ...]:
-    path = root / "market.yaml"
-    if not path.is_file():
-        return ()
-    data = _yaml(path) or {}
-    spaces = (data.get("stock_market") or {}).get("spaces") or []
-    return tuple(int(v) for v in spaces if isinstance(v, int | float))
+    return board_from_definition(load_game(root))

@@ -43,6 +43,7 @@ class CompanyRow:
     shares: tuple[tuple[str, int], ...]  # (holder name, percent), treasury and pool included
     tokens_left: int
     status: str = ""  # "", "closed", "not started"
+    name: str = ""  # companies.yaml name: the marker's tooltip
 
 
 @dataclass(frozen=True)
@@ -268,6 +269,7 @@ def views_from_gamestate(
                 shares=tuple(sorted(holders.items(), key=lambda kv: -kv[1])),
                 tokens_left=sum(1 for t in corp.tokens if not t.used),
                 status=status,
+                name=board.company_names.get(sym, ""),
             )
         )
     players: list[PlayerRow] = []
@@ -408,6 +410,7 @@ def panel_svg(view: StateView, x0: float, y0: float, width: float = PANEL_WIDTH)
                     "fill": colour(c.fill),
                     "stroke": "black",
                 },
+                [el("title", text=c.name)] if c.name else (),
             )
         )
         rows.append(

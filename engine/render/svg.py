@@ -70,12 +70,15 @@ def document(
     body: Iterable[str],
     *,
     title: str | None = None,
+    desc: str | None = None,
     style: str | None = None,
 ) -> str:
-    """A standalone SVG document."""
+    """A standalone SVG document (``title`` and ``desc``: its SVG title and description)."""
     parts: list[str] = []
     if title:
         parts.append(el("title", text=title))
+    if desc:
+        parts.append(el("desc", text=desc))
     if style:
         parts.append(f"<style>{escape(style)}</style>")
     parts.extend(body)

@@ -81,7 +81,7 @@ class Corporation:
     floated: bool = False
     operated: bool = False
     closed: bool = False
-    float_percent: int = 40
+    float_percent: int = 0  # companies.yaml float_percent, set when the company is made
     data: dict[str, Any] = field(default_factory=dict)  # rule-hook specific flags
 
 

@@ -176,9 +176,14 @@ class Rules1858(Rules):
     def reservation_available(self, game: Game, state: GameState, sym: str) -> bool:
         from ferrovia.rules import board
 
+        starts = start_cities(game, sym)
         for h in state.hexes.values():
             for i, res in enumerate(h.reservations):
-                if sym in res and board.city_has_room(game, state, h.coord, i):
+                if (
+                    sym in res
+                    and (h.coord, i) in starts
+                    and board.city_has_room(game, state, h.coord, i)
+                ):
                     return True
         return False
 
@@ -213,20 +218,24 @@ class Rules1858(Rules):
                 if any(board.tokenable(state, h.coord, i, corp) for i in range(len(h.tokens)))
             )
         sym = c.companies[0]
+        starts = start_cities(game, sym)
         return sorted(
             {
                 h.coord
                 for h in state.hexes.values()
                 for i, res in enumerate(h.reservations)
-                if sym in res and board.tokenable(state, h.coord, i, corp)
+                if sym in res
+                and (h.coord, i) in starts
+                and board.tokenable(state, h.coord, i, corp)
             }
         )
 
     def home_token_cost(
         self, game: Game, state: GameState, corp: str, coord: str, city: int
     ) -> int:
-        """[§8.3] A company started by buying its director's certificate pays twice the city's
-        revenue for its home station; one started from a private pays nothing."""
+        """[§8.3] A company started by buying its director's certificate pays market.yaml
+        ``stations.home_revenue_times`` (1858: twice) the city's revenue for its home station;
+        one started from a private pays nothing."""
         c = state.corporations[corp]
         if c.companies or any(t.hex for t in c.tokens):
             return 0
@@ -237,7 +246,9 @@ class Rules1858(Rules):
         if color == "white":
             return 0
         rev = tile.cities[city].revenue
-        return 2 * int(rev.for_phase([color]) if rev.flat is None else rev.flat)
+        stations = game.definition.market.stations
+        times = stations.home_revenue_times if stations is not None else 0
+        return times * int(rev.for_phase([color]) if rev.flat is None else rev.flat)
 
     def after_home_token(
         self, game: Game, state: GameState, corp: str, coord: str, city: int
@@ -392,3 +403,9 @@ class Rules1858(Rules):
 
 
 RULES = Rules1858()
+
+
+def start_cities(game: Game, sym: str) -> set[tuple[str, int]]:
+    """privates.yaml ``start_cities``: the (hex, city) spaces where a company started with the
+    private may put its home station (its reserved spaces still free)."""
+    return {(c.hex, c.city) for c in game.definition.private(sym).start_cities}

@@ -193,10 +193,19 @@ def claim_token(step: Step, corp: Corporation, sym: str) -> None:
 
 
 def reserved_cities(step: Step, corp: str, sym: str) -> list[tuple[str, int]]:
+    """The private's start cities (privates.yaml) still reserved for it, where ``corp`` may
+    put its home station."""
+    from ferrovia.games.g1858 import start_cities
+
+    starts = start_cities(step.game, sym)
     out = []
     for h in step.state.hexes.values():
         for i, res in enumerate(h.reservations):
-            if sym in res and board.tokenable(step.state, h.coord, i, corp):
+            if (
+                sym in res
+                and (h.coord, i) in starts
+                and board.tokenable(step.state, h.coord, i, corp)
+            ):
                 out.append((h.coord, i))
     return out
 

@@ -193,7 +193,8 @@ def start_phases(game: Game, state: GameState, bought_type: str) -> list[str]:
 
 def convert_share_structure(game: Game, state: GameState, sym: str) -> None:
     """A company of companies.yaml ``conversion.from`` becomes one of ``conversion.to`` (1858:
-    5 -> 10 shares): every certificate keeps its holder at half its percent; the new
+    5 -> 10 shares): every certificate keeps its holder and its number of shares (1858: half
+    its percent), the float percent becomes ``conversion.float_percent``; the new
     certificates go to the company's treasury (numbered on from the old ones, as 18xx.games
     does), after all existing certificates in acquisition order."""
     from ferrovia.rules.stock.shares import next_seq
@@ -203,9 +204,13 @@ def convert_share_structure(game: Game, state: GameState, sym: str) -> None:
     if conv is None or corp.kind != conv.from_structure:
         return
     target = game.definition.share_structures[conv.to].shares
+    source = game.definition.share_structures[conv.from_structure].shares
+    # every certificate is worth what it was in the new structure's shares (1858: 40 % and
+    # 20 % certificates become 20 % and 10 %: one share of 5 becomes one of 10)
+    old_unit, new_unit = min(source), min(target)
     old_count = len(corp.shares)
     for sh in corp.shares:
-        sh.percent //= 2
+        sh.percent = sh.percent * new_unit // old_unit
     for i in range(old_count, len(target)):
         corp.shares.append(
             Share(
@@ -218,7 +223,10 @@ def convert_share_structure(game: Game, state: GameState, sym: str) -> None:
             )
         )
     corp.kind = conv.to
-    corp.float_percent //= 2
+    if conv.float_percent is not None:
+        corp.float_percent = conv.float_percent
+    else:
+        corp.float_percent = corp.float_percent * new_unit // old_unit
     state.log.append(f"{sym} converts to a {conv.to} company")
 
 

@@ -149,7 +149,9 @@ class BuySellParShares(Step):
             return False
         if sh.num_certs(self.game, self.state, player) > self.game.cert_limit:
             return True
-        limit = self.game.holding_limit or 60
+        limit = self.game.holding_limit
+        if limit is None:
+            return False  # market.yaml gives no holding limit for this player count
         for corp in self.state.corporations.values():
             cell = market.current_cell(self.game, self.state, corp.sym)
             if cell is not None and cell.above_holding_limit:
@@ -239,7 +241,7 @@ class BuySellParShares(Step):
             raise self.illegal(action, "par", f"{action.corporation} cannot be started now")
         price = market.price_at(self.game, pos)
         pres = next(s for s in corp.shares if s.president)
-        if self.state.player(action.entity).cash < price * pres.percent // 10:
+        if self.state.player(action.entity).cash < price * pres.percent // sh.share_percent(corp):
             raise self.illegal(action, "par", f"{action.entity} cannot pay for {corp.sym}")
         start_company(self.game, self.state, action.entity, corp.sym, pos, pay=True)
         self._track(action, corp.sym)
