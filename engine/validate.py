@@ -562,6 +562,18 @@ class _Checker:
                     self.err(doc, where, f"train name {name!r} is used twice")
                 names.add(name)
             types.add(train.name)
+            runs: list[tuple[tuple[PathItem, ...], Any]] = [(("trains", i), train)]
+            runs += [(("trains", i, "variants", j), v) for j, v in enumerate(train.variants)]
+            for at, face in runs:
+                large = face.distance.large_stops
+                if large is not None and large.visit < 1:
+                    # a route starts at one of the company's stations, in a city: a large stop
+                    self.err(
+                        doc,
+                        (*at, "distance", "large_stops", "visit"),
+                        f"{face.name} could run no route: a route visits at least one large "
+                        "stop (the station it starts from)",
+                    )
         for i, train in enumerate(trains.model.trains):
             for key in ("obsolete_on", "rusts_on"):
                 rust = getattr(train, key)

@@ -87,3 +87,16 @@ def test_a_shared_home_on_a_hex_without_tiles_is_fine() -> None:
     assert "H11" in privates["GB"].blocks_hexes and "H11" not in privates["FOB"].blocks_hexes
     assert "H11" in privates["FOB"].home_hexes
     assert result.definition.hexes["H11"].color == "gray"
+
+
+def test_a_train_that_may_visit_no_city_is_an_error(game: Path) -> None:
+    # 2H's metre face 2M visiting no large stop: its route could not even leave its station
+    # (sample_check: the route search then offered a run that play refused)
+    old = "large_stops: {visit: 2, pay: 2}"
+    text = edit(game / "trains.yaml", old, "large_stops: {visit: 0, pay: 2}")
+    error = only_error(validate_game(game))
+    assert (error.line, error.col) == where(text, "0, pay: 2}")
+    assert error.message == (
+        "2M could run no route: a route visits at least one large stop (the station it starts "
+        "from)"
+    )

@@ -1,16 +1,19 @@
 """Does the data drive the game?  Change one number or switch of gamedata/1858 at a time and see
 whether seeded random games play differently.
 
-    python tools/data/sample_check.py [--samples 60] [--seed 1] [--seeds 3] [--game gamedata/1858]
+    python tools/data/sample_check.py [--samples 60] [--seed 1] [--seeds 2] [--game gamedata/1858]
+        [--players 4,3,5] [--bots random,greedy] [--only LABEL] [--json OUT]
 
 Every number and switch in the game's YAML files (tile-code numbers such as ``revenue:20`` and
 ``cost:40`` included; the tile set's own tiles are not the game's) is a candidate.  A sample of
 them is changed one at a time in a copy of the game (a number by +1, -1, x2 or /2, a switch
 flipped, a choice to another value the schema allows); a copy that does not validate is not
-counted.  On each copy random games are played (the bundled random bots, ``--seeds`` seeds,
-players: the table entry's player count for a per-player-count value, else 4) in lockstep with
-the same games on the original, stopping at the first action or state that differs.  The figure
-is the share of validating changes for which some game differed.
+counted.  On each copy seeded games are played in lockstep with the same games on the
+original, stopping at the first action or state that differs: for each seed, each bot
+(``--bots``) and each player count (``--players``; a per-player-count value plays only its own
+count, an optional rule's values only with that rule on), until one differs.  The figure is
+the share of validating changes for which some game differed; the ones for which none did are
+listed (a value rarely reached by such games, or one the rules ignore: tell which).
 
 Not a test (it takes minutes): a development tool for issue #10.
 """
