@@ -158,16 +158,16 @@ def test_a_bad_map_code_is_reported_with_its_position(
     assert "Traceback" not in err
 
 
-def test_errors_outside_the_map_warn_but_still_draw(
+def test_data_that_does_not_validate_is_not_drawn(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """render reads the validated definition only (no raw-YAML drawing of a game that would not
+    play): an error in any file is reported at its line and column, and nothing is written."""
     game = _copy_game(tmp_path)
     with (game / "trains.yaml").open("a", encoding="utf-8") as fh:
         fh.write("\nnot_a_key: 1\n")
+    line = (game / "trains.yaml").read_text(encoding="utf-8").count("\n")
     out = tmp_path / "m.svg"
-    assert main(["render", str(game), "-o", str(out)]) == 0
-    assert "data error" in capsys.readouterr().err
-    assert (
-        len([e for e in ET.parse(out).getroot().iter(f"{NS}g") if e.get("class") == "hex-cell"])
-        == 127
-    )
+    assert main(["render", str(game), "-o", str(out)]) == 1
+    assert f"trains.yaml:{line}:1: error: unknown key 'not_a_key'" in capsys.readouterr().err
+    assert not out.exists()
