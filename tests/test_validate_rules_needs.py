@@ -97,6 +97,5 @@ def test_a_train_that_may_visit_no_city_is_an_error(game: Path) -> None:
     error = only_error(validate_game(game))
     assert (error.line, error.col) == where(text, "0, pay: 2}")
     assert error.message == (
-        "2M could run no route: a route visits at least one large stop (the station it starts "
-        "from)"
+        "2M could run no route: a route visits at least one large stop (the station it starts from)"
     )
