@@ -181,7 +181,7 @@ class Rules1858(Rules):
             for i, res in enumerate(h.reservations):
                 if (
                     sym in res
-                    and (h.coord, i) in starts
+                    and h.coord in starts
                     and board.city_has_room(game, state, h.coord, i)
                 ):
                     return True
@@ -224,9 +224,7 @@ class Rules1858(Rules):
                 h.coord
                 for h in state.hexes.values()
                 for i, res in enumerate(h.reservations)
-                if sym in res
-                and (h.coord, i) in starts
-                and board.tokenable(state, h.coord, i, corp)
+                if sym in res and h.coord in starts and board.tokenable(state, h.coord, i, corp)
             }
         )
 
@@ -405,7 +403,8 @@ class Rules1858(Rules):
 RULES = Rules1858()
 
 
-def start_cities(game: Game, sym: str) -> set[tuple[str, int]]:
-    """privates.yaml ``start_cities``: the (hex, city) spaces where a company started with the
-    private may put its home station (its reserved spaces still free)."""
-    return {(c.hex, c.city) for c in game.definition.private(sym).start_cities}
+def start_cities(game: Game, sym: str) -> set[str]:
+    """privates.yaml ``start_cities``: the hexes where a company started with the private may
+    put its home station, on a space still reserved for it (by hex: an upgrade that merges a
+    hex's cities moves the reservation to another city number)."""
+    return {c.hex for c in game.definition.private(sym).start_cities}

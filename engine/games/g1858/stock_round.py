@@ -201,11 +201,7 @@ def reserved_cities(step: Step, corp: str, sym: str) -> list[tuple[str, int]]:
     out = []
     for h in step.state.hexes.values():
         for i, res in enumerate(h.reservations):
-            if (
-                sym in res
-                and (h.coord, i) in starts
-                and board.tokenable(step.state, h.coord, i, corp)
-            ):
+            if sym in res and h.coord in starts and board.tokenable(step.state, h.coord, i, corp):
                 out.append((h.coord, i))
     return out
 
