@@ -28,6 +28,9 @@ LOADER = {
     "TileDef.code": "a tile-set tile's code becomes the game's TileDef.code",
     "TileDef.color": "a tile-set tile's colour becomes the game's TileDef.color",
     "OptionsFile.options": "becomes GameDefinition.options",
+    "CityRef.city": "which reserved space a start city is: checked against the private's "
+    "reservations by the validator; play follows the reservation itself, whose city number "
+    "changes when an upgrade merges a hex's cities",
     **{f"Files.{k}": "a part's file name (loader)" for k in field_usage.FILES_FIELDS},
 }
 
