@@ -902,7 +902,6 @@ class _Checker:
                     f"no border count from {name} to {', '.join(missing)}",
                     key=True,
                 )
-        self.check_border_symmetry(doc, stations)
         absent = [n for n in stations.provinces if n not in stations.borders_between]
         if absent:
             self.err(
@@ -911,34 +910,6 @@ class _Checker:
                 f"no border counts from {', '.join(absent)}",
                 key=True,
             )
-
-    def check_border_symmetry(self, doc: Any, stations: Any) -> None:
-        """The border table states each pair of provinces twice (a row per province); the rule
-        prices a station from the nearest marker's row, so the two must agree, and a province is
-        no border away from itself."""
-        table = stations.borders_between
-        for name, row in table.items():
-            for other, count in row.items():
-                if other == name:
-                    if count != 0:
-                        self.err(
-                            doc,
-                            ("stations", "borders_between", name, other),
-                            f"{name} is 0 borders from itself, not {count}",
-                        )
-                    continue
-                back = table.get(other, {}).get(name)
-                # report a disagreeing pair once, at the row that comes second
-                if (
-                    back is not None
-                    and back != count
-                    and list(table).index(other) < list(table).index(name)
-                ):
-                    self.err(
-                        doc,
-                        ("stations", "borders_between", name, other),
-                        f"{name} to {other} is {count} borders here but {back} in {other}'s row",
-                    )
 
     # ------------------------------------------------------------------ options
     def check_options(

@@ -38,23 +38,6 @@ def test_a_missing_border_count_is_an_error(game: Path) -> None:
     assert error.message == "no border count from Galicia to Cataluña"
 
 
-def test_border_counts_that_disagree_between_rows_are_an_error(game: Path) -> None:
-    # North Portugal's row says 2 to Galicia, Galicia's row says 1: which one prices a station
-    # depends on which marker is nearest, so the table must say the pair once in effect
-    old = "North Portugal:\n      {Galicia: 1,"
-    text = edit(game / "market.yaml", old, "North Portugal:\n      {Galicia: 2,")
-    error = only_error(validate_game(game))
-    assert (error.line, error.col) == where(text, "2,", after="North Portugal:\n      {Galicia")
-    assert error.message == "North Portugal to Galicia is 2 borders here but 1 in Galicia's row"
-
-
-def test_a_province_is_no_border_from_itself(game: Path) -> None:
-    text = edit(game / "market.yaml", "{Galicia: 0,", "{Galicia: 1,")
-    error = only_error(validate_game(game))
-    assert (error.line, error.col) == where(text, "1,", after="{Galicia: ")
-    assert error.message == "Galicia is 0 borders from itself, not 1"
-
-
 def test_a_private_home_hex_another_private_blocks_is_an_error(game: Path) -> None:
     # M&A given Barcelona (O8) as a home: B&M blocks O8 while it is open, so M&A could never
     # lay its first tile there
