@@ -395,3 +395,28 @@ def test_a_private_railway_starts_from_the_city_its_reservation_moved_to() -> No
     assert (set(reached["broad"]), set(reached["metre"])) == (set(), set())
     toward_khulna = routing.reached_edges_by_gauge(game, state, "CK", "I24")
     assert 1 in toward_khulna["broad"]  # I22's edge 4, the reserved city's way out
+
+
+def test_an_india_game_in_progress_renders_and_views(tmp_path: Path) -> None:
+    """render --game and view work on India's pointy map, money in pounds as exported."""
+    import json
+    import re
+
+    from ferrovia.cli import main
+
+    export = shared_path(*INDIA_GAME)
+    svg = tmp_path / "at.svg"
+    args = ["render", str(gamedata_root() / "1858_india"), "--game", str(export), "--at", "500"]
+    assert main([*args, "-o", str(svg)]) == 0
+    assert "<title>C6: tile 79, rotation 0</title>" in svg.read_text(encoding="utf-8")
+    html_path = tmp_path / "game.html"
+    assert main(["view", str(export), "-o", str(html_path)]) == 0
+    html = html_path.read_text(encoding="utf-8")
+    assert html.count('class="hex-cell"') == 155
+    found = re.search(r'id="frames-data">(.*?)</script>', html, re.S)
+    assert found is not None
+    data = json.loads(found.group(1))
+    by_id = {f["id"]: f for f in data["frames"]}
+    assert data["currency"] == "£%d"
+    assert by_id[1]["text"] == "BT lays tile 58 on K8 (Poona), rotation 1, paying £0"
+    assert by_id[87]["text"] == "BBC places a station marker in K6 (Bombay), paying £0"
