@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ferrovia.errors import FerroviaError, GameError
-from ferrovia.rules.actions import Action
+from ferrovia.rules.actions import Action, Bankrupt
 from ferrovia.rules.game import Game
 from ferrovia.rules.state import GameState
 
@@ -133,7 +133,8 @@ def run_game(spec: GameSpec) -> dict[str, Any]:
             "start_privates": watcher.start_privates or {pid: list[str]() for pid in seat_ids},
             "floats": dict(sorted(watcher.floats.items())),
             "closures": dict(sorted(watcher.closures.items())),
-            "bankruptcies": 1 if state.game_end_reason == "bankruptcy" else 0,
+            # the declarations themselves: no game names its end "bankruptcy" (1830: "bankrupt")
+            "bankruptcies": sum(1 for a in res.actions if a.get("type") == Bankrupt.TYPE),
             "train_first_or": watcher.train_first_or,
             "revenue_by_company": dict(sorted(watcher.revenue_by_company.items())),
             "revenue_by_home": dict(sorted(watcher.revenue_by_home.items())),
