@@ -170,19 +170,8 @@ def other_companies_trains(game: Game, state: GameState, corp: str) -> list[str]
 
 def works_for_sale(game: Game, state: GameState, corp: str) -> list[str]:
     """The works (privates.yaml ``kind: works``) ``corp`` may buy from the bank now: none if
-    it owns one already, else the bank's whose ``works_status`` the phase has."""
-    c = state.corporations[corp]
-    if any(game.definition.private(sym).kind == "works" for sym in c.companies):
-        return []
-    status = common.current_phase(game, state).status
-    return [
-        p.symbol
-        for p in game.definition.privates
-        if p.kind == "works"
-        and p.works_status in status
-        and state.privates[p.symbol].owner == BANK
-        and not state.privates[p.symbol].closed
-    ]
+    it owns one already, else the bank's open ones whose ``works_status`` the phase has."""
+    return [sym for sym in works_shown(game, state, corp) if not state.privates[sym].closed]
 
 
 def works_shown(game: Game, state: GameState, corp: str) -> list[str]:
