@@ -56,7 +56,7 @@ from ferrovia.schemas.options import Option, OptionsFile
 from ferrovia.schemas.phases import Phase, PhasesFile
 from ferrovia.schemas.privates import Private, PrivatesFile, TwoPlayerUnavailable
 from ferrovia.schemas.tiles import SpecialLay, TileLay, UpgradeRules
-from ferrovia.schemas.trains import Train, TrainsFile, Variant, WoundedRules
+from ferrovia.schemas.trains import CompanySales, Train, TrainsFile, Variant, WoundedRules
 
 __all__ = [
     "GameDefinition",
@@ -222,6 +222,11 @@ class GameDefinition:
     @property
     def wounded(self) -> WoundedRules:
         return self.trains_file.wounded
+
+    @property
+    def between_companies(self) -> CompanySales:
+        """What one company may pay another for a train (trains.yaml ``between_companies``)."""
+        return self.trains_file.between_companies
 
     def train(self, name: str) -> tuple[Train, Variant | None]:
         """The train type named (or owning the variant named), and the variant if any."""

@@ -132,8 +132,16 @@ class WoundedRules(Model):
     """A card in the bank pool when its type becomes wounded is removed from play."""
 
 
+class CompanySales(Model):
+    """Trains a company buys from another company rather than from the bank."""
+
+    min_price: PositiveInt = 1
+    """The least the buyer may pay (the most is its treasury)."""
+
+
 class TrainsFile(Model):
     """Train types in the order they are sold."""
 
     trains: Annotated[tuple[Train, ...], NotEmpty, ListNotEmpty]
     wounded: WoundedRules = WoundedRules()
+    between_companies: CompanySales = CompanySales()

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import pytest
 from ferrovia import tiles
-from ferrovia.definition import load_game
+from ferrovia.definition import GameDefinition, load_game
 from ferrovia.errors import IllegalAction
 from ferrovia.games import get_rules
 from ferrovia.paths import gamedata_root
@@ -34,6 +34,7 @@ from ferrovia.rules.operating import board, phases, routing
 from ferrovia.rules.rounds import OperatingRound
 from ferrovia.rules.state import POOL, GameState
 from ferrovia.rules.stock.shares import move_share, set_par
+from ferrovia.schemas.trains import CompanySales
 
 PLAYERS = [("1", "Ana"), ("2", "Bea"), ("3", "Cid"), ("4", "Dan")]
 
@@ -302,6 +303,35 @@ def test_other_company_train_at_any_price_up_to_treasury(game: Game) -> None:
     game.apply(state, BuyTrain(entity="MZA", entity_type="corporation", train="2H-1", price=1))
     assert state.corporations["A"].cash == 1
     assert state.corporations["MZA"].trains == ["2H-0", "2H-1"]
+
+
+def test_other_company_train_minimum_is_data(definition: object) -> None:
+    """trains.yaml ``between_companies.min_price`` is the least one company may pay another:
+    at 40, a purchase at 39 is refused and the listing offers it at 40."""
+    assert isinstance(definition, GameDefinition)
+    dearer = dataclasses.replace(
+        definition,
+        trains_file=definition.trains_file.model_copy(
+            update={"between_companies": CompanySales(min_price=40)}
+        ),
+    )
+    game = Game(dearer, get_rules("1858"), len(PLAYERS))
+    state = new_state(game)
+    float_company(game, state, "MZA", price=100, cash=300, holders={"1": 4}, home=("H11", 2))
+    float_company(game, state, "A", price=90, cash=0, holders={"2": 4}, home=("E18", 0))
+    give_train(state, "MZA", "2H-0")
+    give_train(state, "A", "2H-1")
+    start_or(game, state)
+    state.trains["2H-0"].operated = True  # nothing to run in this position
+    apply(game, state, [corp_pass("MZA"), corp_pass("MZA")])
+    offered = [
+        a for a in game.legal_actions(state) if isinstance(a, BuyTrain) and a.train == "2H-1"
+    ]
+    assert [a.price for a in offered] == [40]
+    with pytest.raises(IllegalAction, match="between 40 and 300"):
+        game.apply(state, BuyTrain(entity="MZA", entity_type="corporation", train="2H-1", price=39))
+    game.apply(state, BuyTrain(entity="MZA", entity_type="corporation", train="2H-1", price=40))
+    assert state.corporations["A"].cash == 40
 
 
 # -- 9.10 phases, wounding, rusting ---------------------------------------------------------------

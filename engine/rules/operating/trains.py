@@ -69,13 +69,16 @@ def emergency_issue_sizes(
     return short + reaching[:1]
 
 
-def other_company_price_ok(price: int, cash: int) -> bool:
-    """Between companies the price is free: at least P1, at most the buyer's treasury.
+def other_company_price_ok(price: int, cash: int, least: int) -> bool:
+    """Between companies the price is free: at least ``least`` (trains.yaml
+    ``between_companies.min_price``), at most the buyer's treasury.
 
-    >>> other_company_price_ok(1, 50), other_company_price_ok(0, 50), other_company_price_ok(51, 50)
-    (True, False, False)
+    >>> other_company_price_ok(1, 50, 1), other_company_price_ok(0, 50, 1)
+    (True, False)
+    >>> other_company_price_ok(51, 50, 1), other_company_price_ok(5, 50, 10)
+    (False, False)
     """
-    return 1 <= price <= cash
+    return least <= price <= cash
 
 
 # -- applying it to a game ----------------------------------------------------------------------
@@ -415,7 +418,7 @@ class BuyTrainStep(Step):
             for t in depot_offer(self.game, self.state)
         ]
         if other_companies_trains(self.game, self.state, corp):
-            prices.append(1)
+            prices.append(self.game.definition.between_companies.min_price)
         return min(prices) if prices else None
 
     def can_buy(self, corp: str) -> bool:
@@ -578,11 +581,12 @@ class BuyTrainStep(Step):
                 state.depot.remove(action.train)
                 restock_unlimited(game, state, action.train, at)
         else:
-            if not other_company_price_ok(price, corp.cash):
+            least = game.definition.between_companies.min_price
+            if not other_company_price_ok(price, corp.cash, least):
                 raise self.illegal(
                     action,
                     "trains",
-                    f"{op} may pay between 1 and {corp.cash} for {action.train}",
+                    f"{op} may pay between {least} and {corp.cash} for {action.train}",
                 )
             transfer(state, op, seller, price, f"{op} buys {action.train} from {seller}")
             state.corporations[seller].trains.remove(action.train)
@@ -667,12 +671,15 @@ class BuyTrainStep(Step):
                                 variant=face,
                             )
                         )
-            if not must_buy and corp.cash >= 1:
+            least = game.definition.between_companies.min_price
+            if not must_buy and corp.cash >= least:
                 seen: set[str] = set()
                 for tid in self._from_others(entity):
                     if state.trains[tid].name not in seen:
                         seen.add(state.trains[tid].name)
-                        out.append(BuyTrain(entity=entity, entity_type=kind, train=tid, price=1))
+                        out.append(
+                            BuyTrain(entity=entity, entity_type=kind, train=tid, price=least)
+                        )
         if self.can_emergency_issue(entity):
             # only bundles after which some bank train can still be bought (otherwise the
             # company would be stuck: it must buy, and cannot)
