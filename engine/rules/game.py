@@ -70,6 +70,9 @@ class Game:
         self._rounds: dict[str, type[Round]] = dict(ROUND_KINDS)
         self._rounds.update({r.KIND: r for r in rules.ROUNDS})
         self.check = True  # snapshot and roll back on error (off: trusted replays only)
+        # answers that follow from the definition alone, worked out once (the Game is immutable)
+        self.train_types: dict[str, Any] = {}  # train card id -> its trains.yaml type
+        self.memo: dict[Any, Any] = {}
         self._bound: tuple[GameState, RoundState, list[Step]] | None = None
 
     # -- registry --------------------------------------------------------------------------
