@@ -4,6 +4,7 @@ differently are rule hooks (``game.rules``), e.g. which privates may be auctione
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ferrovia.rules import board, market
@@ -437,17 +438,24 @@ class StockTurn(Step):
             return []
         cash = s.player(player).cash
         out = []
+        # the player's certificate count is the same for every bundle: counted once, if asked
+        held = functools.cache(lambda: sh.num_certs(g, s, player))
         for corp in s.corporations.values():
             if corp.closed or self.sold_any(player, corp.sym):
                 continue
             for holder in (POOL, corp.sym):
                 if holder == corp.sym and not corp.ipoed:
                     continue
-                certs = [x for x in sh.holder_shares(corp, holder) if not x.president]
-                if not certs:
+                # the holder's first ordinary certificate (holder_shares' order), unsorted
+                first = min(
+                    (x for x in corp.shares if x.owner == holder and not x.president),
+                    key=lambda x: x.seq,
+                    default=None,
+                )
+                if first is None:
                     continue
-                b = sh.Bundle(corp.sym, [certs[0]], certs[0].percent)
-                if cash >= sh.bundle_price(g, s, b) and sh.can_gain(g, s, player, b):
+                b = sh.Bundle(corp.sym, [first], first.percent)
+                if cash >= sh.bundle_price(g, s, b) and sh.can_gain(g, s, player, b, certs=held):
                     out.append(b)
         return out
 
