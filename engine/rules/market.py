@@ -85,7 +85,12 @@ def cell(game: Game, pos: list[int] | tuple[int, int]) -> Cell | None:
 
 def spaces(game: Game) -> tuple[int, ...]:
     """The prices of the first row, left to right (all of a linear market)."""
-    return tuple(c.price if c is not None else 0 for c in game.market_grid[0])
+    found = game.memo.get("market.spaces")  # the grid never changes: worked out once
+    if found is None:
+        found = game.memo["market.spaces"] = tuple(
+            c.price if c is not None else 0 for c in game.market_grid[0]
+        )
+    return found
 
 
 def par_values(game: Game) -> tuple[int, ...]:
