@@ -296,12 +296,29 @@ def _stops_of_hex(graph: TrackGraph, hex_label: str) -> tuple[int, ...]:
     return graph.hex_stops.get(hex_label.split()[0], ())
 
 
+#: (connection, track skipped) -> (the fragments of its hexes then, its chains): a company
+#: runs the same connections turn after turn while lays elsewhere make new graphs
+_CHAINS: dict[tuple[tuple[str, ...], str | None], tuple[tuple[Any, ...], tuple[Chain, ...]]] = {}
+_CHAINS_MAX = 4096
+
+
 def connection_chains(
     graph: TrackGraph, connection: Sequence[str], skip: str | None
 ) -> list[Chain]:
-    """Chains whose 18xx.games hex list is ``connection``, shortest first."""
+    """Chains whose 18xx.games hex list is ``connection``, shortest first.
+
+    A chain runs only on the paths of the connection's own hexes and the links between them,
+    which their fragments fix (ids included: an update keeps an unchanged hex's fragment and
+    ids, as ``graph._links_of`` relies on too), so the chains found for the same hexes' same
+    fragments in an earlier graph are the answer again."""
     if not connection:
         return []
+    key = (tuple(connection), skip)
+    frags = graph.fragments
+    where = tuple(frags.get(h.split()[0]) for h in connection)
+    hit = _CHAINS.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], where, strict=True)):
+        return list(hit[1])
     found = [
         c
         for start in _stops_of_hex(graph, connection[0])
@@ -309,6 +326,10 @@ def connection_chains(
         if graph.stops[c.b].hex == connection[-1].split()[0]
     ]
     found.sort(key=lambda c: len(c.paths))
+    if None not in where:
+        if len(_CHAINS) > _CHAINS_MAX:
+            _CHAINS.clear()
+        _CHAINS[key] = (where, tuple(found))
     return found
 
 

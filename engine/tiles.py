@@ -302,6 +302,7 @@ def path_kept(
     ) and gauge_fits(old_path.track, new_path.track)
 
 
+@lru_cache(maxsize=8192)  # a pure question of two immutable tiles, asked at every lay check
 def paths_maintained(
     old: Tile,
     old_rotation: int,
@@ -335,9 +336,19 @@ def new_track(
     >>> len(new_track(parse("path=a:0,b:3"), 0, parse("path=a:0,b:3;path=a:1,b:4"), 0))
     1
     """
+    # callers tell the paths by identity: the cache holds their places in ``new``, not them
     return tuple(
-        np
-        for np in new.paths
+        new.paths[i] for i in _new_track_at(old, old_rotation, new, new_rotation, gauge_fits)
+    )
+
+
+@lru_cache(maxsize=8192)
+def _new_track_at(
+    old: Tile, old_rotation: int, new: Tile, new_rotation: int, gauge_fits: GaugeFits
+) -> tuple[int, ...]:
+    return tuple(
+        i
+        for i, np in enumerate(new.paths)
         if not any(
             path_kept(new, np, new_rotation, old, op, old_rotation, gauge_fits=gauge_fits)
             for op in old.paths

@@ -74,6 +74,8 @@ class Model(BaseModel):
         coerce_numbers_to_str=True,
         str_strip_whitespace=False,
         use_attribute_docstrings=True,
+        # validators are built at the first validation: a definition from the cache needs none
+        defer_build=True,
     )
 
     def model_post_init(self, context: Any, /) -> None:

@@ -440,15 +440,20 @@ class _Shape(Transformer[Token, Any]):
         return children
 
 
-_GRAMMAR = (FsPath(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
-_LARK = Lark(
-    _GRAMMAR,
-    parser="lalr",
-    lexer="contextual",
-    start=["start", "precise"],
-    transformer=_Shape(),
-    maybe_placeholders=False,
-)
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    """The parser, built at the first parse (a tenth of a second): a definition from the
+    on-disk cache holds its tiles parsed, so a replay never needs it."""
+    grammar = (FsPath(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
+    return Lark(
+        grammar,
+        parser="lalr",
+        lexer="contextual",
+        start=["start", "precise"],
+        transformer=_Shape(),
+        maybe_placeholders=False,
+    )
+
 
 _TERMINAL_WORDS = {
     "NAME": "a part type",
@@ -629,7 +634,7 @@ def _build(code: str, items: list[Any], strict: bool) -> m.Tile:
 @lru_cache(maxsize=16384)
 def _parse_cached(code: str, strict: bool) -> m.Tile:
     try:
-        items: list[Any] = _LARK.parse(code, start="start")  # type: ignore[assignment]
+        items: list[Any] = _lark().parse(code, start="start")  # type: ignore[assignment]
     except UnexpectedInput as exc:
         raise _syntax_error(code, exc) from None
     return _build(code, items, strict)
@@ -638,7 +643,7 @@ def _parse_cached(code: str, strict: bool) -> m.Tile:
 def _syntax_error(code: str, fast: UnexpectedInput) -> NotationError:
     """Place a syntax error with the precise grammar (same language, finer tokens)."""
     try:
-        _LARK.parse(code, start="precise")
+        _lark().parse(code, start="precise")
     except UnexpectedInput as exc:
         return _lark_error(code, exc)
     return _lark_error(code, fast)  # pragma: no cover - both grammars accept the same codes

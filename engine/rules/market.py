@@ -33,12 +33,13 @@ class Cell:
     @property
     def counts_for_limit(self) -> bool:
         """Certificates of a company priced here count toward the certificate limit."""
-        return not any(f in self.flags for f in "yob")
+        flags = self.flags  # asked for every company at every certificate count: no generator
+        return not ("y" in flags or "o" in flags or "b" in flags)
 
     @property
     def above_holding_limit(self) -> bool:
         """A player may hold more than the holding limit of a company priced here."""
-        return any(f in self.flags for f in "ob")
+        return "o" in self.flags or "b" in self.flags
 
     @property
     def buy_multiple(self) -> bool:
@@ -85,7 +86,12 @@ def cell(game: Game, pos: list[int] | tuple[int, int]) -> Cell | None:
 
 def spaces(game: Game) -> tuple[int, ...]:
     """The prices of the first row, left to right (all of a linear market)."""
-    return tuple(c.price if c is not None else 0 for c in game.market_grid[0])
+    found = game.memo.get("market.spaces")  # the grid never changes: worked out once
+    if found is None:
+        found = game.memo["market.spaces"] = tuple(
+            c.price if c is not None else 0 for c in game.market_grid[0]
+        )
+    return found
 
 
 def par_values(game: Game) -> tuple[int, ...]:

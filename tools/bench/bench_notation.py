@@ -23,8 +23,9 @@ def main() -> int:
 
     started = time.perf_counter()
     from ferrovia.notation import format_tile, parse
-    from ferrovia.notation.parser import _LARK, _parse_cached
+    from ferrovia.notation.parser import _lark, _parse_cached
 
+    _lark()  # built at the first parse since: still counted with the import, as before
     import_s = time.perf_counter() - started
 
     corpus = ROOT.parent / "shared" / "corpus" / "tile-codes.txt"
@@ -50,7 +51,7 @@ def main() -> int:
 
     def lark_only() -> None:
         for code in codes:
-            _LARK.parse(code, start="start")
+            _lark().parse(code, start="start")
 
     tiles = [parse(c) for c in codes]
 

@@ -4,6 +4,8 @@ differently are rule hooks (``game.rules``), e.g. which privates may be auctione
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterator
 from typing import Any
 
 from ferrovia.rules import board, market
@@ -343,13 +345,13 @@ class StockTurn(Step):
         if self.must_sell(entity):
             return ["sell_shares"]
         if self.bought():
-            return ["sell_shares", "pass"] if self.sellable_bundles(entity) else []
+            return ["sell_shares", "pass"] if self.can_sell_any(entity) else []
         out = []
-        if self.sellable_bundles(entity):
+        if self.can_sell_any(entity):
             out.append("sell_shares")
         if any(self.can_convert(c) for c in s.corporations.values()):
             out.append("convert")
-        if self.buyable(entity) or self.can_exchange_any(entity):
+        if self.can_buy_any(entity) or self.can_exchange_any(entity):
             out.append("buy_shares")
         if self.can_par_any(entity):
             out.append("par")
@@ -369,14 +371,14 @@ class StockTurn(Step):
         if self.data.get("auctioning"):
             return True
         if self.bought():
-            return self.must_sell(entity) or bool(self.sellable_bundles(entity))
+            return self.must_sell(entity) or self.can_sell_any(entity)
         return (
             self.can_bid_any(entity)
             or self.can_exchange_any(entity)
-            or bool(self.buyable(entity))
+            or self.can_buy_any(entity)
             or any(self.can_convert(c) for c in s.corporations.values())
             or self.can_par_any(entity)
-            or bool(self.sellable_bundles(entity))
+            or self.can_sell_any(entity)
         )
 
     def corporation_actions(self, corp: str) -> list[str]:
@@ -396,7 +398,7 @@ class StockTurn(Step):
         g, s = self.game, self.state
         if sh.num_certs(g, s, player) <= g.cert_limit:
             return False
-        return bool(self.sellable_bundles(player))
+        return self.can_sell_any(player)
 
     def may_sell_company(self, corp: Corporation) -> bool:
         """market.yaml ``sell_after``: whether shares of ``corp`` may be sold yet."""
@@ -421,35 +423,52 @@ class StockTurn(Step):
         )
 
     def sellable_bundles(self, player: str) -> list[sh.Bundle]:
-        out = []
+        return list(self._sellable(player))
+
+    def can_sell_any(self, player: str) -> bool:
+        """``bool(sellable_bundles(player))``, stopping at the first."""
+        return next(self._sellable(player), None) is not None
+
+    def _sellable(self, player: str) -> Iterator[sh.Bundle]:
         for corp in self.state.corporations.values():
             if corp.closed:
                 continue
             for b in sh.bundles_for(self.state, corp, player):
                 if self.can_sell(player, b):
-                    out.append(b)
-        return out
+                    yield b
 
     def buyable(self, player: str) -> list[sh.Bundle]:
         """Single certificates the player may buy now (treasury of started companies, pool)."""
+        return list(self._buyable(player))
+
+    def can_buy_any(self, player: str) -> bool:
+        """``bool(buyable(player))``, stopping at the first."""
+        return next(self._buyable(player), None) is not None
+
+    def _buyable(self, player: str) -> Iterator[sh.Bundle]:
         g, s = self.game, self.state
         if self.bought():
-            return []
+            return
         cash = s.player(player).cash
-        out = []
+        # the player's certificate count is the same for every bundle: counted once, if asked
+        held = functools.cache(lambda: sh.num_certs(g, s, player))
         for corp in s.corporations.values():
             if corp.closed or self.sold_any(player, corp.sym):
                 continue
             for holder in (POOL, corp.sym):
                 if holder == corp.sym and not corp.ipoed:
                     continue
-                certs = [x for x in sh.holder_shares(corp, holder) if not x.president]
-                if not certs:
+                # the holder's first ordinary certificate (holder_shares' order), unsorted
+                first = min(
+                    (x for x in corp.shares if x.owner == holder and not x.president),
+                    key=lambda x: x.seq,
+                    default=None,
+                )
+                if first is None:
                     continue
-                b = sh.Bundle(corp.sym, [certs[0]], certs[0].percent)
-                if cash >= sh.bundle_price(g, s, b) and sh.can_gain(g, s, player, b):
-                    out.append(b)
-        return out
+                b = sh.Bundle(corp.sym, [first], first.percent)
+                if cash >= sh.bundle_price(g, s, b) and sh.can_gain(g, s, player, b, certs=held):
+                    yield b
 
     def can_exchange_any(self, player: str) -> bool:
         g, s = self.game, self.state

@@ -90,6 +90,16 @@ def phase_names(game: Game) -> list[str]:
     return [p.name for p in game.definition.phases]
 
 
+def phases_reached(game: Game, state: GameState) -> frozenset[str]:
+    """The phases up to and including the current one (none when it is not a listed one)."""
+    reached = game.memo.get(("phases_reached", state.phase))
+    if reached is None:
+        order = phase_names(game)
+        reached = frozenset(order[: order.index(state.phase) + 1] if state.phase in order else ())
+        game.memo[("phases_reached", state.phase)] = reached
+    return reached
+
+
 def current_phase(game: Game, state: GameState) -> Any:
     return game.definition.phase(state.phase)
 
@@ -103,8 +113,13 @@ def train_type(train_id: str) -> str:
 
 
 def train_type_def(game: Game, train_id: str) -> Any:
-    typ, _variant = game.definition.train(train_type(train_id))
-    return typ
+    # asked ~45 times an action (limits, offers): a card's type never changes, so once a card
+    try:
+        return game.train_types[train_id]
+    except KeyError:
+        typ, _variant = game.definition.train(train_type(train_id))
+        game.train_types[train_id] = typ
+        return typ
 
 
 def face_def(game: Game, face: str) -> tuple[Any, Any]:

@@ -143,15 +143,24 @@ def route_rules(game: Game) -> RouteRules:
 
 def train_spec(game: Game, state: GameState, tid: str) -> TrainSpec:
     t = state.trains[tid]
-    typ, variant = common.face_def(game, t.name)
+    # a face's spec follows from the data alone (and the wound): worked out once per game
+    key = ("train_spec", t.name, t.obsolete)
+    spec = game.memo.get(key)
+    if spec is None:
+        spec = game.memo[key] = _train_spec(game, t.name, t.obsolete)
+    return spec
+
+
+def _train_spec(game: Game, name: str, obsolete: bool) -> TrainSpec:
+    typ, variant = common.face_def(game, name)
     face = variant or typ
     distance = face.distance.model_dump(exclude_none=True)
     return train_spec_from_data(
-        t.name,
+        name,
         distance,
         gauge=str(face.gauge),
         multiplier=int(face.multiplier),
-        obsolete=t.obsolete,
+        obsolete=obsolete,
     )
 
 

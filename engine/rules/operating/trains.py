@@ -98,11 +98,15 @@ def buyable_train(game: Game, state: GameState, tid: str) -> bool:
 def crowded_companies(game: Game, state: GameState) -> list[str]:
     """Companies over their train limit in the order they discard: operating order, or the
     charter order (``Rules.CROWDED_IN_OPERATING_ORDER``)."""
-    corps = [c for c in state.corporations.values() if c.floated and not c.closed]
+    limits = common.current_phase(game, state).train_limit
     over = [
         c
-        for c in corps
-        if common.trains_against_limit(game, state, c.sym) > limit_of(game, state, c.sym)
+        for c in state.corporations.values()
+        if c.floated
+        and not c.closed
+        # no more cards than the limit: never over it (asked at every step test, so cheap first)
+        and len(c.trains) > (limit := train_limit(limits, c.kind))
+        and common.trains_against_limit(game, state, c.sym) > limit
     ]
     if not game.rules.CROWDED_IN_OPERATING_ORDER:
         return [c.sym for c in over]
@@ -113,8 +117,7 @@ def depot_offer(game: Game, state: GameState) -> list[str]:
     """Bank trains for sale: the next new train, any later type the phase already makes
     available (5D in phase 7), and one of each name in the bank pool (the first discarded;
     a pool card is offered even when a new train of its name is, as in 18xx.games)."""
-    order = common.phase_names(game)
-    reached = set(order[: order.index(state.phase) + 1]) if state.phase in order else set()
+    reached = common.phases_reached(game, state)
     out: list[str] = []
     names: set[str] = set()
     for i, tid in enumerate(state.depot):
@@ -422,8 +425,10 @@ class BuyTrainStep(Step):
         return min(prices) if prices else None
 
     def can_buy(self, corp: str) -> bool:
+        if not self._room(corp):  # the cheap test first: most companies asked are full or poor
+            return False
         low = self._min_price(corp)
-        return self._room(corp) and low is not None and self.state.corporations[corp].cash >= low
+        return low is not None and self.state.corporations[corp].cash >= low
 
     def _scrappable(self, corp: str) -> list[str]:
         """Wounded trains the company may discard at will (trains.yaml
@@ -451,6 +456,19 @@ class BuyTrainStep(Step):
         director_cash = self.state.cash_of(c.director) if c.director else 0
         best = max(len(b) for b in bundles) * market.share_price(self.game, c)
         return min_depot_price(self.game, self.state) <= c.cash + director_cash + best
+
+    def has_actions(self, entity: str) -> bool:
+        """``bool(self.actions(entity))`` without pricing the emergency issue: it needs
+        ``can_buy``, which alone makes the list non-empty (asked at every blocking test)."""
+        if type(self).actions is not BuyTrainStep.actions:  # a variant lists its own
+            return bool(self.actions(entity))
+        if entity != self.current_entity() or not common.operating_company(self.state, entity):
+            return False
+        if self._scrappable(entity) or self._works(entity) or self.can_buy(entity):
+            return True
+        cash = self.state.corporations[entity].cash
+        shown = works_shown(self.game, self.state, entity)
+        return any(self.game.definition.private(sym).face_value <= cash for sym in shown)
 
     def actions(self, entity: str) -> list[str]:
         if entity != self.current_entity() or not common.operating_company(self.state, entity):

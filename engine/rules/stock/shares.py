@@ -7,6 +7,7 @@ certificates by id.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -126,18 +127,27 @@ def counts_for_limit(game: Game, state: GameState, corp: Corporation) -> bool:
 
 
 def can_gain(
-    game: Game, state: GameState, player: str, bundle: Bundle, exchange: bool = False
+    game: Game,
+    state: GameState,
+    player: str,
+    bundle: Bundle,
+    exchange: bool = False,
+    certs: Callable[[], int] | None = None,
 ) -> bool:
-    """Holding limit (percent of one company) and certificate limit."""
+    """Holding limit (percent of one company) and certificate limit.  ``certs``: the
+    player's :func:`num_certs` when a caller asking of many bundles has it at hand."""
     corp = state.corporations[bundle.corp]
     limit = game.holding_limit
     cell = market.current_cell(game, state, corp.sym)
     above = cell is not None and cell.above_holding_limit
     if limit is not None and not above and percent_of(corp, player) + bundle.percent > limit:
         return False
-    if not counts_for_limit(game, state, corp):
+    if cell is not None and not cell.counts_for_limit:  # counts_for_limit(), cell at hand
         return True
-    return exchange or num_certs(game, state, player) < game.cert_limit
+    if exchange:
+        return True
+    held = certs() if certs is not None else num_certs(game, state, player)
+    return held < game.cert_limit
 
 
 def fits_in_pool(game: Game, state: GameState, bundle: Bundle) -> bool:
