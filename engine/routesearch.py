@@ -119,6 +119,7 @@ reported as inexact.
 
 from __future__ import annotations
 
+import bisect
 import gc
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -382,6 +383,7 @@ class _Enumerator:
         units = (self.hex_sides, tuple(self.unit(i) for i in range(n)))
         self._dist: dict[int, Any] = cs.tables.setdefault(("dist", units), {})
         self._table: dict[int, Any] = cs.tables.setdefault(("near", units, tuple(self.vals)), {})
+        self._free: dict[int, Any] = cs.tables.setdefault(("free", units, tuple(self.vals)), {})
         # neighbours best first, so good routes are found early and the bound bites sooner
         vals = self.vals
         self.adjacency = {
@@ -439,6 +441,20 @@ class _Enumerator:
         free.sort(reverse=True)
         self._table[tail] = (counted, free)
         return counted, free
+
+    def free_sums(self, tail: int) -> tuple[list[int], list[int], dict[int, int]]:
+        """The free paying stops of :meth:`near` by distance: (distances ascending, sums of
+        the values of the first i, stop -> distance)."""
+        found = self._free.get(tail)
+        if found is not None:
+            return found
+        by_d = sorted((d, v) for v, d, _ in self.near(tail)[1])
+        sums = [0]
+        for _, v in by_d:
+            sums.append(sums[-1] + v)
+        dmap = {st: d for _, d, st in self.near(tail)[1]}
+        found = self._free[tail] = ([d for d, _ in by_d], sums, dmap)
+        return found
 
     def unit(self, stop: int) -> int:
         """What visiting ``stop`` costs of the one binding distance limit (0: nothing)."""
@@ -532,12 +548,15 @@ class _Enumerator:
             for tail, adj in adjacency.items()
         }
         near = self.near
+        free_sums = self.free_sums
+        # what each stop adds to the free part of the bound (see :meth:`near`)
+        free_val = [0 if hex_sides or unit[i] else step_vals[i] for i in range(len(stops))]
         end_only = self.end_only
         hex_counted = hex_sides
         room_extra = self.zero_side_chains if hex_sides else 0
         prune_limit = row_limit[prune_row] if prune_row >= 0 else 0
 
-        def extend(mask: int, raw: int, has_token: bool, sides: int) -> None:
+        def extend(mask: int, raw: int, has_token: bool, sides: int, fsum: int) -> None:
             tail = route[-1]
             n = len(route)
             # an end that scores nothing only lengthens a route (same revenue, more track):
@@ -562,7 +581,24 @@ class _Enumerator:
                     k = room = prune_limit - counts[prune_row]
                 else:
                     k = room = inf
-                if _bound(raw, counted, free, k, room, on_route, end_only) < need:
+                if free:
+                    # every unvisited free stop in reach (towns an M train scores), summed by
+                    # distance once per tail: a metre town mesh has dozens (1858_india 5M:
+                    # half the search's time went to adding them up stop by stop)
+                    ds, sums, dmap = free_sums(tail)
+                    if not ds or ds[-1] <= k:
+                        # all in reach: the visited ones are those on the route (``fsum``)
+                        extra = sums[-1] - fsum + free_val[tail]
+                    else:
+                        extra = sums[bisect.bisect_right(ds, k)]
+                        for st in route:
+                            d = dmap.get(st)
+                            if d is not None and d <= k:
+                                extra -= step_vals[st]
+                    top = _bound(raw + extra, counted, (), k, room, on_route, end_only)
+                else:
+                    top = _bound(raw, counted, (), k, room, on_route, end_only)
+                if top < need:
                     return
             for ci, other, cmask, edges, row, ocost, oval, g in links.get(tail, ()):
                 if on_route[other] or cmask & mask:
@@ -595,7 +631,7 @@ class _Enumerator:
                     group_used.update(g)
                 if row >= 0:
                     counts[row] += ocost
-                extend(mask | cmask, raw + oval, tok, sides + edges)
+                extend(mask | cmask, raw + oval, tok, sides + edges, fsum + free_val[other])
                 if row >= 0:
                     counts[row] -= ocost
                 if g:
@@ -619,7 +655,7 @@ class _Enumerator:
             group_used.update(groups[start])
             if row >= 0:
                 counts[row] += stops[start].visit_cost
-            extend(avoid, vals[start], token[start], 0)
+            extend(avoid, vals[start], token[start], 0, free_val[start])
             if row >= 0:
                 counts[row] -= stops[start].visit_cost
             group_used.difference_update(groups[start])
@@ -794,11 +830,15 @@ def _choose(slots: Sequence[int], doms: Sequence[list[_Option]], used: int) -> l
     def search(live: list[tuple[int, list[_Option]]], track: int, taken_s: int) -> bool:
         if not live:
             return True
+        # what the links left could ever touch: the unions of their domains as given, not as
+        # cut down now -- the cut-down domains depend on taken track outside them, and a key
+        # on those let a branch whose links had lost ways refute a later one where they had
+        # not (links {1,1,2}, {1,1,2}, {1,4}: taking 1 for the third failed, and then 4 was
+        # refuted by the same key)
         rel_t = rel_s = 0
-        for _, d in live:
-            for o in d:
-                rel_t |= o.track
-                rel_s |= o.stops
+        for i, _ in live:
+            rel_t |= union_t[i]
+            rel_s |= union_s[i]
         # stops only clash within a route: key them by slot
         key: tuple[object, ...] = (
             tuple(i for i, _ in live),
@@ -925,6 +965,36 @@ class _LinkEnumerator(_Enumerator):
             adj.setdefault(y, []).append(x)
         self.link_adj = {x: sorted(ys, key=lambda y: -vals[y]) for x, ys in adj.items()}
         self.size = sum(len(v) for v in self.links.values())
+        self.walks = self._walks()
+
+    def _walks(self) -> dict[tuple[int, int], list[int]] | None:
+        """Per (previous stop, tail) -- previous -1 at a route's first stop -- and per distance
+        units left, the most the stops a route can still add are worth if it only had to go
+        from link to link and not straight back (stops may repeat: an upper bound).  Beside the
+        bound of the best stops in reach, it knows that a route is a path: a tail whose
+        neighbours are poor cannot collect the rich stops far away with few units left.  None
+        when some stop costs no unit (its walks would be unbounded)."""
+        if self.prune_row < 0:
+            return None
+        units = self.prune_limit = self.row_limit[self.prune_row]
+        adj, vals, unit = self.link_adj, self.vals, self.unit
+        if any(unit(x) <= 0 for x in adj):
+            return None
+        keys = [(x, y) for x, ys in adj.items() for y in ys] + [(-1, x) for x in adj]
+        walks = {key: [0] * (units + 1) for key in keys}
+        for j in range(1, units + 1):
+            for x, y in keys:
+                if self.blocked[y] and x >= 0:
+                    continue  # a route ends at a blocking stop
+                top = 0
+                for z in adj.get(y, ()):
+                    u = unit(z)
+                    if z != x and u <= j and self.kind_ok[z]:
+                        v = vals[z] + walks[(y, z)][j - u]
+                        if v > top:
+                            top = v
+                walks[(x, y)][j] = top
+        return walks
 
     @staticmethod
     def _links(cs: _ChainSet, free: list[bool]) -> _Links:
@@ -1004,6 +1074,7 @@ class _LinkEnumerator(_Enumerator):
         shift = self.shift
         prune_limit = row_limit[prune_row] if prune_row >= 0 else 0
         all_links = self.links
+        walks = self.walks
         # per avoided track, kept between runs (the greedy and list runs walk the same tree)
         ways, cores, pairs, solutions, trios, trio_fits = self.memo.setdefault(
             avoid, ({}, {}, {}, {}, {}, {})
@@ -1118,13 +1189,13 @@ class _LinkEnumerator(_Enumerator):
                 record(raw)
             if n > 1 and (blocked[tail] or dull[route[0]]):
                 return
-            counted, free_vals = near(tail)
-            if prune_row >= 0:
-                k = room = prune_limit - counts[prune_row]
-            else:
-                k = room = inf
-            if _bound(raw, counted, free_vals, k, room, on_route, end_only) < need:
-                return
+            if n == 1:  # (a longer sequence was bounded before it was entered)
+                counted, free_vals = near(tail)
+                k = prune_limit - counts[prune_row] if prune_row >= 0 else inf
+                if _bound(raw, counted, free_vals, k, k, on_route, end_only) < need:
+                    return
+                if walks is not None and raw + walks[(-1, tail)][k] < need:
+                    return
             taken_both = track | passed << shift
             core_both = core_t | core_s << shift
             for other in self.link_adj.get(tail, ()):
@@ -1146,6 +1217,17 @@ class _LinkEnumerator(_Enumerator):
                         continue
                     if prune_row >= 0 and prune_limit - counts[prune_row] - unit[other] < tt:
                         continue
+                # the longer sequence's bound, before its ways are looked at or solved (7E at
+                # random 1858 p6 seed 20 #1060: most CSPs were for sequences it cuts at once)
+                left = prune_limit - counts[prune_row] - unit[other] if prune_row >= 0 else inf
+                if walks is not None and raw + vals[other] + walks[(tail, other)][left] < need:
+                    continue
+                c_counted, c_free = near(other)
+                on_route[other] = 1
+                top = _bound(raw + vals[other], c_counted, c_free, left, left, on_route, end_only)
+                on_route[other] = 0
+                if top < need:
+                    continue
                 opts = options(tail, other)
                 if not opts:
                     continue
@@ -1505,8 +1587,10 @@ class _RunSearch:
         cap = limit if not pair else min(limit, _PAIR_AFTER) if limit is not None else _PAIR_AFTER
         try:
             for spec in kinds:
-                # no route below this can be part of a run worth `lower`
-                threshold = max(1, lower - rest[spec])
+                # no route below this can be part of a run worth more than `lower` (routes
+                # worth exactly this only tie the incumbent: 7E+7E at random 1858 p6 seed 20
+                # #1219 listed 3186 routes for >= 380, ... for >= 381)
+                threshold = max(1, lower + 1 - rest[spec])
                 left = None if cap is None else cap - sum(len(v) for v in by_spec.values())
                 cands = enumerators[spec].run(threshold, limit=left)
                 cands.sort(key=lambda c: -c.revenue)
@@ -1537,7 +1621,10 @@ class _RunSearch:
             return greedy, False, 0
 
 
-_PAIR_AFTER = 20000  # two trains: candidates listed before switching to the pair search
+#: two trains: candidates listed before switching to the pair search (the combination of two
+#: plain lists is fast: 1858_india p6 seed 2 #1537, 3M+4M, 20,499 candidates combined in
+#: 0.1 s, where the pair search ran 8,280 single-train searches for 5.2 s)
+_PAIR_AFTER = 200000
 _MAX_WAYS = 50000  # ways between stops beyond which the plain walk is used instead
 
 
