@@ -24,7 +24,8 @@ total revenue no legal combination beats.  The algorithm:
    a route can only end at (blocking, or one way out) -- below the threshold; and an end stop
    that scores nothing for this train (a town for an E train) unless the route has two stops:
    dropping that end gives a legal route with the same revenue on less track, which is at
-   least as good in every combination.
+   least as good in every combination.  For an M train the free part of the bound (towns in
+   reach) is summed once per tail by distance (:meth:`_Enumerator.free_sums`).
 3. *Sequences* (:class:`_LinkEnumerator`, E and D trains: towns pay nothing, count nothing and
    hold no station, so they are passed *for free*).  A town mesh gives dozens of ways between
    two cities, and every combination of ways was its own route: 71,906 routes for 221 stop
@@ -43,7 +44,11 @@ total revenue no legal combination beats.  The algorithm:
    between the runs of one search (best route, greedy, candidate list).  A failed question
    teaches its small reason when it has one: three links that cannot run in one route (pairs
    are ruled out before), refuted by a set lookup in every later sequence holding them (7E+7E
-   at random 1858 p6 seed 7: 997 within-route refutations by CSP down to 204).
+   at random 1858 p6 seed 7: 997 within-route refutations by CSP down to 204).  A longer
+   sequence is bounded *before* its ways are looked at: besides the bound of step 2, a
+   *path bound* (:meth:`_LinkEnumerator._walks`): the most a walk from link to link that
+   never turns straight back can add with the units left (stops may repeat, so an upper
+   bound; it sees that a tail among poor stops cannot reach rich ones far away).
 4. *Revenue*: with per-stop values (H, M, E, D trains: every visited stop of a paying kind
    scores) it is summed as the route grows, halved for a wounded train; any other train, or a
    route over a terminal path, is valued by :func:`route_revenue` itself.  The property tests
@@ -55,8 +60,10 @@ total revenue no legal combination beats.  The algorithm:
    kinds) worth ``lower``; with three or more trains also, for each kind, the exact optimum of
    the other trains (the same search on the subset) plus this train's best route beside it.
    If ``lower`` is the sum of the ``single`` values the greedy run is optimal and we stop.
-6. *Candidates*: a route of train i can only be in a run worth at least ``lower`` if its revenue
-   is at least ``lower`` minus what the other trains can earn (their exact optimum with two or
+   Two identical trains also start the greedy run from up to 8 of their best routes
+   (:meth:`_RunSearch._twin_starts`): the best route often takes the best pair's track.
+6. *Candidates*: a route of train i can only be in a run worth more than ``lower`` if its revenue
+   is above ``lower`` minus what the other trains can earn (their exact optimum with two or
    more of them, else their best route); exactly those routes (or sequences) are listed, best
    first; identical trains share one list.
 7. *Combination* (:func:`_combine`): branch and bound over the trains (best first), each taking
@@ -77,14 +84,18 @@ total revenue no legal combination beats.  The algorithm:
    failed pairs had 329 reasons).  Identical trains bound each other: those after a train take
    its candidates or later ones, so each earns at most what it takes.  What is returned is
    plain routes.
-8. *Two plain trains* (:func:`_pair_search`, when the lists of step 6 pass 20000 and no train
-   runs by sequences): for each route r1 of the first train, best first, the second train's
-   best route on the track r1 leaves is found by the single-train search itself.
+8. *Two plain trains* (:func:`_pair_search`, when the lists of step 6 pass 200,000 and no
+   train runs by sequences; combining two plain lists is fast, 20,499 routes in 0.1 s): for
+   each route r1 of the first train, best first, the second train's best route on the track
+   r1 leaves is found by the single-train search itself.
 
 Caching: per call, chains once per gauge family, one enumerator per distinct train spec (its
 distance tables computed lazily, once per stop; its ways, cores and solved sequences per
-avoided track), each train's best route and each subset's optimum.  Nothing is kept between
-company turns: a lay or a token changes the chains, and one search costs a few ms.
+avoided track), each train's best route and each subset's optimum.  Between calls, the
+latest 64 results by everything a search reads (:func:`_inputs`: the company's chains in
+walk order, the stops they touch with their station holders, their paths, the trains, phase
+and rules): late in a game a company's part of the map often stands still while others
+build elsewhere (random 1858 p6 seed 20: 21 of 86 searches repeated one exactly).
 
 Cost (session 4, CPU time on the shared 2-core machine at a load average of 8-11, which
 inflates it: the four 18xx.games games' 299 turns take a median 3.3 ms and at most 0.30 s
@@ -93,7 +104,11 @@ reference games' worst turns, 5E+6E+7E and 6E+7E, from 0.83 and 0.46 s to 0.48 a
 0.23 s).  What is still slow: two M trains in a metre town mesh (towns pay and do not count,
 so tens of thousands of routes are within reach of the optimum and the single best route
 alone costs 0.15 s; random 1858 India p6 seed 2: 6M+6M up to 38 s), and 7E+7E over a dense
-mesh (0.5 s).  The cyclic collector is paused while a search runs (``_collector_paused``).
+mesh (0.5 s).  Session 5: India p6 seed 2's 6M+6M at most 2.7 s (84,485 routes of 91 or
+more, every way through the towns its own route: what remains is grouping town paths for M
+trains as for E trains), 7E+7E 0.2-1.1 s (proving a greedy run optimal needs every route
+within 60 of the best: 1,753 sequences).  The cyclic collector is paused while a search
+runs (``_collector_paused``).
 
 Session 2 figures (``tools/bench/bench_routes.py``, 299 company turns of the four 18xx.games
 games, 2 cores, every turn exact): total 1.7-2.0 s, median 1.7-1.8 ms, worst 150-180 ms
