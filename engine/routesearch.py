@@ -24,7 +24,8 @@ total revenue no legal combination beats.  The algorithm:
    a route can only end at (blocking, or one way out) -- below the threshold; and an end stop
    that scores nothing for this train (a town for an E train) unless the route has two stops:
    dropping that end gives a legal route with the same revenue on less track, which is at
-   least as good in every combination.
+   least as good in every combination.  For an M train the free part of the bound (towns in
+   reach) is summed once per tail by distance (:meth:`_Enumerator.free_sums`).
 3. *Sequences* (:class:`_LinkEnumerator`, E and D trains: towns pay nothing, count nothing and
    hold no station, so they are passed *for free*).  A town mesh gives dozens of ways between
    two cities, and every combination of ways was its own route: 71,906 routes for 221 stop
@@ -43,7 +44,11 @@ total revenue no legal combination beats.  The algorithm:
    between the runs of one search (best route, greedy, candidate list).  A failed question
    teaches its small reason when it has one: three links that cannot run in one route (pairs
    are ruled out before), refuted by a set lookup in every later sequence holding them (7E+7E
-   at random 1858 p6 seed 7: 997 within-route refutations by CSP down to 204).
+   at random 1858 p6 seed 7: 997 within-route refutations by CSP down to 204).  A longer
+   sequence is bounded *before* its ways are looked at: besides the bound of step 2, a
+   *path bound* (:meth:`_LinkEnumerator._walks`): the most a walk from link to link that
+   never turns straight back can add with the units left (stops may repeat, so an upper
+   bound; it sees that a tail among poor stops cannot reach rich ones far away).
 4. *Revenue*: with per-stop values (H, M, E, D trains: every visited stop of a paying kind
    scores) it is summed as the route grows, halved for a wounded train; any other train, or a
    route over a terminal path, is valued by :func:`route_revenue` itself.  The property tests
@@ -55,8 +60,10 @@ total revenue no legal combination beats.  The algorithm:
    kinds) worth ``lower``; with three or more trains also, for each kind, the exact optimum of
    the other trains (the same search on the subset) plus this train's best route beside it.
    If ``lower`` is the sum of the ``single`` values the greedy run is optimal and we stop.
-6. *Candidates*: a route of train i can only be in a run worth at least ``lower`` if its revenue
-   is at least ``lower`` minus what the other trains can earn (their exact optimum with two or
+   Two identical trains also start the greedy run from up to 8 of their best routes
+   (:meth:`_RunSearch._twin_starts`): the best route often takes the best pair's track.
+6. *Candidates*: a route of train i can only be in a run worth more than ``lower`` if its revenue
+   is above ``lower`` minus what the other trains can earn (their exact optimum with two or
    more of them, else their best route); exactly those routes (or sequences) are listed, best
    first; identical trains share one list.
 7. *Combination* (:func:`_combine`): branch and bound over the trains (best first), each taking
@@ -77,14 +84,18 @@ total revenue no legal combination beats.  The algorithm:
    failed pairs had 329 reasons).  Identical trains bound each other: those after a train take
    its candidates or later ones, so each earns at most what it takes.  What is returned is
    plain routes.
-8. *Two plain trains* (:func:`_pair_search`, when the lists of step 6 pass 20000 and no train
-   runs by sequences): for each route r1 of the first train, best first, the second train's
-   best route on the track r1 leaves is found by the single-train search itself.
+8. *Two plain trains* (:func:`_pair_search`, when the lists of step 6 pass 200,000 and no
+   train runs by sequences; combining two plain lists is fast, 20,499 routes in 0.1 s): for
+   each route r1 of the first train, best first, the second train's best route on the track
+   r1 leaves is found by the single-train search itself.
 
 Caching: per call, chains once per gauge family, one enumerator per distinct train spec (its
 distance tables computed lazily, once per stop; its ways, cores and solved sequences per
-avoided track), each train's best route and each subset's optimum.  Nothing is kept between
-company turns: a lay or a token changes the chains, and one search costs a few ms.
+avoided track), each train's best route and each subset's optimum.  Between calls, the
+latest 64 results by everything a search reads (:func:`_inputs`: the company's chains in
+walk order, the stops they touch with their station holders, their paths, the trains, phase
+and rules): late in a game a company's part of the map often stands still while others
+build elsewhere (random 1858 p6 seed 20: 21 of 86 searches repeated one exactly).
 
 Cost (session 4, CPU time on the shared 2-core machine at a load average of 8-11, which
 inflates it: the four 18xx.games games' 299 turns take a median 3.3 ms and at most 0.30 s
@@ -93,7 +104,11 @@ reference games' worst turns, 5E+6E+7E and 6E+7E, from 0.83 and 0.46 s to 0.48 a
 0.23 s).  What is still slow: two M trains in a metre town mesh (towns pay and do not count,
 so tens of thousands of routes are within reach of the optimum and the single best route
 alone costs 0.15 s; random 1858 India p6 seed 2: 6M+6M up to 38 s), and 7E+7E over a dense
-mesh (0.5 s).  The cyclic collector is paused while a search runs (``_collector_paused``).
+mesh (0.5 s).  Session 5: India p6 seed 2's 6M+6M at most 2.7 s (84,485 routes of 91 or
+more, every way through the towns its own route: what remains is grouping town paths for M
+trains as for E trains), 7E+7E 0.2-1.1 s (proving a greedy run optimal needs every route
+within 60 of the best: 1,753 sequences).  The cyclic collector is paused while a search
+runs (``_collector_paused``).
 
 Session 2 figures (``tools/bench/bench_routes.py``, 299 company turns of the four 18xx.games
 games, 2 cores, every turn exact): total 1.7-2.0 s, median 1.7-1.8 ms, worst 150-180 ms
@@ -119,8 +134,10 @@ reported as inexact.
 
 from __future__ import annotations
 
+import bisect
 import gc
 import itertools
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -133,6 +150,7 @@ from ferrovia.graph import (
     TrackGraph,
     blocks,
     chains_from,
+    city_tokens,
     gauge_skip,
     tokened_by,
 )
@@ -382,6 +400,7 @@ class _Enumerator:
         units = (self.hex_sides, tuple(self.unit(i) for i in range(n)))
         self._dist: dict[int, Any] = cs.tables.setdefault(("dist", units), {})
         self._table: dict[int, Any] = cs.tables.setdefault(("near", units, tuple(self.vals)), {})
+        self._free: dict[int, Any] = cs.tables.setdefault(("free", units, tuple(self.vals)), {})
         # neighbours best first, so good routes are found early and the bound bites sooner
         vals = self.vals
         self.adjacency = {
@@ -439,6 +458,20 @@ class _Enumerator:
         free.sort(reverse=True)
         self._table[tail] = (counted, free)
         return counted, free
+
+    def free_sums(self, tail: int) -> tuple[list[int], list[int], dict[int, int]]:
+        """The free paying stops of :meth:`near` by distance: (distances ascending, sums of
+        the values of the first i, stop -> distance)."""
+        found = self._free.get(tail)
+        if found is not None:
+            return found
+        by_d = sorted((d, v) for v, d, _ in self.near(tail)[1])
+        sums = [0]
+        for _, v in by_d:
+            sums.append(sums[-1] + v)
+        dmap = {st: d for _, d, st in self.near(tail)[1]}
+        found = self._free[tail] = ([d for d, _ in by_d], sums, dmap)
+        return found
 
     def unit(self, stop: int) -> int:
         """What visiting ``stop`` costs of the one binding distance limit (0: nothing)."""
@@ -532,12 +565,15 @@ class _Enumerator:
             for tail, adj in adjacency.items()
         }
         near = self.near
+        free_sums = self.free_sums
+        # what each stop adds to the free part of the bound (see :meth:`near`)
+        free_val = [0 if hex_sides or unit[i] else step_vals[i] for i in range(len(stops))]
         end_only = self.end_only
         hex_counted = hex_sides
         room_extra = self.zero_side_chains if hex_sides else 0
         prune_limit = row_limit[prune_row] if prune_row >= 0 else 0
 
-        def extend(mask: int, raw: int, has_token: bool, sides: int) -> None:
+        def extend(mask: int, raw: int, has_token: bool, sides: int, fsum: int) -> None:
             tail = route[-1]
             n = len(route)
             # an end that scores nothing only lengthens a route (same revenue, more track):
@@ -562,7 +598,24 @@ class _Enumerator:
                     k = room = prune_limit - counts[prune_row]
                 else:
                     k = room = inf
-                if _bound(raw, counted, free, k, room, on_route, end_only) < need:
+                if free:
+                    # every unvisited free stop in reach (towns an M train scores), summed by
+                    # distance once per tail: a metre town mesh has dozens (1858_india 5M:
+                    # half the search's time went to adding them up stop by stop)
+                    ds, sums, dmap = free_sums(tail)
+                    if not ds or ds[-1] <= k:
+                        # all in reach: the visited ones are those on the route (``fsum``)
+                        extra = sums[-1] - fsum + free_val[tail]
+                    else:
+                        extra = sums[bisect.bisect_right(ds, k)]
+                        for st in route:
+                            d = dmap.get(st)
+                            if d is not None and d <= k:
+                                extra -= step_vals[st]
+                    top = _bound(raw + extra, counted, (), k, room, on_route, end_only)
+                else:
+                    top = _bound(raw, counted, (), k, room, on_route, end_only)
+                if top < need:
                     return
             for ci, other, cmask, edges, row, ocost, oval, g in links.get(tail, ()):
                 if on_route[other] or cmask & mask:
@@ -595,7 +648,7 @@ class _Enumerator:
                     group_used.update(g)
                 if row >= 0:
                     counts[row] += ocost
-                extend(mask | cmask, raw + oval, tok, sides + edges)
+                extend(mask | cmask, raw + oval, tok, sides + edges, fsum + free_val[other])
                 if row >= 0:
                     counts[row] -= ocost
                 if g:
@@ -619,7 +672,7 @@ class _Enumerator:
             group_used.update(groups[start])
             if row >= 0:
                 counts[row] += stops[start].visit_cost
-            extend(avoid, vals[start], token[start], 0)
+            extend(avoid, vals[start], token[start], 0, free_val[start])
             if row >= 0:
                 counts[row] -= stops[start].visit_cost
             group_used.difference_update(groups[start])
@@ -794,11 +847,15 @@ def _choose(slots: Sequence[int], doms: Sequence[list[_Option]], used: int) -> l
     def search(live: list[tuple[int, list[_Option]]], track: int, taken_s: int) -> bool:
         if not live:
             return True
+        # what the links left could ever touch: the unions of their domains as given, not as
+        # cut down now -- the cut-down domains depend on taken track outside them, and a key
+        # on those let a branch whose links had lost ways refute a later one where they had
+        # not (links {1,1,2}, {1,1,2}, {1,4}: taking 1 for the third failed, and then 4 was
+        # refuted by the same key)
         rel_t = rel_s = 0
-        for _, d in live:
-            for o in d:
-                rel_t |= o.track
-                rel_s |= o.stops
+        for i, _ in live:
+            rel_t |= union_t[i]
+            rel_s |= union_s[i]
         # stops only clash within a route: key them by slot
         key: tuple[object, ...] = (
             tuple(i for i, _ in live),
@@ -925,6 +982,36 @@ class _LinkEnumerator(_Enumerator):
             adj.setdefault(y, []).append(x)
         self.link_adj = {x: sorted(ys, key=lambda y: -vals[y]) for x, ys in adj.items()}
         self.size = sum(len(v) for v in self.links.values())
+        self.walks = self._walks()
+
+    def _walks(self) -> dict[tuple[int, int], list[int]] | None:
+        """Per (previous stop, tail) -- previous -1 at a route's first stop -- and per distance
+        units left, the most the stops a route can still add are worth if it only had to go
+        from link to link and not straight back (stops may repeat: an upper bound).  Beside the
+        bound of the best stops in reach, it knows that a route is a path: a tail whose
+        neighbours are poor cannot collect the rich stops far away with few units left.  None
+        when some stop costs no unit (its walks would be unbounded)."""
+        if self.prune_row < 0:
+            return None
+        units = self.prune_limit = self.row_limit[self.prune_row]
+        adj, vals, unit = self.link_adj, self.vals, self.unit
+        if any(unit(x) <= 0 for x in adj):
+            return None
+        keys = [(x, y) for x, ys in adj.items() for y in ys] + [(-1, x) for x in adj]
+        walks = {key: [0] * (units + 1) for key in keys}
+        for j in range(1, units + 1):
+            for x, y in keys:
+                if self.blocked[y] and x >= 0:
+                    continue  # a route ends at a blocking stop
+                top = 0
+                for z in adj.get(y, ()):
+                    u = unit(z)
+                    if z != x and u <= j and self.kind_ok[z]:
+                        v = vals[z] + walks[(y, z)][j - u]
+                        if v > top:
+                            top = v
+                walks[(x, y)][j] = top
+        return walks
 
     @staticmethod
     def _links(cs: _ChainSet, free: list[bool]) -> _Links:
@@ -1004,6 +1091,7 @@ class _LinkEnumerator(_Enumerator):
         shift = self.shift
         prune_limit = row_limit[prune_row] if prune_row >= 0 else 0
         all_links = self.links
+        walks = self.walks
         # per avoided track, kept between runs (the greedy and list runs walk the same tree)
         ways, cores, pairs, solutions, trios, trio_fits = self.memo.setdefault(
             avoid, ({}, {}, {}, {}, {}, {})
@@ -1118,13 +1206,13 @@ class _LinkEnumerator(_Enumerator):
                 record(raw)
             if n > 1 and (blocked[tail] or dull[route[0]]):
                 return
-            counted, free_vals = near(tail)
-            if prune_row >= 0:
-                k = room = prune_limit - counts[prune_row]
-            else:
-                k = room = inf
-            if _bound(raw, counted, free_vals, k, room, on_route, end_only) < need:
-                return
+            if n == 1:  # (a longer sequence was bounded before it was entered)
+                counted, free_vals = near(tail)
+                k = prune_limit - counts[prune_row] if prune_row >= 0 else inf
+                if _bound(raw, counted, free_vals, k, k, on_route, end_only) < need:
+                    return
+                if walks is not None and raw + walks[(-1, tail)][k] < need:
+                    return
             taken_both = track | passed << shift
             core_both = core_t | core_s << shift
             for other in self.link_adj.get(tail, ()):
@@ -1146,6 +1234,17 @@ class _LinkEnumerator(_Enumerator):
                         continue
                     if prune_row >= 0 and prune_limit - counts[prune_row] - unit[other] < tt:
                         continue
+                # the longer sequence's bound, before its ways are looked at or solved (7E at
+                # random 1858 p6 seed 20 #1060: most CSPs were for sequences it cuts at once)
+                left = prune_limit - counts[prune_row] - unit[other] if prune_row >= 0 else inf
+                if walks is not None and raw + vals[other] + walks[(tail, other)][left] < need:
+                    continue
+                c_counted, c_free = near(other)
+                on_route[other] = 1
+                top = _bound(raw + vals[other], c_counted, c_free, left, left, on_route, end_only)
+                on_route[other] = 0
+                if top < need:
+                    continue
                 opts = options(tail, other)
                 if not opts:
                     continue
@@ -1330,13 +1429,20 @@ def _best_routes(
 ) -> BestRoutes:
     chain_sets: dict[str, _ChainSet] = {}
     bits: dict[int, int] = {}
+    for _, spec in trains:
+        family = "metre" if spec.gauge in ("metre", "narrow") else "broad"
+        if family not in chain_sets:
+            chain_sets[family] = _chain_set(graph, company, tokens, family, bits)
+    key = _inputs(graph, chain_sets, trains, phase, company, tokens, rules, limit)
+    known = _RECENT.get(key)
+    if known is not None:
+        _RECENT.move_to_end(key)
+        return known
     enumerators: dict[TrainSpec, _Enumerator] = {}
     for _, spec in trains:
         if spec in enumerators:
             continue
         family = "metre" if spec.gauge in ("metre", "narrow") else "broad"
-        if family not in chain_sets:
-            chain_sets[family] = _chain_set(graph, company, tokens, family, bits)
         en = _Enumerator(
             graph,
             chain_sets[family],
@@ -1364,7 +1470,56 @@ def _best_routes(
         route = Route(c.stops, tuple(chain_sets[family].chains[i] for i in c.chains))
         paying = paying_stops(graph, c.stops, spec, phase, company, tokens)
         results.append(RouteResult(tid, c.revenue, route, paying))
-    return BestRoutes(tuple(results), sum(r.revenue for r in results), considered, exact)
+    best = BestRoutes(tuple(results), sum(r.revenue for r in results), considered, exact)
+    _RECENT[key] = best
+    if len(_RECENT) > _RECENT_SIZE:
+        _RECENT.popitem(last=False)
+    return best
+
+
+#: the latest searches' results by everything they read (:func:`_inputs`): late in a game a
+#: company's part of the map often stands still while others build elsewhere, and its search
+#: would find the same run again (random 1858 p6 seed 20: 5E+5E, 7E and 6M+6E searches of
+#: 0.2-0.9 s each came back unchanged OR after OR)
+_RECENT: OrderedDict[tuple[object, ...], BestRoutes] = OrderedDict()
+_RECENT_SIZE = 64
+
+
+def _inputs(
+    graph: TrackGraph,
+    chain_sets: Mapping[str, _ChainSet],
+    trains: Sequence[tuple[str, TrainSpec]],
+    phase: Sequence[str],
+    company: str,
+    tokens: Tokens,
+    rules: RouteRules,
+    limit: int | None,
+) -> tuple[object, ...]:
+    """Everything a search reads, as a key: the company's chains (in the order walked, which
+    fixes the order of everything after), the stops they touch (with who holds their
+    stations) and the paths they run over -- the rest of the map cannot change its routes."""
+    stops: set[int] = set()
+    paths: set[int] = set()
+    chains: list[tuple[Chain, ...]] = []
+    for cs in chain_sets.values():
+        chains.append(tuple(cs.chains))
+        stops.update(cs.adjacency)
+        for c in cs.chains:
+            paths.update(c.paths)
+    at = graph.stops
+    return (
+        _PAIR_AFTER,  # (tests lower these to take the rare paths)
+        _MAX_WAYS,
+        company,
+        tuple(trains),
+        tuple(phase),
+        rules,
+        limit,
+        tuple(chain_sets),
+        tuple(chains),
+        tuple((at[s], tuple(city_tokens(tokens, at[s]))) for s in sorted(stops)),
+        tuple(graph.paths[p] for p in sorted(paths)),
+    )
 
 
 class _RunSearch:
@@ -1455,6 +1610,38 @@ class _RunSearch:
                     lower, greedy = total, picks
         return lower, greedy
 
+    def _twin_starts(
+        self, trains: Sequence[tuple[str, TrainSpec]], lower: int, greedy: dict[str, _Candidate]
+    ) -> tuple[int, dict[str, _Candidate]]:
+        """Two identical trains: a better greedy run from a few of the best routes.  The best
+        route often takes the track the second-best pair needs (7E+7E at random 1858 p6 seed
+        7 #1717: 440 + 300 of an optimum 850), and the list the combination needs grows
+        fast as ``lower`` falls (>= 311: 3,860 routes).  The starts are the routes within an
+        eighth of the way from the best down to that list's threshold (at least 10 below
+        it), at most ``_STARTS`` of them, none if more than ``_START_LIST``: on 12 slow
+        7E+7E and 5E+5E searches of random 1858 p6 seeds 7 and 20, 5.2 s -> 3.4 s (a
+        quarter: 3.9 s; a sixteenth, 4 starts: 4.6 s)."""
+        (t1, spec), (t2, _) = trains
+        en = self.enumerators[spec]
+        top = self.top(spec)[0].revenue if self.top(spec) else 0
+        low = lower + 1 - top  # the threshold of the list the combination would need
+        if low >= top:
+            return lower, greedy
+        try:
+            starts = en.run(top - max(10, (top - low) // _START_PART), limit=_START_LIST)
+        except _Budget:
+            return lower, greedy
+        starts.sort(key=lambda c: -c.revenue)
+        for r in starts[:_STARTS]:
+            if r.revenue + top <= lower:
+                break
+            plain = _realise(r, r.witness) if r.links is not None else r
+            found = en.run(lower + 1 - r.revenue, best_only=True, avoid=plain.mask)
+            if found and r.revenue + found[0].revenue > lower:
+                lower = r.revenue + found[0].revenue
+                greedy = {t1: plain, t2: found[0]}
+        return lower, greedy
+
     def best(
         self, trains: Sequence[tuple[str, TrainSpec]]
     ) -> tuple[dict[str, _Candidate], bool, int]:
@@ -1473,6 +1660,8 @@ class _RunSearch:
         lower, greedy = self._greedy(trains, kinds)
         if lower >= sum_single:
             return greedy, True, 0  # every train earns its best: nothing can beat it
+        if len(trains) == 2 and len(kinds) == 1:
+            lower, greedy = self._twin_starts(trains, lower, greedy)
         # what the other trains can add at most, with one train of each kind left out: the
         # exact optimum of the others when there are two or more of them, else their best
         rest: dict[TrainSpec, int] = {}
@@ -1505,8 +1694,10 @@ class _RunSearch:
         cap = limit if not pair else min(limit, _PAIR_AFTER) if limit is not None else _PAIR_AFTER
         try:
             for spec in kinds:
-                # no route below this can be part of a run worth `lower`
-                threshold = max(1, lower - rest[spec])
+                # no route below this can be part of a run worth more than `lower` (routes
+                # worth exactly this only tie the incumbent: 7E+7E at random 1858 p6 seed 20
+                # #1219 listed 3186 routes for >= 380, ... for >= 381)
+                threshold = max(1, lower + 1 - rest[spec])
                 left = None if cap is None else cap - sum(len(v) for v in by_spec.values())
                 cands = enumerators[spec].run(threshold, limit=left)
                 cands.sort(key=lambda c: -c.revenue)
@@ -1537,7 +1728,13 @@ class _RunSearch:
             return greedy, False, 0
 
 
-_PAIR_AFTER = 20000  # two trains: candidates listed before switching to the pair search
+#: two trains: candidates listed before switching to the pair search (the combination of two
+#: plain lists is fast: 1858_india p6 seed 2 #1537, 3M+4M, 20,499 candidates combined in
+#: 0.1 s, where the pair search ran 8,280 single-train searches for 5.2 s)
+_PAIR_AFTER = 200000
+_STARTS = 8  # two identical trains: greedy runs from at most this many good routes,
+_START_PART = 8  # ... those in the top eighth of the way down to the list's threshold,
+_START_LIST = 60  # ... and none when more routes than this are that good
 _MAX_WAYS = 50000  # ways between stops beyond which the plain walk is used instead
 
 

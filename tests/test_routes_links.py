@@ -85,6 +85,16 @@ def test_ways_are_chosen_exactly_and_propagation_keeps_every_answer(question) ->
             assert all(o in d for o, d in zip(answer, kept, strict=True))
 
 
+def test_a_failed_branch_does_not_refute_one_whose_links_kept_more_ways() -> None:
+    # taking track 1 for the third link leaves the first two only way 2 each (a failure);
+    # taking 4 leaves them 1 and 2, which fit: the backtracking must not reuse the failure
+    a = (option(1, 0), option(1, 0), option(2, 0))
+    groups: Groups = [(0, a), (0, a), (0, (option(1, 0), option(4, 0)))]
+    found = _solve(groups, 0)
+    assert found is not None
+    assert fits(groups, tuple(found), 0)
+
+
 # town meshes: towns with three and four exits, double towns, and a few cities
 MESH_TILES = [
     "town=revenue:10;path=a:0,b:_0;path=a:_0,b:3;path=a:1,b:_0;path=a:4,b:_0",

@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 from ferrovia.graph import reachable
-from ferrovia.routesearch import best_routes
+from ferrovia.routesearch import _RECENT, best_routes
 from ferrovia.routestate import ExportReader, RouteData
 
 DEFAULT = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "18xx.games" / "1858"
@@ -59,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
             company = action["entity"]
             trains = sorted(snap.company_trains(company).items())
             graph = snap.graph
+            _RECENT.clear()  # the search itself, not a repeat found in the cache
             start = time.process_time()
             best = best_routes(
                 graph,

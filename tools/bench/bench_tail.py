@@ -13,7 +13,9 @@ Printed: per game its actions, CPU seconds and milliseconds per action; per play
 game) the games finished, median and worst seconds per game and per action; overall the worst
 and the median milliseconds per action and their ratio (the goal: at most 3), and the slowest
 single ``legal_actions`` listing and the slowest route search (``routing.best_run``) with where
-they happened (game, seed, action number, round, entity, trains), goal under 200 ms each.
+they happened (game, seed, action number, round, entity, trains), goal under 200 ms each; and
+the slowest listing that ran no route search, with its step (the reach walks of a track or
+token step), which the route search cannot be blamed for.
 
 ``--dump DIR`` pickles the inputs of every route search slower than ``--dump-ms`` (the graph,
 trains, phase, company, tokens, rules of :func:`ferrovia.routes.best_routes`) so a slow search
@@ -69,10 +71,13 @@ class GameFigures:
     cpu: float = 0.0
     gc: float = 0.0  # of which the garbage collector
     listing: Call = field(default_factory=Call)
+    #: the slowest listing that ran no route search (``where`` names the step)
+    other: Call = field(default_factory=Call)
     route: Call = field(default_factory=Call)
     listings: int = 0
     routes: int = 0
     slow_listings: int = 0  # listings over 200 ms
+    slow_others: int = 0  # of which listings with no route search in them
     slow_routes: int = 0  # route searches over 200 ms
 
     @property
@@ -83,6 +88,7 @@ class GameFigures:
     def from_json(d: dict[str, Any]) -> GameFigures:
         d = dict(d)
         d["listing"] = Call(**d["listing"])
+        d["other"] = Call(**d.get("other", {}))
         d["route"] = Call(**d["route"])
         return GameFigures(**d)
 
@@ -121,7 +127,7 @@ def watching(
         return orig_apply(self, state, action)
 
     def legal(self: Any, state: Any) -> Any:
-        t0, g0 = time.process_time(), collecting[0]
+        t0, g0, r0 = time.process_time(), collecting[0], fig.routes
         try:
             return orig_legal(self, state)
         finally:
@@ -131,6 +137,12 @@ def watching(
             if ms > fig.listing.ms:
                 gc_ms = 1000 * (collecting[0] - g0)
                 fig.listing = Call(ms, gc_ms, applied[0], where(self, state))
+            if fig.routes == r0:  # no route search: what else is slow
+                fig.slow_others += ms > LIMIT_MS
+                if ms > fig.other.ms:
+                    gc_ms = 1000 * (collecting[0] - g0)
+                    step = type(self.active_step(state)).__name__
+                    fig.other = Call(ms, gc_ms, applied[0], f"{where(self, state)} {step}")
 
     def run(game: Any, state: Any, corp: str, train_ids: list[str]) -> Any:
         t0, g0 = time.process_time(), collecting[0]
@@ -240,6 +252,13 @@ def table(games: list[GameFigures], out: Callable[[str], None] = print) -> None:
         f"{lw.listing.gc_ms:.0f} ms of it); "
         f"{sum(g.slow_listings for g in games)} of {sum(g.listings for g in games)} listings "
         f"over {LIMIT_MS:.0f} ms"
+    )
+    ow = max(games, key=lambda g: g.other.ms)
+    out(
+        f"slowest listing without a route search: {ow.other.ms:.0f} ms ({ow.game} "
+        f"p{ow.players} seed {ow.seed}, after action {ow.other.action}, {ow.other.where}; "
+        f"garbage collector {ow.other.gc_ms:.0f} ms of it); "
+        f"{sum(g.slow_others for g in games)} such listings over {LIMIT_MS:.0f} ms"
     )
     out(
         f"slowest route search: {rw.route.ms:.0f} ms ({rw.game} p{rw.players} seed {rw.seed}, "
