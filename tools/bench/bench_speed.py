@@ -9,7 +9,9 @@
 3. replay: each fixture warm in-process and first in a fresh process, side by side with the
    18xx.games engine's in-process non-strict replay (tools/bench/ref_replay.rb) when Ruby and a
    reference lib (XCHECK_18XX_LIB, default /tmp/xcheck/18xx/lib) are there, skipped with a note
-   otherwise;
+   otherwise; and what one command-line call pays, as whole processes: ``ferrovia replay FILE``
+   against a Ruby process that loads the 18xx.games engine and replays the file
+   (tools/bench/ref_fresh.rb);
 4. start-up: ``ferrovia --version`` as a whole process.
 Needs ../shared/fixtures for 1 and 3 (skipped with a note when absent).
 """
@@ -113,12 +115,14 @@ def bench_replay() -> None:
         f"replay: definition cache and bytecode primed first ({cold:.3f} s in a fresh process; "
         "a first replay after the engine or data changed pays that once, engine/defcache.py)"
     )
-    ratios, first_ratios = [], []
+    ratios, first_ratios, cli_ratios = [], [], []
     print(
-        f"{'replay':<36} {'warm s':>7} {'first s':>8} {'ref s':>7} {'warm/ref':>8} {'first/ref':>9}"
+        f"{'replay':<36} {'warm s':>7} {'first s':>8} {'ref s':>7} {'warm/ref':>8} "
+        f"{'first/ref':>9} {'cli s':>6} {'ref cli s':>9} {'cli/ref':>7}"
     )
     for f in files:
         first = _fresh_replay(f)
+        cli = _whole_process([sys.executable, "-m", "ferrovia", "replay", str(f)])
         data = load_export(f)
         replay(data)
         warms = []
@@ -129,18 +133,26 @@ def bench_replay() -> None:
         warm = min(warms)
         r = ref.get(f.name)
         if r:
+            ref_cli = _whole_process(
+                ["ruby", str(ROOT / "tools" / "bench" / "ref_fresh.rb"), str(f)]
+            )
             ratios.append(warm / r["warm"])
             first_ratios.append(first / r["first"])
+            cli_ratios.append(cli / ref_cli)
             print(
                 f"{f.name:<36} {warm:7.3f} {first:8.3f} {r['warm']:7.3f} "
-                f"{warm / r['warm']:8.2f} {first / r['first']:9.2f}"
+                f"{warm / r['warm']:8.2f} {first / r['first']:9.2f} {cli:6.3f} {ref_cli:9.3f} "
+                f"{cli / ref_cli:7.2f}"
             )
         else:
-            print(f"{f.name:<36} {warm:7.3f} {first:8.3f}")
+            print(f"{f.name:<36} {warm:7.3f} {first:8.3f} {'':>7} {'':>8} {'':>9} {cli:6.3f}")
     if ratios:
         print(
             f"replay: median warm/ref {statistics.median(ratios):.2f} (goal <= 0.5), "
-            f"median first/ref {statistics.median(first_ratios):.2f} (goal <= 1); "
+            f"median first/ref {statistics.median(first_ratios):.2f} (the reference's first load "
+            "in a process that has loaded its engine already), median cli/ref "
+            f"{statistics.median(cli_ratios):.2f} (a whole `ferrovia replay FILE` against a whole "
+            "Ruby process loading the engine and replaying; goal <= 1); "
             f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
         )
 
@@ -190,6 +202,14 @@ def _fresh_replay(path: Path) -> float:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=_fresh_env()
     )
     return float(out.stdout.strip().splitlines()[-1])
+
+
+def _whole_process(cmd: list[str]) -> float:
+    """CPU seconds (user + sys) of one command run as a whole process, start-up included."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(cmd, capture_output=True, check=False, env=_fresh_env())
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
 def bench_startup(runs: int = 5) -> None:
