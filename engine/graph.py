@@ -136,6 +136,8 @@ class TrackGraph:
     walk_sides: list[tuple[tuple[tuple[str, int, int], bool], ...]] | None = field(
         default=None, repr=False, compare=False
     )
+    #: per gauge skip, the paths a walk may enter (bitset, worked out when first needed)
+    walk_open: dict[str | None, int] = field(default_factory=dict, repr=False, compare=False)
 
     def stop(self, signature: str) -> Stop:
         """The stop named ``"<hex>-<part index>"``; ``KeyError`` if there is none."""
@@ -1015,51 +1017,75 @@ class _Walk:
         """Every path the walk could find at most (bitset): those reachable from the starts by
         its moves -- on through a stop that does not block, a junction, a far side other than
         the one a path was entered by -- with none of its one-use rules; never entering a
-        path of ``shut`` (bitset) nor leaving by a side in ``closed``.  A breadth-first
-        search over (path, side entered by) states: linear in the size of the graph."""
+        path of ``shut`` (bitset) nor leaving by a side in ``closed``.  A depth-first search
+        over (path, side entered by) states: linear in the size of the graph.  A state is the
+        int ``8 * path + (0 if entered from a stop or junction else 1 + edge)``; a stop or a
+        junction, once gone through, is not gone through again (it leads to the same states)."""
         graph = self.graph
         paths = graph.paths
-        skip = self.skip
         passable = self.passable
         links = graph.links
+        stop_paths = graph.stop_paths
+        junction_paths = graph.junction_paths
         sides = self.sides
-
-        def enterable(q: TrackPath) -> bool:
-            return (
-                q.track != skip and not (q.junction >= 0 and q.terminal) and not (shut >> q.id) & 1
-            )
-
-        todo: list[tuple[int, int | None]] = []
+        open_ = self._open() & ~shut
+        todo: list[int] = []
         for kind, ident in start_nodes:
-            here = [ident] if kind == 1 else graph.stop_paths[ident]
-            todo.extend((q, None) for q in here if not paths[q].ignore and enterable(paths[q]))
+            here = [ident] if kind == 1 else stop_paths[ident]
+            todo.extend(8 * q for q in here if not paths[q].ignore and (open_ >> q) & 1)
         seen = set(todo)
-        bits = 0
+        stops_done: set[int] = set()
+        junctions_done: set[int] = set()
+        found: set[int] = set()
+        push = todo.append
         while todo:
-            pid, came = todo.pop()
+            state = todo.pop()
+            pid = state >> 3
+            came = (state & 7) - 1
+            found.add(pid)
             p = paths[pid]
-            bits |= 1 << pid
-            nxt: list[tuple[int, int | None]] = []
-            if not p.terminal:
+            if p.stops and not p.terminal:
                 for st in p.stops:
-                    if passable[st]:
-                        nxt.extend(
-                            (q, None)
-                            for q in graph.stop_paths[st]
-                            if not paths[q].ignore and enterable(paths[q])
-                        )
-            if p.junction >= 0:
-                nxt.extend(
-                    (q, None) for q in graph.junction_paths[p.junction] if enterable(paths[q])
-                )
-            for e, (side, _) in zip(p.exits, sides[pid], strict=True):
-                if e != came and side not in closed:
-                    back = hexmap.invert(e)
-                    nxt.extend((q, back) for q in links.get((pid, e), ()) if enterable(paths[q]))
-            for state in nxt:
-                if state not in seen:
-                    seen.add(state)
-                    todo.append(state)
+                    if passable[st] and st not in stops_done:
+                        stops_done.add(st)
+                        for q in stop_paths[st]:
+                            if (open_ >> q) & 1 and not paths[q].ignore and 8 * q not in seen:
+                                seen.add(8 * q)
+                                push(8 * q)
+            j = p.junction
+            if j >= 0 and j not in junctions_done:
+                junctions_done.add(j)
+                for q in junction_paths[j]:
+                    if (open_ >> q) & 1 and 8 * q not in seen:
+                        seen.add(8 * q)
+                        push(8 * q)
+            for i, e in enumerate(p.exits):
+                if e == came or (closed and sides[pid][i][0] in closed):
+                    continue
+                across = links.get((pid, e))
+                if across:
+                    code = 1 + (e + 3) % 6
+                    for q in across:
+                        nxt = 8 * q + code
+                        if nxt not in seen and (open_ >> q) & 1:
+                            seen.add(nxt)
+                            push(nxt)
+        bits = 0
+        for pid in found:
+            bits |= 1 << pid
+        return bits
+
+    def _open(self) -> int:
+        """The paths a walk of this gauge may enter (bitset, kept per graph)."""
+        graph = self.graph
+        skip = self.skip
+        bits = graph.walk_open.get(skip)
+        if bits is None:
+            bits = 0
+            for q in graph.paths:
+                if q.track != skip and not (q.junction >= 0 and q.terminal):
+                    bits |= 1 << q.id
+            graph.walk_open[skip] = bits
         return bits
 
     def tighten(self, start_nodes: list[tuple[int, int]], most: int) -> int:
