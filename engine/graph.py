@@ -1003,9 +1003,13 @@ class _Walk:
             self.junction_uses = {}
             self.walk_node(start, False)
         if self.soft_parts:
-            most = self.most(start_nodes)
+            # what the soft parts can find at most: each searched from where it starts, what
+            # the hard walk had seen by then left out (a smaller search than :meth:`most`)
+            most = 0
+            for part in self.soft_parts:
+                most |= self.part_bound(part)
             if most & ~self.found:
-                self.walk_soft_parts(most)
+                self.walk_soft_parts(most | self.found)
         self.finish()
 
     def most(
@@ -1021,6 +1025,26 @@ class _Walk:
         over (path, side entered by) states: linear in the size of the graph.  A state is the
         int ``8 * path + (0 if entered from a stop or junction else 1 + edge)``; a stop or a
         junction, once gone through, is not gone through again (it leads to the same states)."""
+        paths = self.graph.paths
+        stop_paths = self.graph.stop_paths
+        open_ = self._open() & ~shut
+        todo: list[int] = []
+        for kind, ident in start_nodes:
+            here = [ident] if kind == 1 else stop_paths[ident]
+            todo.extend(8 * q for q in here if not paths[q].ignore and (open_ >> q) & 1)
+        return self._relaxed(todo, open_, set(), closed)
+
+    def _relaxed(
+        self,
+        todo: list[int],
+        open_: int,
+        stops_done: set[int],
+        closed: Collection[tuple[str, int, int]] = (),
+    ) -> int:
+        """The paths (bitset) reachable from the states ``todo`` by the walk's moves with none
+        of its one-use rules, entering only paths of ``open_`` (bitset), going through no stop
+        of ``stops_done`` (it is filled) and leaving by no side of ``closed``.  States are ints
+        (see :meth:`most`); ``todo`` is used up."""
         graph = self.graph
         paths = graph.paths
         passable = self.passable
@@ -1028,13 +1052,7 @@ class _Walk:
         stop_paths = graph.stop_paths
         junction_paths = graph.junction_paths
         sides = self.sides
-        open_ = self._open() & ~shut
-        todo: list[int] = []
-        for kind, ident in start_nodes:
-            here = [ident] if kind == 1 else stop_paths[ident]
-            todo.extend(8 * q for q in here if not paths[q].ignore and (open_ >> q) & 1)
         seen = set(todo)
-        stops_done: set[int] = set()
         junctions_done: set[int] = set()
         found: set[int] = set()
         push = todo.append
@@ -1120,8 +1138,8 @@ class _Walk:
             if most & ~self.found:
                 self.walk_soft(part, copy=True)
         self.probing = False
-        if most & ~self.found:
-            most = self.tighten(self.start_nodes, most)
+        if most & ~self.found:  # both are upper bounds: so is what they share
+            most &= self.tighten(self.start_nodes, self.most(self.start_nodes))
         if not most & ~self.found:
             return  # everything that can be found is: no soft part has more to give
         self.exhaustive += 1
@@ -1141,47 +1159,25 @@ class _Walk:
         use."""
         across, entered, origin, _, (ps, ns, ow, ju) = part
         graph = self.graph
-        paths = graph.paths
-        sides = self.sides
-        skip = self.skip
+        shut = 0
+        for q in ps:
+            shut |= 1 << q
         marked = {side for side, n in ow.items() if n}
-
-        def open_path(q: int) -> bool:
-            qp = paths[q]
-            if q in ps or qp.track == skip:
-                return False
-            if qp.junction >= 0 and (qp.terminal or ju.get(qp.junction, 0) > 1):
-                return False
-            return not any(side in marked for side, _ in sides[q])
-
-        todo: list[tuple[int, int | None]] = [(q, entered) for q in across if open_path(q)]
-        seen: set[tuple[int, int | None]] = set(todo)
-        bits = 0
-        passable = self.passable
-        while todo:
-            pid, came = todo.pop()
-            p = paths[pid]
-            bits |= 1 << pid
-            nxt: list[tuple[int, int | None]] = []
-            if not p.terminal:
-                for st in p.stops:
-                    if passable[st] and (0, st) not in ns and (0, st) != origin:
-                        nxt.extend(
-                            (q, None)
-                            for q in graph.stop_paths[st]
-                            if not paths[q].ignore and open_path(q)
-                        )
-            if p.junction >= 0:
-                nxt.extend((q, None) for q in graph.junction_paths[p.junction] if open_path(q))
-            for e in p.exits:
-                if e != came:
-                    back = hexmap.invert(e)
-                    nxt.extend((q, back) for q in graph.links.get((pid, e), ()) if open_path(q))
-            for state in nxt:
-                if state not in seen:
-                    seen.add(state)
-                    todo.append(state)
-        return bits
+        for h in {side[0] for side in marked}:
+            for q in graph.hex_paths.get(h, ()):
+                if any(side in marked for side, _ in self.sides[q]):
+                    shut |= 1 << q
+        for j, uses in ju.items():
+            if uses > 1:
+                for q in graph.junction_paths.get(j, ()):
+                    shut |= 1 << q
+        open_ = self._open() & ~shut
+        code = 0 if entered is None else 1 + entered
+        todo = [8 * q + code for q in across if (open_ >> q) & 1]
+        stops_done = {ident for kind, ident in ns if kind == 0}
+        if origin[0] == 0:
+            stops_done.add(origin[1])
+        return self._relaxed(todo, open_, stops_done)
 
     def walk_soft(
         self,
