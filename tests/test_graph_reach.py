@@ -25,7 +25,7 @@ from ferrovia.graph import (
     reachable,
 )
 from ferrovia.notation import parse
-from ferrovia.notation.models import City, Edge, Tile
+from ferrovia.notation.models import City, Edge, NodeRef, Tile, Town
 from ferrovia.paths import gamedata_root
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -337,3 +337,22 @@ def test_the_blossom_search_finds_an_augmenting_path_when_a_perfect_matching_exi
         adj[a].append(b)
         adj[b].append(a)
     assert _augmenting(adj, mate, 0) == _perfect_matching(n, edges, frozenset(range(n)))
+
+
+@pytest.mark.parametrize("game", ["1830", "1858", "1858_india", "1858_switzerland"])
+def test_every_tile_of_the_games_keeps_reach_in_the_class_of_the_matching_pass(game: str) -> None:
+    """What makes the matching pass hold on legal data (see graph._Walk), checked on every
+    tile and preprinted hex: no lane specs (every path at a hex side then joins every path of
+    the walk's gauge family across it) and no terminal or ``ignore`` path ending at a city or
+    town (the walk goes through those both ways).  So the exhaustive fallback is never needed
+    for a broad or metre reach of these games."""
+    defn = load_game(gamedata_root() / game)
+    tiles = [t.tile for t in defn.tiles.values()]
+    tiles += [h.tile for h in defn.hexes.values() if h.tile is not None]
+    for tile in tiles:
+        for path in tile.paths + tile.future_paths:
+            assert not (path.lanes or path.a_lane or path.b_lane), tile
+            if path.terminal or path.ignore:
+                for end in (path.a, path.b):
+                    if isinstance(end, NodeRef):
+                        assert not isinstance(tile.node(end), (City, Town)), tile
