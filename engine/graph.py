@@ -1306,10 +1306,11 @@ class _Walk:
         nodes_seen.add(node)
         kind, ident = node
         paths = self.graph.paths
-        here = [ident] if kind == 1 else list(self.graph.stop_paths[ident])
+        here = (ident,) if kind == 1 else self.graph.stop_paths[ident]
+        paths_seen = self.paths_seen  # (the same set all through this node's walk)
         for pid in here:
             p = paths[pid]
-            if p.track == self.skip or p.ignore:
+            if p.track == self.skip or p.ignore or pid in paths_seen:
                 continue
             self.walk_path(p, None, -1, soft, node, soft)
         if soft and not self.probing:
@@ -1358,24 +1359,29 @@ class _Walk:
         paths = graph.paths
         if j >= 0 and j != jskip:
             for q in graph.junction_paths[j]:
-                self.walk_path(paths[q], None, j, soft, origin, origin_soft)
+                if q not in paths_seen:  # (walk_path's first test, without the call)
+                    self.walk_path(paths[q], None, j, soft, origin, origin_soft)
+        links = graph.links
         for e, (side, converging) in zip(p.exits, sides, strict=True):
             if e == entered:
                 continue
-            across = graph.links.get((p.id, e))
+            across = links.get((pid, e))
             if not across:
                 continue
+            back = (e + 3) % 6  # hexmap.invert
             on_way[side] = on_way.get(side, 0) + 1
             if soft:
                 for q in across:
-                    self.walk_path(paths[q], hexmap.invert(e), -1, True, origin, origin_soft)
+                    if q not in paths_seen:
+                        self.walk_path(paths[q], back, -1, True, origin, origin_soft)
             elif converging:
                 # a soft part: noted, walked after the hard walk (it changes nothing else)
                 context = (set(paths_seen), set(self.nodes_seen), dict(on_way), dict(junction_uses))
-                self.soft_parts.append((across, hexmap.invert(e), origin, origin_soft, context))
+                self.soft_parts.append((across, back, origin, origin_soft, context))
             else:
                 for q in across:
-                    self.walk_path(paths[q], hexmap.invert(e), -1, False, origin, origin_soft)
+                    if q not in paths_seen:
+                        self.walk_path(paths[q], back, -1, False, origin, origin_soft)
             on_way[side] -= 1
         if soft and not self.probing:
             paths_seen.discard(p.id)
