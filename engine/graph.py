@@ -136,6 +136,8 @@ class TrackGraph:
     walk_sides: list[tuple[tuple[tuple[str, int, int], bool], ...]] | None = field(
         default=None, repr=False, compare=False
     )
+    #: per gauge skip, the paths a walk may enter (bitset, worked out when first needed)
+    walk_open: dict[str | None, int] = field(default_factory=dict, repr=False, compare=False)
 
     def stop(self, signature: str) -> Stop:
         """The stop named ``"<hex>-<part index>"``; ``KeyError`` if there is none."""
@@ -919,7 +921,8 @@ _Part = tuple[tuple[int, ...], int, tuple[int, int], bool, _Context]
 
 
 class _Walk:
-    """The 18xx.games walk, computed in three passes that find exactly what it finds.
+    """The 18xx.games walk, computed in three passes that find exactly what it finds, in time
+    polynomial in the size of the network.
 
     Past a side where two or more of a tile's paths meet (a converging side) the walk forgets,
     on its way back, what it saw beyond it, so from there on it tries every way on: exponential
@@ -928,32 +931,61 @@ class _Walk:
 
     1. the *hard* walk runs first as it is, each soft part left out but noted with the walk's
        state where it starts (paths and stops seen, sides on the way, junctions in use);
-    2. each soft part is *probed*: walked once keeping what it saw, a quick pass whose every
-       find is a walk the full soft part tries too;
-    3. only if an upper bound still holds a path not found: each soft part is walked in full,
-       a step skipped when every path it could ever lead to is found already (``bound`` per
-       path and side entered by, :meth:`part_bound` per part: upper bounds, so nothing the
-       walk finds is lost).
+    2. if what the soft parts can reach at most (:meth:`part_bound`, each from where it
+       starts) holds a path not found, each soft part is *probed*: walked once keeping what
+       it saw, a quick pass whose every find is a walk the full soft part tries too; if that
+       leaves a gap, the bound is tightened (:meth:`most`, :meth:`tighten`);
+    3. only if a path is still in doubt: the matching pass (:meth:`solve_part`) settles, for
+       each such path, whether the soft part finds it.
+
+    **Why pass 3 is polynomial.**  A soft part finds a path ``q`` iff some sequence of moves
+    from its start obeys the walk's rules and ends entering ``q`` (everything is undone on the
+    way back, so the walk tries every such sequence).  Take track paths as the *edges* of a
+    graph whose *vertices* are stops, junctions and hex sides (a side: the (hex, edge, lane)
+    pair that links join; the walk marks the side on the way, not the path).  Then:
+
+    - a move goes *through* a vertex from one edge to another: through a stop from any of its
+      paths to any other (if it does not block and no path there is ``terminal``/``ignore``),
+      through a junction likewise, across a side from a path on one hex to a path on the other;
+    - the walk goes through each vertex at most once: a stop is seen, a junction in use twice;
+      a side crossed one way is on the way, so no path on the hex it was left from may be
+      entered again and a path on the other hex can no longer cross back;
+    - so the moves of a soft part are exactly the *simple paths* of that graph that obey, at
+      each vertex, its allowed pairs of edges -- a stop's or junction's any two edges, a side's
+      any edge of one hex with any edge of the other (checked: every path there joins every
+      path across, which holds for one gauge family on tiles without lanes of mixed widths);
+    - ``q`` is found iff some such path goes through one end of ``q`` into it without having
+      gone through its far end first (unless that is a stop: entering a path to a seen stop is
+      allowed).  If the far end was gone through -- a side crossed into ``q``'s hex, or a
+      junction -- the walk could have turned into ``q`` right there instead, reaching ``q``
+      from the other end with this one still fresh: so asking both directions, each with the
+      far end left out of the graph, is exact.
+
+    Where each vertex's allowed pairs are "any two edges of different parts" (complete
+    multipartite; Szeider 2003, *Finding paths in graphs avoiding forbidden transitions*), a
+    simple path under them is a perfect matching of a gadget graph: per vertex one node per
+    part, all joined, plus (parts - 2) nodes joined to every part node -- perfectly matched
+    inside when the vertex is unused, or leaving exactly two part nodes of different parts to
+    the path's two edges; a start node and a target node at the ends.  The matching where
+    every vertex is unused leaves only those two exposed, so a perfect matching exists iff one
+    augmenting path joins them: one Edmonds blossom search (:func:`_augmenting`), O(V E) on a
+    graph of O(P + L) nodes, per path in doubt and direction.  A part outside that class
+    (:class:`_PartModel` returns None) is walked in full instead, counted in
+    ``WALK_STATS["exhaustive"]`` -- a case no board of one gauge family reaches.
 
     What it costs (P paths, L links, S starts; every find is a real walk, so found is a lower
     bound of the answer throughout):
 
     - pass 1 enters each path at most once per start: O(S (P + L));
-    - pass 2 walks each soft part once: O(parts (P + L)), parts <= S P;
-    - the upper bound :meth:`most` is one breadth-first search over (path, side entered by)
-      states, O(P + L); :meth:`tighten` shuts paths that one of their own sides is on the way
-      to whenever they could be entered (one search per path in doubt, repeated at most P
-      times): O(P^2 (P + L)) at worst.  Both are proven upper bounds (see there);
-    - when found equals the tightened bound the answer is exact and pass 3 does not run, so
-      the whole reach is polynomial.  Pass 3 is the only exponential part: the question it
-      settles in general (which paths lie on some walk obeying the one-use rules) is a
-      path problem with forbidden transitions, for which no polynomial method is known in
-      general; it runs only for a path the bounds leave in doubt and is counted in
-      ``WALK_STATS["exhaustive"]``.
+    - pass 2 walks each soft part once: O(parts (P + L)), parts <= S P; the bounds are
+      searches over (path, side entered by) states, O(P + L) each, :meth:`tighten` at most
+      O(P^2 (P + L));
+    - pass 3: O(P (P + L)^2) per soft part at worst.
 
-    Measured: pass 3 ran for none of the 2,919 reaches of the twelve 1858 fixture replays
-    (dense late-game boards included) nor of 1,500 random boards of switch tiles; the bench
-    (tools/bench/bench_speed.py) prints the count.
+    Measured: pass 3 ran for none of the reaches of the 1858 fixture replays (the bounds
+    settle them all); tests/test_graph_reach.py checks the matching pass alone (every soft
+    part settled by it, :func:`reach_by_matching`) against the plain walk on boards full of
+    switches and on real late-game boards.
     """
 
     def __init__(
@@ -989,7 +1021,8 @@ class _Walk:
         self.soft_parts: list[_Part] = []
         self.targets = 0  # pass 3: what the soft part being walked may still find
         self.start_nodes: list[tuple[int, int]] = []
-        self.exhaustive = 0  # 1 when pass 3 had to run (counted in WALK_STATS)
+        self.matching = 0  # 1 when pass 3 ran (counted in WALK_STATS)
+        self.exhaustive = 0  # 1 when a part of it was walked in full (counted in WALK_STATS)
 
     def run(self, start_nodes: list[tuple[int, int]]) -> None:
         self.start_nodes = start_nodes
@@ -1001,10 +1034,38 @@ class _Walk:
             self.junction_uses = {}
             self.walk_node(start, False)
         if self.soft_parts:
-            most = self.most(start_nodes)
+            # what the soft parts can find at most: each searched from where it starts, what
+            # the hard walk had seen by then left out (a smaller search than :meth:`most`)
+            most = 0
+            for part in self.soft_parts:
+                most |= self.part_bound(part)
             if most & ~self.found:
-                self.walk_soft_parts(most)
+                self.walk_soft_parts(most | self.found)
         self.finish()
+
+    def run_matching(self, start_nodes: list[tuple[int, int]]) -> bool:
+        """Pass 1, then every path each soft part can reach at most asked of the matching
+        pass (:meth:`solve_part`); False when a part is outside its class."""
+        self.start_nodes = start_nodes
+        for start in start_nodes:
+            self.paths_seen = set()
+            self.nodes_seen = set(start_nodes)
+            self.nodes_seen.discard(start)
+            self.on_way = {}
+            self.junction_uses = {}
+            self.walk_node(start, False)
+        for part in self.soft_parts:
+            got = self.solve_part(part, self.part_bound(part))
+            if got is None:
+                return False
+            self.add_found(got)
+        self.finish()
+        return True
+
+    def add_found(self, bits: int) -> None:
+        for q in _bits_of(bits & ~self.found):
+            self.seen_paths.add(q)
+        self.found |= bits
 
     def most(
         self,
@@ -1015,51 +1076,89 @@ class _Walk:
         """Every path the walk could find at most (bitset): those reachable from the starts by
         its moves -- on through a stop that does not block, a junction, a far side other than
         the one a path was entered by -- with none of its one-use rules; never entering a
-        path of ``shut`` (bitset) nor leaving by a side in ``closed``.  A breadth-first
-        search over (path, side entered by) states: linear in the size of the graph."""
+        path of ``shut`` (bitset) nor leaving by a side in ``closed``.  A depth-first search
+        over (path, side entered by) states: linear in the size of the graph.  A state is the
+        int ``8 * path + (0 if entered from a stop or junction else 1 + edge)``; a stop or a
+        junction, once gone through, is not gone through again (it leads to the same states)."""
+        paths = self.graph.paths
+        stop_paths = self.graph.stop_paths
+        open_ = self._open() & ~shut
+        todo: list[int] = []
+        for kind, ident in start_nodes:
+            here = [ident] if kind == 1 else stop_paths[ident]
+            todo.extend(8 * q for q in here if not paths[q].ignore and (open_ >> q) & 1)
+        return self._relaxed(todo, open_, set(), closed)
+
+    def _relaxed(
+        self,
+        todo: list[int],
+        open_: int,
+        stops_done: set[int],
+        closed: Collection[tuple[str, int, int]] = (),
+    ) -> int:
+        """The paths (bitset) reachable from the states ``todo`` by the walk's moves with none
+        of its one-use rules, entering only paths of ``open_`` (bitset), going through no stop
+        of ``stops_done`` (it is filled) and leaving by no side of ``closed``.  States are ints
+        (see :meth:`most`); ``todo`` is used up."""
         graph = self.graph
         paths = graph.paths
-        skip = self.skip
         passable = self.passable
         links = graph.links
+        stop_paths = graph.stop_paths
+        junction_paths = graph.junction_paths
         sides = self.sides
-
-        def enterable(q: TrackPath) -> bool:
-            return (
-                q.track != skip and not (q.junction >= 0 and q.terminal) and not (shut >> q.id) & 1
-            )
-
-        todo: list[tuple[int, int | None]] = []
-        for kind, ident in start_nodes:
-            here = [ident] if kind == 1 else graph.stop_paths[ident]
-            todo.extend((q, None) for q in here if not paths[q].ignore and enterable(paths[q]))
         seen = set(todo)
-        bits = 0
+        junctions_done: set[int] = set()
+        found: set[int] = set()
+        push = todo.append
         while todo:
-            pid, came = todo.pop()
+            state = todo.pop()
+            pid = state >> 3
+            came = (state & 7) - 1
+            found.add(pid)
             p = paths[pid]
-            bits |= 1 << pid
-            nxt: list[tuple[int, int | None]] = []
-            if not p.terminal:
+            if p.stops and not p.terminal:
                 for st in p.stops:
-                    if passable[st]:
-                        nxt.extend(
-                            (q, None)
-                            for q in graph.stop_paths[st]
-                            if not paths[q].ignore and enterable(paths[q])
-                        )
-            if p.junction >= 0:
-                nxt.extend(
-                    (q, None) for q in graph.junction_paths[p.junction] if enterable(paths[q])
-                )
-            for e, (side, _) in zip(p.exits, sides[pid], strict=True):
-                if e != came and side not in closed:
-                    back = hexmap.invert(e)
-                    nxt.extend((q, back) for q in links.get((pid, e), ()) if enterable(paths[q]))
-            for state in nxt:
-                if state not in seen:
-                    seen.add(state)
-                    todo.append(state)
+                    if passable[st] and st not in stops_done:
+                        stops_done.add(st)
+                        for q in stop_paths[st]:
+                            if (open_ >> q) & 1 and not paths[q].ignore and 8 * q not in seen:
+                                seen.add(8 * q)
+                                push(8 * q)
+            j = p.junction
+            if j >= 0 and j not in junctions_done:
+                junctions_done.add(j)
+                for q in junction_paths[j]:
+                    if (open_ >> q) & 1 and 8 * q not in seen:
+                        seen.add(8 * q)
+                        push(8 * q)
+            for i, e in enumerate(p.exits):
+                if e == came or (closed and sides[pid][i][0] in closed):
+                    continue
+                across = links.get((pid, e))
+                if across:
+                    code = 1 + (e + 3) % 6
+                    for q in across:
+                        nxt = 8 * q + code
+                        if nxt not in seen and (open_ >> q) & 1:
+                            seen.add(nxt)
+                            push(nxt)
+        bits = 0
+        for pid in found:
+            bits |= 1 << pid
+        return bits
+
+    def _open(self) -> int:
+        """The paths a walk of this gauge may enter (bitset, kept per graph)."""
+        graph = self.graph
+        skip = self.skip
+        bits = graph.walk_open.get(skip)
+        if bits is None:
+            bits = 0
+            for q in graph.paths:
+                if q.track != skip and not (q.junction >= 0 and q.terminal):
+                    bits |= 1 << q.id
+            graph.walk_open[skip] = bits
         return bits
 
     def tighten(self, start_nodes: list[tuple[int, int]], most: int) -> int:
@@ -1094,68 +1193,82 @@ class _Walk:
             if most & ~self.found:
                 self.walk_soft(part, copy=True)
         self.probing = False
-        if most & ~self.found:
-            most = self.tighten(self.start_nodes, most)
+        if most & ~self.found:  # both are upper bounds: so is what they share
+            most &= self.tighten(self.start_nodes, self.most(self.start_nodes))
         if not most & ~self.found:
             return  # everything that can be found is: no soft part has more to give
-        self.exhaustive += 1
-        self.bounds = _walk_bounds(self.graph, self.company, self.tokens, self.skip)
-        # what each soft part could find at most, its own start taken into account
-        part_bounds = [self.part_bound(part) for part in self.soft_parts]
-        self.prune = True
-        for part, bound in zip(self.soft_parts, part_bounds, strict=True):
-            if bound & ~self.found:
-                self.targets = bound
-                self.walk_soft(part, copy=False)
+        # pass 3: what each soft part could find at most and is not found yet, settled by
+        # matchings; a part outside the class that is proven for is walked in full
+        self.matching = 1
+        for part in self.soft_parts:
+            bound = self.part_bound(part) & most
+            if not bound & ~self.found:
+                continue
+            got = self.solve_part(part, bound & ~self.found)
+            if got is not None:
+                self.add_found(got)
+                continue
+            self.exhaustive = 1
+            if self.bounds is None:
+                self.bounds = _walk_bounds(self.graph, self.company, self.tokens, self.skip)
+            self.prune = True
+            self.targets = bound
+            self.walk_soft(part, copy=False)
+            self.prune = False
 
     def part_bound(self, part: _Part) -> int:
         """The paths a soft part can reach at most (bitset): those reachable by the walk's
         moves from where it starts, leaving out what stays shut all through it -- paths
         already seen or with a side on the way, stops already passed, junctions in full
         use."""
-        across, entered, origin, _, (ps, ns, ow, ju) = part
+        across, entered, origin, _, (_, ns, _, _) = part
+        open_ = self._part_open(part)
+        code = 0 if entered is None else 1 + entered
+        todo = [8 * q + code for q in across if (open_ >> q) & 1]
+        stops_done = {ident for kind, ident in ns if kind == 0}
+        if origin[0] == 0:
+            stops_done.add(origin[1])
+        return self._relaxed(todo, open_, stops_done)
+
+    def _part_open(self, part: _Part) -> int:
+        """The paths a soft part may ever enter (bitset): not those seen before it, nor those
+        with a side on the way or at a junction in full use then (shut all through it)."""
+        _, _, _, _, (ps, _, ow, ju) = part
         graph = self.graph
-        paths = graph.paths
-        sides = self.sides
-        skip = self.skip
+        shut = 0
+        for q in ps:
+            shut |= 1 << q
         marked = {side for side, n in ow.items() if n}
+        for h in {side[0] for side in marked}:
+            for q in graph.hex_paths.get(h, ()):
+                if any(side in marked for side, _ in self.sides[q]):
+                    shut |= 1 << q
+        for j, uses in ju.items():
+            if uses > 1:
+                for q in graph.junction_paths.get(j, ()):
+                    shut |= 1 << q
+        return self._open() & ~shut
 
-        def open_path(q: int) -> bool:
-            qp = paths[q]
-            if q in ps or qp.track == skip:
-                return False
-            if qp.junction >= 0 and (qp.terminal or ju.get(qp.junction, 0) > 1):
-                return False
-            return not any(side in marked for side, _ in sides[q])
-
-        todo: list[tuple[int, int | None]] = [(q, entered) for q in across if open_path(q)]
-        seen: set[tuple[int, int | None]] = set(todo)
-        bits = 0
-        passable = self.passable
-        while todo:
-            pid, came = todo.pop()
-            p = paths[pid]
-            bits |= 1 << pid
-            nxt: list[tuple[int, int | None]] = []
-            if not p.terminal:
-                for st in p.stops:
-                    if passable[st] and (0, st) not in ns and (0, st) != origin:
-                        nxt.extend(
-                            (q, None)
-                            for q in graph.stop_paths[st]
-                            if not paths[q].ignore and open_path(q)
-                        )
-            if p.junction >= 0:
-                nxt.extend((q, None) for q in graph.junction_paths[p.junction] if open_path(q))
-            for e in p.exits:
-                if e != came:
-                    back = hexmap.invert(e)
-                    nxt.extend((q, back) for q in graph.links.get((pid, e), ()) if open_path(q))
-            for state in nxt:
-                if state not in seen:
-                    seen.add(state)
-                    todo.append(state)
-        return bits
+    def solve_part(self, part: _Part, targets: int) -> int | None:
+        """Which of ``targets`` (bitset) a soft part finds, in polynomial time: one augmenting
+        path search of a matching per target and direction (see :class:`_Walk`, pass 3).
+        None when the board is outside the class the reduction is proven for (a side whose
+        paths do not all join all those across, a stop a walk may go through with a terminal
+        or ``ignore`` path, a path without two ends)."""
+        model = _PartModel.of(self, part)
+        if model is None:
+            return None
+        out = 0
+        for q in _bits_of(targets & model.edges):
+            if q in model.first:
+                out |= 1 << q  # entered as the part starts
+                continue
+            ends = model.ends[q]
+            for u, v in ((ends[0], ends[1]), (ends[1], ends[0])):
+                if model.reaches(q, u, v):
+                    out |= 1 << q
+                    break
+        return out
 
     def walk_soft(
         self,
@@ -1193,10 +1306,11 @@ class _Walk:
         nodes_seen.add(node)
         kind, ident = node
         paths = self.graph.paths
-        here = [ident] if kind == 1 else list(self.graph.stop_paths[ident])
+        here = (ident,) if kind == 1 else self.graph.stop_paths[ident]
+        paths_seen = self.paths_seen  # (the same set all through this node's walk)
         for pid in here:
             p = paths[pid]
-            if p.track == self.skip or p.ignore:
+            if p.track == self.skip or p.ignore or pid in paths_seen:
                 continue
             self.walk_path(p, None, -1, soft, node, soft)
         if soft and not self.probing:
@@ -1245,24 +1359,29 @@ class _Walk:
         paths = graph.paths
         if j >= 0 and j != jskip:
             for q in graph.junction_paths[j]:
-                self.walk_path(paths[q], None, j, soft, origin, origin_soft)
+                if q not in paths_seen:  # (walk_path's first test, without the call)
+                    self.walk_path(paths[q], None, j, soft, origin, origin_soft)
+        links = graph.links
         for e, (side, converging) in zip(p.exits, sides, strict=True):
             if e == entered:
                 continue
-            across = graph.links.get((p.id, e))
+            across = links.get((pid, e))
             if not across:
                 continue
+            back = (e + 3) % 6  # hexmap.invert
             on_way[side] = on_way.get(side, 0) + 1
             if soft:
                 for q in across:
-                    self.walk_path(paths[q], hexmap.invert(e), -1, True, origin, origin_soft)
+                    if q not in paths_seen:
+                        self.walk_path(paths[q], back, -1, True, origin, origin_soft)
             elif converging:
                 # a soft part: noted, walked after the hard walk (it changes nothing else)
                 context = (set(paths_seen), set(self.nodes_seen), dict(on_way), dict(junction_uses))
-                self.soft_parts.append((across, hexmap.invert(e), origin, origin_soft, context))
+                self.soft_parts.append((across, back, origin, origin_soft, context))
             else:
                 for q in across:
-                    self.walk_path(paths[q], hexmap.invert(e), -1, False, origin, origin_soft)
+                    if q not in paths_seen:
+                        self.walk_path(paths[q], back, -1, False, origin, origin_soft)
             on_way[side] -= 1
         if soft and not self.probing:
             paths_seen.discard(p.id)
@@ -1270,8 +1389,241 @@ class _Walk:
             junction_uses[j] -= 1
 
 
-#: reaches worked out, and how many of them needed the exhaustive pass 3 (see :class:`_Walk`)
-WALK_STATS = {"reaches": 0, "exhaustive": 0}
+_Vertex = tuple[Any, ...]  # ("stop", id) | ("junction", id) | ("side", key, key) | ("end", ...)
+
+
+class _PartModel:
+    """A soft part as a graph whose walks are the soft part's walks (see :class:`_Walk`):
+    track paths are its edges; stops, junctions and hex sides its vertices."""
+
+    def __init__(self) -> None:
+        self.edges = 0  # bitset: the paths the part may enter
+        self.ends: dict[int, tuple[_Vertex, _Vertex]] = {}
+        #: vertex a walk may go through -> its parts: a move goes from an edge of one part to
+        #: an edge of another (a stop's and a junction's edges are one part each; a side's
+        #: paths are two parts, one per hex)
+        self.parts: dict[_Vertex, dict[Any, list[int]]] = {}
+        self.first: dict[int, _Vertex] = {}  # the part's first paths -> their far end
+        #: per path, the part of each end it belongs to (see ``parts``)
+        self.keys: dict[int, tuple[Any, Any]] = {}
+
+    @classmethod
+    def of(cls, walk: _Walk, part: _Part) -> _PartModel | None:
+        across, entered, origin, _, (_, ns, _, ju) = part
+        graph = walk.graph
+        paths = graph.paths
+        sides = walk.sides
+        edges = walk.part_bound(part)  # no walk of the part leaves these paths
+        model = cls()
+        model.edges = edges
+        ids = list(_bits_of(edges))
+        # each path's two ends; a side is a vertex shared by every path with that (hex,
+        # edge, lane) -- the walk marks the side, not the path -- and those across it
+        partner: dict[Any, Any] = {}
+
+        def across_key(key: Any) -> Any:
+            """The (hex, edge, lane) across ``key``: None if no path there joins one, False if
+            paths there join two (not one crossing point)."""
+            if key not in partner:
+                far: set[Any] = set()
+                for r in graph.hex_paths.get(key[0], ()):
+                    for x, (side, _) in zip(paths[r].exits, sides[r], strict=True):
+                        if side == key:
+                            for t in graph.links.get((r, x), ()):
+                                far.update(
+                                    s
+                                    for y, (s, _) in zip(paths[t].exits, sides[t], strict=True)
+                                    if y == (x + 3) % 6
+                                )
+                partner[key] = far.pop() if len(far) == 1 else (None if not far else False)
+            return partner[key]
+
+        for q in ids:
+            p = paths[q]
+            ends: list[_Vertex] = []
+            keys: list[Any] = []
+            for side, _ in sides[q]:
+                other = across_key(side)
+                if other is False or (other is not None and across_key(other) != side):
+                    return None
+                if other is None:
+                    ends.append(("end", side))  # no path across joins it: leads nowhere
+                else:
+                    ends.append(("side", min(side, other), max(side, other)))
+                keys.append(side)
+            for st in p.stops:
+                ends.append(("stop", st))
+                keys.append(q)
+            if p.junction >= 0:
+                ends.append(("junction", p.junction))
+                keys.append(q)
+            if len(ends) != 2:
+                return None
+            model.ends[q] = (ends[0], ends[1])
+            model.keys[q] = (keys[0], keys[1])
+        # the vertices a walk may go through, and their parts
+        passed_stops = {ident for kind, ident in ns if kind == 0}
+        if origin[0] == 0:
+            passed_stops.add(origin[1])
+        for q in ids:
+            for v, key in zip(model.ends[q], model.keys[q], strict=True):
+                kind = v[0]
+                if kind == "end":
+                    continue
+                if kind == "stop":
+                    st = v[1]
+                    if not walk.passable[st] or st in passed_stops:
+                        continue
+                    if paths[q].terminal or paths[q].ignore:
+                        return None  # a one-way move through a stop
+                elif kind == "junction" and ju.get(v[1], 0):
+                    continue
+                edges_of = model.parts.setdefault(v, {}).setdefault(key, [])
+                if q not in edges_of:
+                    edges_of.append(q)
+        for v, parts in list(model.parts.items()):
+            if v[0] == "stop" or v[0] == "junction":
+                if any(model.ends[q][0] == model.ends[q][1] for es in parts.values() for q in es):
+                    return None  # a path from a stop or junction back to it
+            elif len(parts) == 2:
+                # a move across a side goes from any of its paths on one hex to any on the other
+                (ka, qa), (kb, qb) = parts.items()
+                for key, mine, theirs in ((ka, qa, qb), (kb, qb, qa)):
+                    for q in mine:
+                        e = paths[q].exits[[side for side, _ in sides[q]].index(key)]
+                        joined = {r for r in graph.links.get((q, e), ()) if (edges >> r) & 1}
+                        if joined != set(theirs):
+                            return None
+            if len(parts) < 2:
+                del model.parts[v]  # nothing goes through it
+        # the first paths: those across the side crossed as the part starts
+        for q in across:
+            if (edges >> q) & 1:
+                p = paths[q]
+                at = [i for i, e in enumerate(p.exits) if e == entered]
+                # (a path with both ends on that side leads nowhere beyond it)
+                model.first[q] = model.ends[q][1 - at[0]] if len(at) == 1 else ("end", q, -1)
+        return model
+
+    def reaches(self, target: int, u: _Vertex, v: _Vertex) -> bool:
+        """Whether a walk of the part goes through ``u`` into ``target``, not having gone
+        through its far end ``v`` (a side or junction; a stop may have been passed): whether
+        the graph below has a perfect matching, i.e. an augmenting path from the start to the
+        target over the matching where every vertex is unused."""
+        if u not in self.parts:
+            return False
+        skip = v if v != u and v[0] != "stop" else None
+        adj: list[list[int]] = []
+        mate: list[int] = []
+
+        def new() -> int:
+            adj.append([])
+            mate.append(-1)
+            return len(adj) - 1
+
+        def join(a: int, b: int) -> None:
+            adj[a].append(b)
+            adj[b].append(a)
+
+        port: dict[tuple[_Vertex, Any], int] = {}
+        for w, parts in self.parts.items():
+            if w == skip:
+                continue
+            ports = [new() for _ in parts]
+            for key, x in zip(parts, ports, strict=True):
+                port[(w, key)] = x
+            for pa, pb in itertools.combinations(ports, 2):
+                join(pa, pb)
+            for i in range(len(ports) - 2):  # absorbers: all but two ports of an unused vertex
+                y = new()
+                for x in ports:
+                    join(x, y)
+                mate[y], mate[ports[i]] = ports[i], y
+            mate[ports[-1]], mate[ports[-2]] = ports[-2], ports[-1]
+        start, goal = new(), new()
+        keys = self.keys
+        for q, (end_a, end_b) in self.ends.items():
+            if q == target:
+                continue
+            if q in self.first:
+                far = self.first[q]
+                there = port.get((far, keys[q][1 if end_b == far else 0]))
+                if there is not None:
+                    join(start, there)
+                continue
+            at_a = port.get((end_a, keys[q][0]))
+            at_b = port.get((end_b, keys[q][1]))
+            if at_a is not None and at_b is not None and end_a != end_b:
+                join(at_a, at_b)
+        at_u = port.get((u, keys[target][0 if self.ends[target][0] == u else 1]))
+        if at_u is None:
+            return False
+        join(goal, at_u)
+        return _augmenting(adj, mate, start)
+
+
+def _augmenting(adj: list[list[int]], mate: list[int], root: int) -> bool:
+    """Whether an augmenting path over the matching ``mate`` leaves the exposed vertex
+    ``root`` (Edmonds' blossom search: an odd cycle of the alternating tree is shrunk to its
+    base, so the search is right on any graph, not only bipartite ones)."""
+    n = len(adj)
+    parent = [-1] * n
+    base = list(range(n))
+    used = [False] * n
+    used[root] = True
+    queue = [root]
+
+    def lca(a: int, b: int) -> int:
+        on_path = [False] * n
+        while True:
+            a = base[a]
+            on_path[a] = True
+            if mate[a] < 0:
+                break
+            a = parent[mate[a]]
+        while True:
+            b = base[b]
+            if on_path[b]:
+                return b
+            b = parent[mate[b]]
+
+    def mark(v: int, b: int, child: int, blossom: list[bool]) -> None:
+        while base[v] != b:
+            blossom[base[v]] = blossom[base[mate[v]]] = True
+            parent[v] = child
+            child = mate[v]
+            v = parent[mate[v]]
+
+    head = 0
+    while head < len(queue):
+        v = queue[head]
+        head += 1
+        for to in adj[v]:
+            if base[v] == base[to] or mate[v] == to:
+                continue
+            if to == root or (mate[to] >= 0 and parent[mate[to]] >= 0):
+                cur = lca(v, to)
+                blossom = [False] * n
+                mark(v, cur, to, blossom)
+                mark(to, cur, v, blossom)
+                for i in range(n):
+                    if blossom[base[i]]:
+                        base[i] = cur
+                        if not used[i]:
+                            used[i] = True
+                            queue.append(i)
+            elif parent[to] < 0:
+                parent[to] = v
+                if mate[to] < 0:
+                    return True
+                used[mate[to]] = True
+                queue.append(mate[to])
+    return False
+
+
+#: reaches worked out; how many needed pass 3 settled by matchings (polynomial); how many a
+#: part outside the class that reduction is proven for sent to the exhaustive walk
+WALK_STATS = {"reaches": 0, "matching": 0, "exhaustive": 0}
 
 
 def reach_bound(
@@ -1285,8 +1637,25 @@ def reach_bound(
 ) -> frozenset[int]:
     """The polynomial upper bound of the paths :func:`reachable` finds (:meth:`_Walk.tighten`
     from nothing found), for tests: every path the walk finds is in it."""
-    out = _reach(graph, company, tokens, gauge, home_hexes, home_cities, bound_only=True)
+    out = _reach(graph, company, tokens, gauge, home_hexes, home_cities, mode="bound")
     assert isinstance(out, frozenset)
+    return out
+
+
+def reach_by_matching(
+    graph: TrackGraph,
+    company: str,
+    *,
+    tokens: Tokens,
+    gauge: str | None,
+    home_hexes: Collection[str] = (),
+    home_cities: Mapping[str, Collection[int]] | None = None,
+) -> Reach | None:
+    """:func:`reachable` with every soft part settled by the matching pass alone (no probe, no
+    bound: :meth:`_Walk.run_matching`), for tests of that pass; None when a soft part is outside
+    the class it is proven for."""
+    out = _reach(graph, company, tokens, gauge, home_hexes, home_cities, mode="matching")
+    assert out is None or isinstance(out, Reach)
     return out
 
 
@@ -1319,7 +1688,7 @@ def reachable(
     >>> dict(r.hexes)
     {'A1': frozenset({0}), 'A3': frozenset({0, 3}), 'A5': frozenset({3})}
     """
-    out = _reach(graph, company, tokens, gauge, home_hexes, home_cities, bound_only=False)
+    out = _reach(graph, company, tokens, gauge, home_hexes, home_cities, mode="walk")
     assert isinstance(out, Reach)
     return out
 
@@ -1332,8 +1701,8 @@ def _reach(
     home_hexes: Collection[str],
     home_cities: Mapping[str, Collection[int]] | None,
     *,
-    bound_only: bool,
-) -> Reach | frozenset[int]:
+    mode: str,
+) -> Reach | frozenset[int] | None:
     skip = gauge_skip(gauge)
     hexes: dict[str, set[int]] = {}
     seen_stops: set[int] = set()
@@ -1367,16 +1736,21 @@ def _reach(
     start_nodes: list[tuple[int, int]] = [(0, s) for s in start_stops]
     start_nodes += [(1, pid) for pid in start_paths]  # plain home track: the path is the node
     walk = _Walk(graph, company, tokens, skip, hexes, seen_stops, seen_paths)
-    if bound_only:
+    if mode == "bound":
         return frozenset(_bits_of(walk.tighten(start_nodes, walk.most(start_nodes))))
     # the walk recurses once per path on its way (pure-Python frames: a higher limit is safe)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))
     try:
-        walk.run(start_nodes)
+        if mode == "matching":
+            if not walk.run_matching(start_nodes):
+                return None
+        else:
+            walk.run(start_nodes)
     finally:
         sys.setrecursionlimit(limit)
     WALK_STATS["reaches"] += 1
+    WALK_STATS["matching"] += walk.matching
     WALK_STATS["exhaustive"] += walk.exhaustive
 
     return Reach(

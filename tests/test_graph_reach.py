@@ -14,9 +14,18 @@ import pytest
 from conftest import shared_path
 from ferrovia import hexmap
 from ferrovia.definition import load_game
-from ferrovia.graph import WALK_STATS, Reach, TrackGraph, build_graph, reach_bound, reachable
+from ferrovia.graph import (
+    WALK_STATS,
+    Reach,
+    TrackGraph,
+    _augmenting,
+    build_graph,
+    reach_bound,
+    reach_by_matching,
+    reachable,
+)
 from ferrovia.notation import parse
-from ferrovia.notation.models import City, Edge, Tile
+from ferrovia.notation.models import City, Edge, NodeRef, Tile, Town
 from ferrovia.paths import gamedata_root
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -76,6 +85,47 @@ def boards(draw: Any) -> tuple[TrackGraph, dict[str, list[list[str | None]]], di
         kw["home_hexes"] = [home]
         kw["home_cities"] = {home: [draw(st.integers(0, 1))]}
     return g, tokens, kw
+
+
+#: tiles with converging sides (two paths leaving by one edge), through a stop and a junction
+#: too: on a board full of them nearly every walk has soft parts
+SWITCH_CODES = (
+    "path=a:0,b:2;path=a:0,b:4",
+    "path=a:0,b:3;path=a:0,b:2;path=a:3,b:5",
+    "path=a:0,b:3;path=a:0,b:2;path=a:0,b:4",
+    "path=a:0,b:3;path=a:0,b:1;path=a:3,b:4",
+    "path=a:0,b:2;path=a:0,b:3;path=a:1,b:3;path=a:1,b:4",
+    "city=revenue:20;path=a:0,b:_0;path=a:3,b:_0;path=a:0,b:2",
+    "town=revenue:10;path=a:0,b:_0;path=a:2,b:_0;path=a:0,b:3",
+    "junction;path=a:0,b:_0;path=a:2,b:_0;path=a:4,b:_0;path=a:0,b:3",
+)
+
+
+@st.composite
+def switch_boards(
+    draw: Any,
+) -> tuple[TrackGraph, dict[str, list[list[str | None]]], dict[str, Any]]:
+    """Nearly all of the region covered, mostly with switch tiles, one gauge family."""
+    switches = tuple(parse(c) for c in SWITCH_CODES)
+    pool = st.one_of(
+        st.sampled_from(switches), st.sampled_from(switches), st.sampled_from(switch_pool())
+    )
+    coords = draw(
+        st.lists(
+            st.sampled_from(REGION), min_size=len(REGION) - 6, max_size=len(REGION), unique=True
+        )
+    )
+    tiles = {c: (draw(pool), draw(st.integers(0, 5))) for c in coords}
+    g = build_graph(tiles)
+    tokens: dict[str, list[list[str | None]]] = {}
+    owners = st.sampled_from(["X", "Y", None, None])
+    for c, (tile, _) in tiles.items():
+        cities = [p for p in tile.parts if isinstance(p, City)]
+        if cities:
+            tokens[c] = [[draw(owners) for _ in range(city.slots)] for city in cities]
+    if tokens:
+        tokens[draw(st.sampled_from(sorted(tokens)))][0][0] = "X"
+    return g, tokens, {"gauge": draw(st.sampled_from(["broad", "broad", "metre"]))}
 
 
 def same_as_walk(g: TrackGraph, company: str, tokens: Any, **kw: Any) -> Reach:
@@ -182,3 +232,127 @@ def test_dense_late_game_boards_need_no_exhaustive_pass() -> None:
         exhaustive += WALK_STATS["exhaustive"] - before["exhaustive"]
     assert checked >= 20
     assert exhaustive == 0
+
+
+def by_matching_same_as_walk(g: TrackGraph, company: str, tokens: Any, **kw: Any) -> None:
+    """The matching pass alone (every soft part settled by it, no probe, no bound) finds what
+    the walk finds; the board is in the class the reduction is proven for."""
+    m = reach_by_matching(g, company, tokens=tokens, **kw)
+    assert m is not None
+    assert m == walk_reachable(g, company, tokens=tokens, **kw)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(switch_boards())
+def test_the_matching_pass_finds_what_the_walk_finds_on_switch_boards(
+    board: tuple[TrackGraph, dict[str, list[list[str | None]]], dict[str, Any]],
+) -> None:
+    g, tokens, kw = board
+    by_matching_same_as_walk(g, "X", tokens, **kw)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards())
+def test_the_matching_pass_finds_what_the_walk_finds_on_random_boards(
+    board: tuple[TrackGraph, dict[str, list[list[str | None]]], dict[str, Any]],
+) -> None:
+    g, tokens, kw = board
+    if kw["gauge"] is None:  # both gauges at one side: outside the class (see the next test)
+        kw["gauge"] = "broad"
+    by_matching_same_as_walk(g, "X", tokens, **kw)
+
+
+def test_the_matching_pass_settles_the_switch_ring_and_the_dense_late_game_boards() -> None:
+    ring = {
+        c: (parse("path=a:0,b:3;path=a:0,b:2;path=a:3,b:5;path=a:1,b:4"), r)
+        for r, c in enumerate(["B2", "B4", "C5", "D4", "D2", "C1", "A3", "A5"])
+    }
+    ring["C3"] = (parse("city=revenue:20;" + ";".join(f"path=a:{e},b:_0" for e in range(6))), 0)
+    by_matching_same_as_walk(build_graph(ring), "X", {"C3": [["X"]]}, gauge="broad")
+
+    from ferrovia.replay import load_export, replay
+    from ferrovia.rules.operating import routing
+
+    res = replay(load_export(shared_path("fixtures", "18xx.games", "1858", "219682.json")))
+    g = routing.track_graph(res.game, res.state)
+    tokens = {c: h.tokens for c, h in res.state.hexes.items()}
+    for company in sorted({t for h in res.state.hexes.values() for c in h.tokens for t in c if t}):
+        for gauge in ("broad", "metre"):
+            by_matching_same_as_walk(g, company, tokens, gauge=gauge)
+
+
+def test_a_side_joining_only_some_paths_across_is_outside_the_class() -> None:
+    """Any-gauge reach past a switch (C5: the walk turns soft) to a side where a town's dual
+    and metre paths meet a broad one: the broad one joins only the dual, so a move across that
+    side is not 'from any path to any path across' and the matching reduction does not hold
+    there (reach, which then walks such a part in full, still finds what the walk finds)."""
+    tiles = {
+        "C3": (parse("city=revenue:20;path=a:0,b:_0"), 0),
+        "C5": (parse("path=a:3,b:0;path=a:1,b:0"), 0),
+        "C7": (
+            parse(
+                "town=revenue:10;path=a:3,b:_0,track:dual;path=a:_0,b:0,track:dual;"
+                "path=a:_0,b:0,track:narrow"
+            ),
+            0,
+        ),
+        "C9": (parse("path=a:3,b:0"), 0),
+    }
+    g = build_graph(tiles)
+    assert reach_by_matching(g, "X", tokens={"C3": [["X"]]}, gauge=None) is None
+    by_gauge = reach_by_matching(g, "X", tokens={"C3": [["X"]]}, gauge="broad")
+    assert by_gauge is not None and {"C7", "C9"} <= by_gauge.run_hexes
+    assert "C9" in same_as_walk(g, "X", {"C3": [["X"]]}, gauge=None).run_hexes
+
+
+def _perfect_matching(n: int, edges: set[tuple[int, int]], free: frozenset[int]) -> bool:
+    if not free:
+        return True
+    v = min(free)
+    return any(
+        _perfect_matching(n, edges, free - {v, w})
+        for w in free
+        if w != v and ((v, w) in edges or (w, v) in edges)
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 4).flatmap(lambda k: st.tuples(st.just(2 * k + 2), st.randoms())))
+def test_the_blossom_search_finds_an_augmenting_path_when_a_perfect_matching_exists(
+    case: tuple[int, Any],
+) -> None:
+    """Vertices 2.. are matched in pairs, 0 and 1 are exposed: an augmenting path leaves 0
+    exactly when the graph has a perfect matching (odd cycles included, where a search that
+    does not shrink blossoms goes wrong)."""
+    n, rnd = case
+    edges = {(a, b) for a in range(n) for b in range(a + 1, n) if rnd.random() < 0.35}
+    order = list(range(2, n))
+    rnd.shuffle(order)
+    mate = [-1] * n
+    for a, b in zip(order[::2], order[1::2], strict=True):
+        edges.add((a, b))
+        mate[a], mate[b] = b, a
+    adj: list[list[int]] = [[] for _ in range(n)]
+    for a, b in edges:
+        adj[a].append(b)
+        adj[b].append(a)
+    assert _augmenting(adj, mate, 0) == _perfect_matching(n, edges, frozenset(range(n)))
+
+
+@pytest.mark.parametrize("game", ["1830", "1858", "1858_india", "1858_switzerland"])
+def test_every_tile_of_the_games_keeps_reach_in_the_class_of_the_matching_pass(game: str) -> None:
+    """What makes the matching pass hold on legal data (see graph._Walk), checked on every
+    tile and preprinted hex: no lane specs (every path at a hex side then joins every path of
+    the walk's gauge family across it) and no terminal or ``ignore`` path ending at a city or
+    town (the walk goes through those both ways).  So the exhaustive fallback is never needed
+    for a broad or metre reach of these games."""
+    defn = load_game(gamedata_root() / game)
+    tiles = [t.tile for t in defn.tiles.values()]
+    tiles += [h.tile for h in defn.hexes.values() if h.tile is not None]
+    for tile in tiles:
+        for path in tile.paths + tile.future_paths:
+            assert not (path.lanes or path.a_lane or path.b_lane), tile
+            if path.terminal or path.ignore:
+                for end in (path.a, path.b):
+                    if isinstance(end, NodeRef):
+                        assert not isinstance(tile.node(end), (City, Town)), tile
