@@ -240,12 +240,20 @@ def _reach(game: Game, state: GameState, operator: str, family: str) -> Any:
 
 def _reach_of(game: Game, state: GameState, operator: str, family: str) -> Any:
     graph = track_graph(game, state)  # one object per map: its id stands for the tiles
+    held: tuple[Any, ...] = ()
+    if operator in state.privates:
+        # a private railway starts from the cities holding its reservation (_compute_reach)
+        held = tuple(
+            tuple(map(tuple, state.hexes[h].reservations)) if h in state.hexes else ()
+            for h in game.definition.private(operator).home_hexes
+        )
     key = (
         id(game.definition),
         operator,
         family,
         id(graph),
         tuple([(c, tuple(map(tuple, h.tokens))) for c, h in state.hexes.items() if h.tokens]),
+        held,
     )
     hit = _REACH.get(key)
     if hit is None or hit[0] is not graph:  # the graph kept in the entry: no reused id
