@@ -112,7 +112,12 @@ alone costs 0.15 s; random 1858 India p6 seed 2: 6M+6M up to 38 s), and 7E+7E ov
 mesh (0.5 s).  Session 5: India p6 seed 2's 6M+6M at most 2.7 s (84,485 routes of 91 or
 more, every way through the towns its own route: what remains is grouping town paths for M
 trains as for E trains), 7E+7E 0.2-1.1 s (proving a greedy run optimal needs every route
-within 60 of the best: 1,753 sequences).  The cyclic collector is paused while a search
+within 60 of the best: 1,753 sequences).  Session 6 (min of 5 runs, CPU, load 3-4):
+#1219 0.89-0.90 s -> 0.66-0.73 s with the twins' partner cut of step 6 (694 sequences
+listed); 6M+6M unchanged (#2770 ~2 s: 0.5 s for the best route, 1.0 s listing 84,485
+routes, 0.3 s combining; at #2786 36,962 routes >= 181): the twin starts' list is over
+its budget there, and most M routes are worth over half a run, so only grouping town
+paths can help.  The cyclic collector is paused while a search
 runs (``_collector_paused``).
 
 Session 2 figures (``tools/bench/bench_routes.py``, 299 company turns of the four 18xx.games
