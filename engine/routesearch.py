@@ -65,7 +65,12 @@ total revenue no legal combination beats.  The algorithm:
 6. *Candidates*: a route of train i can only be in a run worth more than ``lower`` if its revenue
    is above ``lower`` minus what the other trains can earn (their exact optimum with two or
    more of them, else their best route); exactly those routes (or sequences) are listed, best
-   first; identical trains share one list.
+   first; identical trains share one list.  Two identical trains over sequences also skip,
+   while listing, a sequence whose partner would have to be among the routes the twin starts
+   listed (every route above a floor; the sequence's bound leaves the partner at least the
+   floor) when none of those worth enough avoids its core (7E+7E at random 1858 p6 seed 20
+   #1219, greedy run already optimal: 1,753 sequences >= 381 listed -> 694, 0.77-0.90 s ->
+   0.59-0.60 s alternating old and new code; the other 7E+7E dumps unchanged within noise).
 7. *Combination* (:func:`_combine`): branch and bound over the trains (best first), each taking
    one candidate that fits with those taken, or none; a branch is cut when its total plus what
    the remaining trains can earn (the sum of their best candidates, or their exact optimum)
@@ -107,7 +112,12 @@ alone costs 0.15 s; random 1858 India p6 seed 2: 6M+6M up to 38 s), and 7E+7E ov
 mesh (0.5 s).  Session 5: India p6 seed 2's 6M+6M at most 2.7 s (84,485 routes of 91 or
 more, every way through the towns its own route: what remains is grouping town paths for M
 trains as for E trains), 7E+7E 0.2-1.1 s (proving a greedy run optimal needs every route
-within 60 of the best: 1,753 sequences).  The cyclic collector is paused while a search
+within 60 of the best: 1,753 sequences).  Session 6 (min of 5 runs, CPU, load 3-4):
+#1219 0.89-0.90 s -> 0.66-0.73 s with the twins' partner cut of step 6 (694 sequences
+listed); 6M+6M unchanged (#2770 ~2 s: 0.5 s for the best route, 1.0 s listing 84,485
+routes, 0.3 s combining; at #2786 36,962 routes >= 181): the twin starts' list is over
+its budget there, and most M routes are worth over half a run, so only grouping town
+paths can help.  The cyclic collector is paused while a search
 runs (``_collector_paused``).
 
 Session 2 figures (``tools/bench/bench_routes.py``, 299 company turns of the four 18xx.games
@@ -1073,9 +1083,18 @@ class _LinkEnumerator(_Enumerator):
         best_only: bool = False,
         avoid: int = 0,
         limit: int | None = None,
+        partners: Sequence[tuple[int, int]] = (),
+        floor: int = 0,
+        target: int = 0,
     ) -> list[_Candidate]:
         """As :meth:`_Enumerator.run`, but listing sequences (``links`` set); ``best_only``
-        returns the best one realised as a plain route."""
+        returns the best one realised as a plain route.
+
+        ``partners`` (revenue, core track), best first: every route worth at least
+        ``floor`` (two identical trains; a run must be worth ``target``).  A sequence whose
+        bound ``b`` leaves ``target - b >= floor`` to its partner is then entered only if one
+        of them worth ``target - b`` avoids its core: the other route of such a run is in the
+        list, and its track avoids all the track this one must use."""
         stops = self.graph.stops
         blocked, token, to_token, inf = self.blocked, self.token, self.to_token, self.inf
         vals = self.vals
@@ -1248,6 +1267,18 @@ class _LinkEnumerator(_Enumerator):
                 opts = options(tail, other)
                 if not opts:
                     continue
+                if partners and target - top // divisor >= floor:
+                    ct = core_t | link_core(opts)[0]
+                    rest = target - top // divisor
+                    for pv, pc in partners:
+                        if pv < rest:
+                            break
+                        if not pc & ct:
+                            break
+                    else:
+                        continue  # (the partners all earn too little or clash)
+                    if pv < rest:
+                        continue
                 # extend the current realisation if one way fits; else re-solve the whole
                 # sequence (earlier links may have to run another way)
                 # (none when the track every way uses is taken)
@@ -1542,6 +1573,8 @@ class _RunSearch:
         )
         self.kind = {spec: i for i, spec in enumerate(enumerators)}
         self.tops: dict[TrainSpec, list[_Candidate]] = {}
+        #: every route worth at least a floor, best first (:meth:`_twin_starts`), by train
+        self.good: dict[TrainSpec, tuple[int, list[_Candidate]]] = {}
         #: kinds -> (best run as routes in kind order, exact)
         self.solved: dict[tuple[int, ...], tuple[list[tuple[TrainSpec, _Candidate]], bool]] = {}
 
@@ -1627,11 +1660,13 @@ class _RunSearch:
         low = lower + 1 - top  # the threshold of the list the combination would need
         if low >= top:
             return lower, greedy
+        floor = top - max(10, (top - low) // _START_PART)
         try:
-            starts = en.run(top - max(10, (top - low) // _START_PART), limit=_START_LIST)
+            starts = en.run(floor, limit=_START_LIST)
         except _Budget:
             return lower, greedy
         starts.sort(key=lambda c: -c.revenue)
+        self.good[spec] = (floor, starts)
         for r in starts[:_STARTS]:
             if r.revenue + top <= lower:
                 break
@@ -1699,7 +1734,18 @@ class _RunSearch:
                 # #1219 listed 3186 routes for >= 380, ... for >= 381)
                 threshold = max(1, lower + 1 - rest[spec])
                 left = None if cap is None else cap - sum(len(v) for v in by_spec.values())
-                cands = enumerators[spec].run(threshold, limit=left)
+                en = enumerators[spec]
+                good = self.good.get(spec) if len(trains) == 2 and len(kinds) == 1 else None
+                if good is not None and isinstance(en, _LinkEnumerator):
+                    cands = en.run(
+                        threshold,
+                        limit=left,
+                        partners=[(c.revenue, c.core) for c in good[1]],
+                        floor=good[0],
+                        target=lower + 1,
+                    )
+                else:
+                    cands = en.run(threshold, limit=left)
                 cands.sort(key=lambda c: -c.revenue)
                 by_spec[spec] = cands
             meet = _Meet(_exits(self.graph, self.chain_sets.values()))

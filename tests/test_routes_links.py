@@ -10,6 +10,7 @@ best run of trains that pass town meshes against the brute force of
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 
 from ferrovia.graph import TrackGraph, build_graph
 from ferrovia.notation import parse
@@ -158,6 +159,66 @@ def test_trains_through_town_meshes_match_brute_force(scenario) -> None:  # type
     assert not any(a & b for a, b in itertools.combinations(keys, 2))
     towns = sum(g.stops[s].kind == "town" for r in found.routes for s in r.route.stops)
     event(f"{len(found.routes)} routes, {'passing towns' if towns else 'no towns'}")
+
+
+@settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(meshes(), st.sampled_from(MESH_TRAINS[:2]))
+def test_identical_trains_through_town_meshes_match_brute_force(scenario, spec) -> None:  # type: ignore[no-untyped-def]
+    """Two identical trains list a sequence that needs a partner among the good routes
+    (:meth:`_RunSearch._twin_starts`' list) only if one of them avoids its core: that cut must
+    keep the optimum."""
+    g, tokens, _ = scenario
+    trains = [("T-0", spec), ("T-1", spec)]
+    cs = _chain_set(g, "X", tokens, "broad", {})
+    en = _Enumerator(
+        g, cs, spec, phase=("yellow",), company="X", tokens=tokens, rules=DEFAULT_ROUTE_RULES
+    )
+    assume(_LinkEnumerator.free_stops(en) is not None)
+    best = brute_force_best(g, trains, tokens, max_chains=12)
+    found = best_routes(g, trains, phase=("yellow",), company="X", tokens=tokens)
+    assert found.total == best
+    keys = [r.route.keys for r in found.routes]
+    assert not any(a & b for a, b in itertools.combinations(keys, 2))
+
+
+@settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(meshes(), st.sampled_from(MESH_TRAINS), st.data())
+def test_the_partner_cut_keeps_every_sequence_with_a_partner(scenario, spec, data) -> None:  # type: ignore[no-untyped-def]
+    """A list cut by ``partners`` (every sequence worth at least ``floor``) keeps each
+    sequence that has a partner worth ``target`` minus it whose core avoids its core, and
+    adds none."""
+    g, tokens, _ = scenario
+    cs = _chain_set(g, "X", tokens, "broad", {})
+    base = _Enumerator(
+        g, cs, spec, phase=("yellow",), company="X", tokens=tokens, rules=DEFAULT_ROUTE_RULES
+    )
+    free = _LinkEnumerator.free_stops(base)
+    assume(free is not None)
+    assert free is not None
+    full = _LinkEnumerator(base, free).run(1)
+    assume(len(full) > 1)
+    revenues = sorted({c.revenue for c in full})
+    floor = data.draw(st.sampled_from(revenues))
+    # (cuts happen when a partner must earn at least the floor: target - bound >= floor)
+    target = data.draw(st.integers(floor + revenues[0], floor + revenues[-1] + 10))
+    en = _LinkEnumerator(base, free)
+    good = sorted(en.run(floor), key=lambda c: -c.revenue)
+    cut = en.run(1, partners=[(c.revenue, c.core) for c in good], floor=floor, target=target)
+    key = lambda c: (c.stops, c.revenue, c.core)  # noqa: E731
+    kept = Counter(map(key, cut))
+    assert not kept - Counter(map(key, full))
+    for c in full:
+        if any(p.revenue >= target - c.revenue and not p.core & c.core for p in good):
+            assert kept[key(c)], c
+    event("cut some" if len(cut) < len(full) else "cut none")
 
 
 def test_identical_trains_may_run_one_sequence_by_two_ways() -> None:
