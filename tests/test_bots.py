@@ -6,13 +6,14 @@ import doctest
 import json
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from ferrovia.bots import base, greedy
 from ferrovia.bots.base import Bot, Turn, bot_class, known_bots, parse_bots
 from ferrovia.cli import main
 from ferrovia.errors import FerroviaError
-from ferrovia.play import play
+from ferrovia.play import acting_seat, new_game, play
 from ferrovia.replay import replay
 from ferrovia.rules.actions import Action
 
@@ -96,3 +97,58 @@ def test_play_seats_bots_from_the_command_line(
     assert capsys.readouterr().err == "ferrovia play: --bots names 2 bots for 4 players\n"
     assert main([*args, "--bots", "greedy,nope,random,greedy"]) == 2
     assert "unknown bot 'nope'" in capsys.readouterr().err
+
+
+def test_greedy_1830_game_ends_by_the_bank_not_by_bankruptcy() -> None:
+    # greedy once played 1830's stock round and auction at random (their steps have other
+    # names than 1858's) and parred companies nobody could float: 0/6 games broke the bank
+    started: list[tuple[str, bool]] = []
+
+    def first_or(game: Any, state: Any, action: Any) -> None:
+        if state.round.kind == "operating" and not started:
+            started.extend((c.sym, c.floated) for c in state.corporations.values() if c.ipoed)
+
+    res = play(4, 2, game_name="1830", bots=["greedy"] * 4, observer=first_or)
+    assert res.state.finished and res.state.game_end_reason == "bank"
+    assert "bankrupt" not in [a["type"] for a in res.actions]
+    # a director starts only a company it can float alone: every company started in the
+    # first stock round operates in the first operating round (none waits, trainless)
+    assert len(started) >= 3 and all(floated for _, floated in started)
+
+
+def _greedy_until(game_name: str, seed: int, found: Any) -> tuple[Turn, greedy.GreedyBot]:
+    """A greedy 4-player game played until ``found(turn, bot)`` holds: that turn, not yet
+    played, and the bot of its seat."""
+    game, state = new_game(4, seed, (), game_name)
+    bots = {str(i): greedy.GreedyBot(str(i), seed) for i in range(1, 5)}
+    while not state.finished:
+        entity = game.current_entity(state)
+        assert entity is not None
+        seat = acting_seat(game, state, entity) or "1"
+        turn = Turn(game, state, seat, entity, game.active_step(state))
+        if found(turn, bots[seat]):
+            return turn, bots[seat]
+        game.apply(state, bots[seat].choose(turn))
+    raise AssertionError("the game ended first")
+
+
+def test_greedy_saves_for_a_train_before_its_trains_rust() -> None:
+    def all_trains_rust_soon(turn: Turn, bot: greedy.GreedyBot) -> bool:
+        state, op = turn.state, turn.entity
+        return (
+            turn.step_name == "dividend"
+            and bool(state.corporations[op].trains)
+            and not bot.lasting(turn.game, state, op)
+        )
+
+    turn, bot = _greedy_until("1830", 2, all_trains_rust_soon)
+    game, state, op = turn.game, turn.state, turn.entity
+    corp = state.corporations[op]
+    need = bot.train_reserve(game, state, op)
+    assert need > 0
+    corp.cash = need - 1
+    again = Turn(game, state, turn.seat, op, turn.step)
+    assert getattr(bot.dividend(again), "kind_", None) == "withhold"
+    corp.cash = need
+    again = Turn(game, state, turn.seat, op, turn.step)
+    assert getattr(bot.dividend(again), "kind_", None) == "payout"
