@@ -156,7 +156,8 @@ def test_greedy_saves_for_a_train_before_its_trains_rust() -> None:
 
 def test_a_trainless_company_buys_from_its_directors_other_company_before_he_pays() -> None:
     def may_buy_from_others(turn: Turn, bot: greedy.GreedyBot) -> bool:
-        # a buy-trains turn in which other companies' trains are for sale (1830: phase 3 on)
+        # a buy-trains turn in which other companies' trains are for sale (1830 never offers
+        # them to a company whose president must help pay: its emergency rule)
         state = turn.state
         return (
             turn.step_name == "buy_train"
@@ -165,24 +166,37 @@ def test_a_trainless_company_buys_from_its_directors_other_company_before_he_pay
                 a.type == "buy_train" and state.trains[a.train].owner in state.corporations
                 for a in turn.legal
             )
+            and any(
+                sum(not state.trains[t].obsolete for t in c.trains) >= 2
+                for c in state.corporations.values()
+                if c.sym != turn.entity
+            )
         )
 
-    turn, bot = _greedy_until("1830", 2, may_buy_from_others)
+    turn, bot = _greedy_until("1858", 2, may_buy_from_others)
     game, state, op = turn.game, turn.state, turn.entity
     corp = state.corporations[op]
     # another company with two trains, made the same player's, and a treasury short of any
     # bank train: the director would have to pay
-    other = next(c for c in state.corporations.values() if c.sym != op and len(c.trains) >= 2)
+    other = next(
+        c
+        for c in state.corporations.values()
+        if c.sym != op and sum(not state.trains[t].obsolete for t in c.trains) >= 2
+    )
     other.director = corp.director
-    corp.cash = 30
+    cheapest = min(bot.depot_prices(game, state))
+    corp.cash = cheapest // 2
+    director = state.player(corp.director or "")
+    director.cash = max(director.cash, cheapest)  # able to pay the rest of a bank train
     choice = bot.buy_train(Turn(game, state, turn.seat, op, turn.step))
     assert choice is not None and choice.type == "buy_train"
-    assert state.trains[choice.train].owner == other.sym and choice.price == 30
+    assert state.trains[choice.train].owner == other.sym and choice.price == cheapest // 2
+    before = director.cash
     game.apply(state, choice)  # a legal purchase
-    assert choice.train in corp.trains and corp.cash == 0
+    assert choice.train in corp.trains and corp.cash == 0 and director.cash == before
     # another director's company is never a seller
     other.director = next(p.id for p in state.players if p.id != corp.director)
     corp.trains.clear()
-    corp.cash = 30
+    corp.cash = cheapest // 2
     offers = bot.sibling_trains(Turn(game, state, turn.seat, op, turn.step))
     assert offers == []

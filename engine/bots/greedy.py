@@ -60,6 +60,7 @@ ROUTE_CHECKED_LAYS = 4  # how many of the best-scored lays get an exact route se
 CHEAP_LAY = 20  # a lay costing no more is paid even from money kept for a train
 ROUTE_CHECKED_TOKENS = 3  # how many of the most valuable cities get an exact route search
 LAY_HEXES = 8  # how many of the reached hexes the bot lists lays on
+WATERFALL_PREMIUM = 0.25  # the most above its price a bot bids for an income private
 
 
 def tile_revenue(tile: Any) -> int:
@@ -265,23 +266,29 @@ class GreedyBot(Bot):
         return price * max(c.float_percent, 1) // unit
 
     def waterfall(self, turn: Turn) -> Action | None:
-        """The opening auction of privates, cheapest first: buys or bids up to the private's
-        worth to this bot, raises in an auction while within it, else passes."""
+        """The opening auction of privates, cheapest first: buys or bids on the private whose
+        worth to this bot most exceeds its price, raises in an auction while within it, else
+        passes."""
         game, state, me = turn.game, turn.state, turn.seat
         cash = state.player(me).cash
-        scored: list[tuple[float, Action]] = []
         owned = len(state.player(me).companies)
+        scored: list[tuple[float, Action]] = []
         for a in turn.legal:
             if not isinstance(a, Bid) or a.price > cash:
                 continue
             worth = self.private_worth(game, state, a.company, me)
-            if not worth and owned < 2 and a.price <= cash // 2:
-                # a private that only pays income is worth its price, for a second one too,
-                # while half the player's money stays for shares
-                worth = game.definition.private(a.company).minimum_bid
+            income_only = game.definition.private(a.company).can_start == "none"
+            if income_only:
+                worth = 0
+            if income_only and owned < 2 and a.price <= cash // 2:
+                # a private that only pays income is worth its price and up to a quarter more
+                # by this bot's taste (a second one too, while half its money stays for
+                # shares); with all worth exactly the price, each seat bought the same private
+                # every game and the one with the B&O won 55 % of 1830 games
+                low = game.definition.private(a.company).minimum_bid
+                worth = low + 5 * round(self.taste(a.company) * low * WATERFALL_PREMIUM / 5)
             if a.price <= worth:
-                # the cheapest first (bought outright; a dearer one is only bid on)
-                scored.append((float(worth - a.price) - a.price / 10, a))
+                scored.append((float(worth - a.price), a))
         return self.pick(scored)
 
     def pending_par(self, turn: Turn) -> Action | None:
