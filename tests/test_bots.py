@@ -6,13 +6,14 @@ import doctest
 import json
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from ferrovia.bots import base, greedy
 from ferrovia.bots.base import Bot, Turn, bot_class, known_bots, parse_bots
 from ferrovia.cli import main
 from ferrovia.errors import FerroviaError
-from ferrovia.play import play
+from ferrovia.play import acting_seat, new_game, play
 from ferrovia.replay import replay
 from ferrovia.rules.actions import Action
 
@@ -96,3 +97,106 @@ def test_play_seats_bots_from_the_command_line(
     assert capsys.readouterr().err == "ferrovia play: --bots names 2 bots for 4 players\n"
     assert main([*args, "--bots", "greedy,nope,random,greedy"]) == 2
     assert "unknown bot 'nope'" in capsys.readouterr().err
+
+
+def test_greedy_1830_game_ends_by_the_bank_not_by_bankruptcy() -> None:
+    # greedy once played 1830's stock round and auction at random (their steps have other
+    # names than 1858's) and parred companies nobody could float: 0/6 games broke the bank
+    started: list[tuple[str, bool]] = []
+
+    def first_or(game: Any, state: Any, action: Any) -> None:
+        if state.round.kind == "operating" and not started:
+            started.extend((c.sym, c.floated) for c in state.corporations.values() if c.ipoed)
+
+    res = play(4, 2, game_name="1830", bots=["greedy"] * 4, observer=first_or)
+    assert res.state.finished and res.state.game_end_reason == "bank"
+    assert "bankrupt" not in [a["type"] for a in res.actions]
+    # a director starts only a company it can float alone: every company started in the
+    # first stock round operates in the first operating round (none waits, trainless)
+    assert len(started) >= 3 and all(floated for _, floated in started)
+
+
+def _greedy_until(game_name: str, seed: int, found: Any) -> tuple[Turn, greedy.GreedyBot]:
+    """A greedy 4-player game played until ``found(turn, bot)`` holds: that turn, not yet
+    played, and the bot of its seat."""
+    game, state = new_game(4, seed, (), game_name)
+    bots = {str(i): greedy.GreedyBot(str(i), seed) for i in range(1, 5)}
+    while not state.finished:
+        entity = game.current_entity(state)
+        assert entity is not None
+        seat = acting_seat(game, state, entity) or "1"
+        turn = Turn(game, state, seat, entity, game.active_step(state))
+        if found(turn, bots[seat]):
+            return turn, bots[seat]
+        game.apply(state, bots[seat].choose(turn))
+    raise AssertionError("the game ended first")
+
+
+def test_greedy_saves_for_a_train_before_its_trains_rust() -> None:
+    def all_trains_rust_soon(turn: Turn, bot: greedy.GreedyBot) -> bool:
+        state, op = turn.state, turn.entity
+        return (
+            turn.step_name == "dividend"
+            and bool(state.corporations[op].trains)
+            and not bot.lasting(turn.game, state, op)
+        )
+
+    turn, bot = _greedy_until("1830", 2, all_trains_rust_soon)
+    game, state, op = turn.game, turn.state, turn.entity
+    corp = state.corporations[op]
+    need = bot.train_reserve(game, state, op)
+    assert need > 0
+    corp.cash = need - 1
+    again = Turn(game, state, turn.seat, op, turn.step)
+    assert getattr(bot.dividend(again), "kind_", None) == "withhold"
+    corp.cash = need
+    again = Turn(game, state, turn.seat, op, turn.step)
+    assert getattr(bot.dividend(again), "kind_", None) == "payout"
+
+
+def test_a_trainless_company_buys_from_its_directors_other_company_before_he_pays() -> None:
+    def may_buy_from_others(turn: Turn, bot: greedy.GreedyBot) -> bool:
+        # a buy-trains turn in which other companies' trains are for sale (1830 never offers
+        # them to a company whose president must help pay: its emergency rule)
+        state = turn.state
+        return (
+            turn.step_name == "buy_train"
+            and not state.corporations[turn.entity].trains
+            and any(
+                a.type == "buy_train" and state.trains[a.train].owner in state.corporations
+                for a in turn.legal
+            )
+            and any(
+                sum(not state.trains[t].obsolete for t in c.trains) >= 2
+                for c in state.corporations.values()
+                if c.sym != turn.entity
+            )
+        )
+
+    turn, bot = _greedy_until("1858", 2, may_buy_from_others)
+    game, state, op = turn.game, turn.state, turn.entity
+    corp = state.corporations[op]
+    # another company with two trains, made the same player's, and a treasury short of any
+    # bank train: the director would have to pay
+    other = next(
+        c
+        for c in state.corporations.values()
+        if c.sym != op and sum(not state.trains[t].obsolete for t in c.trains) >= 2
+    )
+    other.director = corp.director
+    cheapest = min(bot.depot_prices(game, state))
+    corp.cash = cheapest // 2
+    director = state.player(corp.director or "")
+    director.cash = max(director.cash, cheapest)  # able to pay the rest of a bank train
+    choice = bot.buy_train(Turn(game, state, turn.seat, op, turn.step))
+    assert choice is not None and choice.type == "buy_train"
+    assert state.trains[choice.train].owner == other.sym and choice.price == cheapest // 2
+    before = director.cash
+    game.apply(state, choice)  # a legal purchase
+    assert choice.train in corp.trains and corp.cash == 0 and director.cash == before
+    # another director's company is never a seller
+    other.director = next(p.id for p in state.players if p.id != corp.director)
+    corp.trains.clear()
+    corp.cash = cheapest // 2
+    offers = bot.sibling_trains(Turn(game, state, turn.seat, op, turn.step))
+    assert offers == []

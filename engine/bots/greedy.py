@@ -3,15 +3,18 @@
 - Stock round: bids on privates it can use (ones that can start a company), each up to its
   own taste for it (between the minimum bid and face value, drawn once per private from the
   bot's stream: players differ, so no seat wins auctions by the order of bidding), starts
-  companies with them (or, once allowed, by buying a director's certificate), buys shares of
-  the companies that earn most per peseta (its own first, funding them), sells only when it
-  must.
+  companies with them (or, once allowed, by buying a director's certificate, at the dearest
+  par at which it can float the company alone, one unfloated company at a time), buys shares
+  of the companies that earn most per peseta (its own first, funding them), sells only when
+  it must.  In a waterfall auction (1830's family) it buys privates up to their price.
 - Operating round: lays the tile that adds most to its company's network (the track step's
   own listing of legal lays with their costs, on the few hexes that matter: its stations, its
   best run, valuable cities, hexes near cities not yet reached; cheap scores, the best few
   then checked with the exact route search), places the station that adds most to its best
-  run, runs the best routes, pays out unless it must save for a train, keeps two lasting
-  trains and buys more only when they add to its run (never from other companies), and
+  run, runs the best routes, pays out unless it must save for a train (it has none, or all
+  its trains rust with the next type and the treasury cannot replace them), keeps two lasting
+  trains and buys more only when they add to its run, buys a train from its director's other
+  company rather than have the director pay for one, never buys privates from players, and
   issues shares only to get a train.
 
 No lookahead and no opponent model: cheap enough to play hundreds of games.  Ties are broken
@@ -57,6 +60,7 @@ ROUTE_CHECKED_LAYS = 4  # how many of the best-scored lays get an exact route se
 CHEAP_LAY = 20  # a lay costing no more is paid even from money kept for a train
 ROUTE_CHECKED_TOKENS = 3  # how many of the most valuable cities get an exact route search
 LAY_HEXES = 8  # how many of the reached hexes the bot lists lays on
+WATERFALL_PREMIUM = 0.25  # the most above its price a bot bids for an income private
 
 
 def tile_revenue(tile: Any) -> int:
@@ -90,6 +94,12 @@ class GreedyBot(Bot):
         name = turn.step_name
         handler = {
             "stock": self.stock_turn,
+            # the usual 18xx stock round and opening auction (1830 and its family)
+            "buy_sell_par_shares": self.stock_turn,
+            "waterfall_auction": self.waterfall,
+            "company_pending_par": self.pending_par,
+            "buy_company": self.keep_privates,
+            "buy_company_end": self.keep_privates,
             "home_token": self.home_token,
             "exchange_approval": self.approval,
             "track": self.track,
@@ -150,14 +160,31 @@ class GreedyBot(Bot):
             min(bank_train_prices(game, state, t).values()) for t in depot_offer(game, state)
         )
 
+    def lasting(self, game: Game, state: GameState, corp: str) -> list[str]:
+        """A company's trains that are neither wounded nor about to rust."""
+        trains = state.corporations[corp].trains
+        return [t for t in trains if not self.endangered(game, state, t)]
+
     def train_reserve(self, game: Game, state: GameState, corp: str) -> int:
-        """Cash a company keeps back for a train it needs (none when it runs two or more)."""
-        c = state.corporations[corp]
-        working = [t for t in c.trains if not state.trains[t].obsolete]
-        if len(working) >= 2:
+        """Cash a company keeps back for a train it needs: none while it runs two lasting
+        trains; with one, the cheapest train now; with none (all are about to rust), the
+        cheapest train on sale that is not about to rust itself: the one that replaces them."""
+        from ferrovia.rules.operating.trains import bank_train_prices, depot_offer
+
+        lasting = self.lasting(game, state, corp)
+        if len(lasting) >= 2:
             return 0
         prices = self.depot_prices(game, state)
-        return prices[0] if prices else 0
+        if not prices:
+            return 0
+        if lasting or not state.corporations[corp].trains:
+            return prices[0]
+        safe = [
+            min(bank_train_prices(game, state, t).values())
+            for t in depot_offer(game, state)
+            if not self.endangered(game, state, t)
+        ]
+        return min(safe, default=prices[0])
 
     # -- stock round --------------------------------------------------------------------------
     def stock_turn(self, turn: Turn) -> Action | None:
@@ -174,10 +201,15 @@ class GreedyBot(Bot):
         sells = [a for a in legal if isinstance(a, SellShares) and a.entity == me]
         if sells and step.must_sell(me):
             return self.least_loss_sale(game, state, me, sells)  # over the certificate limit
+        # a private exchanged for a director's certificate starts a company (an exchange for
+        # an ordinary share gives up the private's income for one share: not taken)
         starts = [
             a
             for a in legal
-            if isinstance(a, BuyShares) and a.entity_type == "company" and a.entity != me
+            if isinstance(a, BuyShares)
+            and a.entity_type == "company"
+            and a.entity != me
+            and self.director_cert(state, a.shares[0])
         ]
         if starts:
             return min(starts, key=lambda a: (a.shares[0], a.entity))
@@ -196,11 +228,17 @@ class GreedyBot(Bot):
                     scored.append((score, a))
             elif isinstance(a, Par):
                 price = int(a.share_price.split(",")[0])
-                directs = sum(
-                    1 for c in state.corporations.values() if c.director == me and not c.closed
-                )
-                if cash >= 3 * price and directs < 3:
-                    scored.append((50.0 - directs * 10, a))
+                mine = [c for c in state.corporations.values() if c.director == me and not c.closed]
+                # one company at a time: a started company that has not floated gets the
+                # director's money first; and a company is started only when its director
+                # can pay a good part of what floats it (else it waits, trainless, for others)
+                if (
+                    cash >= max(3 * price, self.float_cost(game, state, a.corporation, price))
+                    and len(mine) < 3
+                    and all(c.floated for c in mine)
+                ):
+                    # the dearest par it can fund: more capital, trains sooner
+                    scored.append((50.0 - len(mine) * 10 + price / 1000, a))
             elif isinstance(a, Bid):
                 worth = self.private_worth(game, state, a.company, me)
                 if a.price <= worth and a.price <= cash:
@@ -210,20 +248,97 @@ class GreedyBot(Bot):
             return pick
         return None
 
+    @staticmethod
+    def director_cert(state: GameState, share_id: str) -> bool:
+        corp, _, index = share_id.rpartition("_")
+        c = state.corporations.get(corp)
+        return c is not None and any(s.president and str(s.index) == index for s in c.shares)
+
+    @staticmethod
+    def float_cost(game: Game, state: GameState, corp: str, price: int) -> int:
+        """What a director pays for its company to float alone, at a share price: a
+        beginner starts only a company it can float itself (others' purchases then leave it
+        money for more shares), not one that waits, trainless, on other players."""
+        c = state.corporations[corp]
+        if not c.shares:
+            return 0
+        unit = min(s.percent for s in c.shares)
+        return price * max(c.float_percent, 1) // unit
+
+    def waterfall(self, turn: Turn) -> Action | None:
+        """The opening auction of privates, cheapest first: buys or bids on the private whose
+        worth to this bot most exceeds its price, raises in an auction while within it, else
+        passes."""
+        game, state, me = turn.game, turn.state, turn.seat
+        cash = state.player(me).cash
+        owned = len(state.player(me).companies)
+        scored: list[tuple[float, Action]] = []
+        for a in turn.legal:
+            if not isinstance(a, Bid) or a.price > cash:
+                continue
+            worth = self.private_worth(game, state, a.company, me)
+            income_only = game.definition.private(a.company).can_start == "none"
+            if income_only:
+                worth = 0
+            if income_only and owned < 2 and a.price <= cash // 2:
+                # a private that only pays income is worth its price and up to a quarter more
+                # by this bot's taste (a second one too, while half its money stays for
+                # shares); with all worth exactly the price, each seat bought the same private
+                # every game and the one with the B&O won 55 % of 1830 games
+                low = game.definition.private(a.company).minimum_bid
+                worth = low + 5 * round(self.taste(a.company) * low * WATERFALL_PREMIUM / 5)
+            if a.price <= worth:
+                scored.append((float(worth - a.price), a))
+        return self.pick(scored)
+
+    def pending_par(self, turn: Turn) -> Action | None:
+        """The par price of the company whose director's certificate came with a private:
+        the dearest at which the director can float it alone."""
+        game, state, me = turn.game, turn.state, turn.seat
+        cash = state.player(me).cash
+        pars = [a for a in turn.legal if isinstance(a, Par)]
+        if not pars:
+            return None
+
+        def price(a: Par) -> int:
+            return int(a.share_price.split(",")[0])
+
+        def beyond(a: Par) -> int:
+            # the director's certificate is already held: only the rest is to pay
+            c = state.corporations[a.corporation]
+            pres = next((s.percent for s in c.shares if s.president), 0)
+            unit = min((s.percent for s in c.shares), default=10) or 10
+            cost = self.float_cost(game, state, a.corporation, price(a))
+            return cost - price(a) * (pres // unit)
+
+        ok = [a for a in pars if beyond(a) <= cash]
+        return max(ok, key=price) if ok else min(pars, key=price)
+
+    def keep_privates(self, turn: Turn) -> Action | None:
+        """A company does not buy privates from players (the price is the two directors'
+        bargain; a beginner keeps the company's money for trains)."""
+        for a in turn.legal:
+            if isinstance(a, Pass):
+                return a
+        return None
+
     def private_worth(self, game: Game, state: GameState, sym: str, me: str) -> int:
         """The most the bot pays for a private.  One that can start a company (while some
-        company is unstarted) is worth, to this bot, somewhere between its minimum bid and its
-        face value: each bot has its own taste for each private (drawn once from its seeded
-        stream), as players differ, so the highest taste wins an auction, not the seat that
-        happens to make the last bid within face value.  Others: the minimum bid for a first
-        private, nothing after."""
+        company is unstarted) is worth, to this bot, between its minimum bid and its face value
+        plus the gap between the two: each bot has its own taste for each private (drawn once
+        from its seeded stream), as players differ, so the highest taste wins an auction, not
+        the seat that happens to reach a shared top bid first.  Others: the minimum bid for a
+        first private, nothing after."""
         p = game.definition.private(sym)
         owned = len(state.player(me).companies)
         if owned >= MAX_PRIVATES:
             return 0
         unstarted = any(not c.ipoed and not c.closed for c in state.corporations.values())
         if p.can_start != "none" and unstarted:
-            spread = p.face_value - p.minimum_bid
+            # up to face value and as far again above it: bids go in fives, and over the
+            # face-value span alone (70-85 for C&M) equal valuations were common, so the seat
+            # that reached the shared top first won (seat 2 held C&M in 16 of 40 games)
+            spread = 2 * (p.face_value - p.minimum_bid)
             return p.minimum_bid + 5 * round(self.taste(sym) * spread / 5)
         return p.minimum_bid if owned == 0 else 0
 
@@ -504,17 +619,19 @@ class GreedyBot(Bot):
         return max(runs, key=lambda a: sum(r.revenue for r in a.routes), default=None)
 
     def dividend(self, turn: Turn) -> Action | None:
+        """Pays out, unless the company must save for a train: it has none that runs, or all
+        its trains go with the next train type and its treasury cannot replace them (then
+        half, where the game has it, else it withholds)."""
         game, state, op = turn.game, turn.state, turn.entity
         kinds = {a.kind_: a for a in turn.legal if isinstance(a, Dividend)}
         c = state.corporations[op]
-        lasting = [t for t in c.trains if not self.endangered(game, state, t)]
-        prices = self.depot_prices(game, state)
         working = [t for t in c.trains if not state.trains[t].obsolete]
-        need = prices[0] if prices else 0
-        if not working and c.cash < need and "withhold" in kinds:
-            return kinds["withhold"]  # no train to run next time: save for one
-        if not lasting and c.cash < need and "half" in kinds:
-            return kinds["half"]  # its trains are about to go: keep half
+        need = self.train_reserve(game, state, op)
+        if c.cash < need and (not working or not self.lasting(game, state, op)):
+            save = kinds.get("withhold") if not working else None
+            save = save or kinds.get("half") or kinds.get("withhold")
+            if save is not None:
+                return save
         return kinds.get("payout") or kinds.get("half") or next(iter(kinds.values()), None)
 
     @staticmethod
@@ -569,6 +686,12 @@ class GreedyBot(Bot):
             for a in turn.legal
             if isinstance(a, BuyTrain) and state.trains[a.train].owner in (DEPOT, POOL)
         ]
+        if not working and c.cash < min((a.price for a in bank), default=c.cash + 1):
+            # rather than its director paying (or going bankrupt), a train from another
+            # company of the same director that has one to spare
+            sibling = self.sibling_trains(turn)
+            if sibling:
+                return self.best_train(turn, sibling, forced=True)
         if not bank:
             issues = [a for a in turn.legal if isinstance(a, SellShares)]
             return min(issues, key=lambda a: len(a.shares), default=None)
@@ -584,6 +707,34 @@ class GreedyBot(Bot):
         # only a train that adds to its run
         lasting = [t for t in working if not self.endangered(game, state, t)]
         return self.best_train(turn, own, forced=len(lasting) < WANTED_TRAINS)
+
+    def sibling_trains(self, turn: Turn) -> list[BuyTrain]:
+        """Trains the acting company may buy from the director's other companies, each of
+        which keeps a running train, at their face price or all the buyer has (never from
+        another director's company: that price would be a bargain between two players)."""
+        from ferrovia.rules.operating.trains import other_companies_trains
+
+        game, state, op = turn.game, turn.state, turn.entity
+        c = state.corporations[op]
+        if c.cash < 1 or not any(
+            isinstance(a, BuyTrain) and state.trains[a.train].owner not in (DEPOT, POOL)
+            for a in turn.legal
+        ):
+            return []  # the phase or the step allows no purchase from other companies now
+        out: list[BuyTrain] = []
+        for tid in other_companies_trains(game, state, op):
+            seller = state.corporations.get(state.trains[tid].owner)
+            if seller is None or seller.director != c.director or seller.director is None:
+                continue
+            running = [t for t in seller.trains if not state.trains[t].obsolete]
+            if len(running) < 2 or state.trains[tid].obsolete:
+                continue
+            face = state.trains[tid].name
+            price = min(c.cash, common.face_price(game, face))
+            out.append(
+                BuyTrain(entity=op, entity_type="corporation", train=tid, price=price, variant=face)
+            )
+        return out
 
     def best_train(self, turn: Turn, offers: list[BuyTrain], *, forced: bool) -> BuyTrain | None:
         """Of the trains on offer, the one that adds most to the company's best run (exact
