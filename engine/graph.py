@@ -603,6 +603,12 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
     )
     ambiguous = set(graph.ambiguous)
     touched: set[str] = set()
+    # the ids rewritten, so ``dead`` and the walk sides are recounted on them alone (a whole
+    # pass over the graph on each lay was ~10% of a replay)
+    stop_ids: set[int] = set()
+    path_ids: set[int] = set()
+    key_ids: set[int] = set()
+    n_stops, n_paths, n_keys = len(g.stops), len(g.paths), len(g.key_names)
     for hex_id, (tile, rotation) in changes.items():
         old = g.fragments[hex_id]
         template = _tile_template(tile, rotation)
@@ -629,6 +635,9 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
         # (entries past the new ones in a reused range keep their dead copies from above)
         key_off = _place(g.key_names, old_keys, len(template.key_whats), ("", ""))
         g.stop_paths.extend(() for _ in range(len(g.stop_paths), len(g.stops)))
+        stop_ids.update(old.hex_stops, range(stop_off, stop_off + len(template.stops)))
+        path_ids.update(old.hex_paths, range(path_off, path_off + len(template.paths)))
+        key_ids.update(old_keys, range(key_off, key_off + len(template.key_whats)))
         frag = _fragment(hex_id, template, stop_off, path_off, key_off, g.junction_next)
         g.junction_next += template.junctions
         g.fragments[hex_id] = frag
@@ -654,10 +663,15 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
                 g.links.pop((pid, e), None)
     for hex_id in touched:
         g.links.update(_links_of(g, hex_id))
+    # ids never rewritten keep their old entries; ids past the old lists' ends were new
     g.dead = (
-        sum(1 for s in g.stops if s.kind == "none")
-        + sum(1 for p in g.paths if p.track == "none")
-        + sum(1 for k in g.key_names if k == ("", ""))
+        graph.dead
+        + sum(1 for i in stop_ids if g.stops[i].kind == "none")
+        - sum(1 for i in stop_ids if i < n_stops and graph.stops[i].kind == "none")
+        + sum(1 for i in path_ids if g.paths[i].track == "none")
+        - sum(1 for i in path_ids if i < n_paths and graph.paths[i].track == "none")
+        + sum(1 for i in key_ids if g.key_names[i] == ("", ""))
+        - sum(1 for i in key_ids if i < n_keys and graph.key_names[i] == ("", ""))
     )
     if graph.walk_sides is not None:
         sides = list(graph.walk_sides)
@@ -666,8 +680,8 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
             if hex_id in touched:
                 for pid, entry in zip(g.hex_paths[hex_id], _hex_walk_sides(g, hex_id), strict=True):
                     sides[pid] = entry
-        for pid, p in enumerate(g.paths):
-            if p.track == "none":
+        for pid in path_ids:  # (every other dead path has () already)
+            if g.paths[pid].track == "none":
                 sides[pid] = ()
         g.walk_sides = sides
     return g
@@ -1289,15 +1303,25 @@ class _Walk:
         """The hexes' edges and the stops of the paths found."""
         hexes = self.hexes
         graph = self.graph
-        for pid in self.seen_paths:
-            p = graph.paths[pid]
-            neighbours = graph.neighbours[p.hex]
-            for e in p.exits:
-                hexes.setdefault(p.hex, set()).add(e)
-                other = neighbours.get(e)
-                if other is not None:
-                    hexes.setdefault(other, set()).add(hexmap.invert(e))
-            self.seen_stops.update(p.stops)
+        paths = graph.paths
+        all_neighbours = graph.neighbours
+        seen_stops = self.seen_stops
+        for pid in self.seen_paths:  # (hoisted lookups: this ran ~5% of a replay)
+            p = paths[pid]
+            exits = p.exits
+            if exits:
+                h = p.hex
+                own = hexes.get(h)
+                if own is None:
+                    own = hexes[h] = set()
+                own.update(exits)
+                neighbours = all_neighbours[h]
+                for e in exits:
+                    other = neighbours.get(e)
+                    if other is not None:
+                        hexes.setdefault(other, set()).add((e + 3) % 6)  # hexmap.invert
+            if p.stops:
+                seen_stops.update(p.stops)
 
     def walk_node(self, node: tuple[int, int], soft: bool) -> None:
         nodes_seen = self.nodes_seen
