@@ -1375,11 +1375,13 @@ class _Walk:
             self.seen_paths.add(pid)
             self.found |= 1 << pid
         graph = self.graph
-        if not p.terminal:
+        if not p.terminal and p.stops:
             passable = self.passable
             for s in p.stops:
-                if (0, s) != origin and passable[s]:
-                    self.walk_node((0, s), origin_soft or soft)
+                node = (0, s)
+                # (walk_node's first test, without the call: most stops are seen already)
+                if node != origin and passable[s] and node not in self.nodes_seen:
+                    self.walk_node(node, origin_soft or soft)
         paths = graph.paths
         if j >= 0 and j != jskip:
             for q in graph.junction_paths[j]:
