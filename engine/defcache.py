@@ -95,23 +95,34 @@ def _entry_path(root: Path, game_dir: Path, shown: str) -> Path:
     return root / f"definition-{key.hexdigest()[:32]}.pickle"
 
 
+#: str(game dir) -> (the entry's source folders and their states, definition): the definition
+#: read in this process, kept while its files are unchanged (a definition is immutable), so a
+#: second replay of the same game does not unpickle it again (~6.5 ms, ~3% of a warm replay)
+_IN_PROCESS: dict[str, tuple[Any, GameDefinition]] = {}
+
+
 def cached_definition(path: Path, load: Callable[[Path], GameDefinition]) -> GameDefinition:
     """``load(path)``, or the stored result of it while nothing it was read from changed."""
     root = cache_dir()
     if root is None:
         return load(path)
+    held = _IN_PROCESS.get(str(path))
+    if held is not None and all(_dir_state(Path(d)) == tuple(state) for d, state in held[0]):
+        return held[1]
     try:
         entry_file = _entry_path(root, path, str(path))
         with entry_file.open("rb") as fh:
             entry = pickle.load(fh)
         if all(_dir_state(Path(d)) == tuple(state) for d, state in entry["dirs"]):
             definition: GameDefinition = entry["definition"]
+            _IN_PROCESS[str(path)] = (entry["dirs"], definition)
             return definition
     except Exception:  # no entry, unreadable or stale format: load normally
         pass
     definition = load(path)  # raises DataErrors for bad data: never stored
     try:
         dirs = [(str(d), _dir_state(d)) for d in _source_dirs(path)]
+        _IN_PROCESS[str(path)] = (dirs, definition)
         blob = pickle.dumps(
             {"dirs": dirs, "definition": definition}, protocol=pickle.HIGHEST_PROTOCOL
         )

@@ -603,6 +603,12 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
     )
     ambiguous = set(graph.ambiguous)
     touched: set[str] = set()
+    # the ids rewritten, so ``dead`` and the walk sides are recounted on them alone (a whole
+    # pass over the graph on each lay was ~10% of a replay)
+    stop_ids: set[int] = set()
+    path_ids: set[int] = set()
+    key_ids: set[int] = set()
+    n_stops, n_paths, n_keys = len(g.stops), len(g.paths), len(g.key_names)
     for hex_id, (tile, rotation) in changes.items():
         old = g.fragments[hex_id]
         template = _tile_template(tile, rotation)
@@ -629,6 +635,9 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
         # (entries past the new ones in a reused range keep their dead copies from above)
         key_off = _place(g.key_names, old_keys, len(template.key_whats), ("", ""))
         g.stop_paths.extend(() for _ in range(len(g.stop_paths), len(g.stops)))
+        stop_ids.update(old.hex_stops, range(stop_off, stop_off + len(template.stops)))
+        path_ids.update(old.hex_paths, range(path_off, path_off + len(template.paths)))
+        key_ids.update(old_keys, range(key_off, key_off + len(template.key_whats)))
         frag = _fragment(hex_id, template, stop_off, path_off, key_off, g.junction_next)
         g.junction_next += template.junctions
         g.fragments[hex_id] = frag
@@ -654,10 +663,15 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
                 g.links.pop((pid, e), None)
     for hex_id in touched:
         g.links.update(_links_of(g, hex_id))
+    # ids never rewritten keep their old entries; ids past the old lists' ends were new
     g.dead = (
-        sum(1 for s in g.stops if s.kind == "none")
-        + sum(1 for p in g.paths if p.track == "none")
-        + sum(1 for k in g.key_names if k == ("", ""))
+        graph.dead
+        + sum(1 for i in stop_ids if g.stops[i].kind == "none")
+        - sum(1 for i in stop_ids if i < n_stops and graph.stops[i].kind == "none")
+        + sum(1 for i in path_ids if g.paths[i].track == "none")
+        - sum(1 for i in path_ids if i < n_paths and graph.paths[i].track == "none")
+        + sum(1 for i in key_ids if g.key_names[i] == ("", ""))
+        - sum(1 for i in key_ids if i < n_keys and graph.key_names[i] == ("", ""))
     )
     if graph.walk_sides is not None:
         sides = list(graph.walk_sides)
@@ -666,8 +680,8 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
             if hex_id in touched:
                 for pid, entry in zip(g.hex_paths[hex_id], _hex_walk_sides(g, hex_id), strict=True):
                     sides[pid] = entry
-        for pid, p in enumerate(g.paths):
-            if p.track == "none":
+        for pid in path_ids:  # (every other dead path has () already)
+            if g.paths[pid].track == "none":
                 sides[pid] = ()
         g.walk_sides = sides
     return g
@@ -1022,6 +1036,11 @@ class _Walk:
         self.targets = 0  # pass 3: what the soft part being walked may still find
         self.start_nodes: list[tuple[int, int]] = []
         self.matching = 0  # 1 when pass 3 ran (counted in WALK_STATS)
+        #: :func:`reached_edges`: the hex asked about, its edges the hard walk has marked so
+        #: far and every edge any walk could mark; the walk stops once they are equal
+        self.watch: str | None = None
+        self.watch_got: set[int] = set()
+        self.watch_most: set[int] = set()
         self.exhaustive = 0  # 1 when a part of it was walked in full (counted in WALK_STATS)
 
     def run(self, start_nodes: list[tuple[int, int]]) -> None:
@@ -1033,6 +1052,8 @@ class _Walk:
             self.on_way = {}
             self.junction_uses = {}
             self.walk_node(start, False)
+        # only the hard walk's finds are sure to stay (the soft parts' probes are not)
+        self.watch = None
         if self.soft_parts:
             # what the soft parts can find at most: each searched from where it starts, what
             # the hard walk had seen by then left out (a smaller search than :meth:`most`)
@@ -1285,19 +1306,44 @@ class _Walk:
         for q in across:
             self.walk_path(paths[q], entered, -1, True, origin, origin_soft)
 
+    def watched(self, p: TrackPath) -> None:
+        """Note the edges of the watched hex the newly found path ``p`` marks (as
+        :meth:`finish` marks them); :class:`_AllFound` once no walk could mark more."""
+        h = self.watch
+        got = self.watch_got
+        if p.hex == h:
+            got.update(p.exits)
+        else:
+            neighbours = self.graph.neighbours[p.hex]
+            for e in p.exits:
+                if neighbours.get(e) == h:
+                    got.add((e + 3) % 6)  # hexmap.invert
+        if got >= self.watch_most:
+            raise _AllFound
+
     def finish(self) -> None:
         """The hexes' edges and the stops of the paths found."""
         hexes = self.hexes
         graph = self.graph
-        for pid in self.seen_paths:
-            p = graph.paths[pid]
-            neighbours = graph.neighbours[p.hex]
-            for e in p.exits:
-                hexes.setdefault(p.hex, set()).add(e)
-                other = neighbours.get(e)
-                if other is not None:
-                    hexes.setdefault(other, set()).add(hexmap.invert(e))
-            self.seen_stops.update(p.stops)
+        paths = graph.paths
+        all_neighbours = graph.neighbours
+        seen_stops = self.seen_stops
+        for pid in self.seen_paths:  # (hoisted lookups: this ran ~5% of a replay)
+            p = paths[pid]
+            exits = p.exits
+            if exits:
+                h = p.hex
+                own = hexes.get(h)
+                if own is None:
+                    own = hexes[h] = set()
+                own.update(exits)
+                neighbours = all_neighbours[h]
+                for e in exits:
+                    other = neighbours.get(e)
+                    if other is not None:
+                        hexes.setdefault(other, set()).add((e + 3) % 6)  # hexmap.invert
+            if p.stops:
+                seen_stops.update(p.stops)
 
     def walk_node(self, node: tuple[int, int], soft: bool) -> None:
         nodes_seen = self.nodes_seen
@@ -1350,12 +1396,16 @@ class _Walk:
         if pid not in self.seen_paths:
             self.seen_paths.add(pid)
             self.found |= 1 << pid
+            if self.watch is not None:
+                self.watched(p)
         graph = self.graph
-        if not p.terminal:
+        if not p.terminal and p.stops:
             passable = self.passable
             for s in p.stops:
-                if (0, s) != origin and passable[s]:
-                    self.walk_node((0, s), origin_soft or soft)
+                node = (0, s)
+                # (walk_node's first test, without the call: most stops are seen already)
+                if node != origin and passable[s] and node not in self.nodes_seen:
+                    self.walk_node(node, origin_soft or soft)
         paths = graph.paths
         if j >= 0 and j != jskip:
             for q in graph.junction_paths[j]:
@@ -1387,6 +1437,10 @@ class _Walk:
             paths_seen.discard(p.id)
         if j >= 0:
             junction_uses[j] -= 1
+
+
+class _AllFound(Exception):
+    """The watched hex's edges are all found (:meth:`_Walk.watched`): the walk may stop."""
 
 
 _Vertex = tuple[Any, ...]  # ("stop", id) | ("junction", id) | ("side", key, key) | ("end", ...)
@@ -1693,6 +1747,55 @@ def reachable(
     return out
 
 
+def reached_edges(
+    graph: TrackGraph,
+    company: str,
+    coord: str,
+    *,
+    tokens: Tokens,
+    gauge: str | None,
+    home_hexes: Collection[str] = (),
+    home_cities: Mapping[str, Collection[int]] | None = None,
+) -> frozenset[int]:
+    """``reachable(...).hexes.get(coord, frozenset())``, the walk stopped as soon as every edge
+    of ``coord`` that any path could mark is found (a lay check asks about one hex only; the
+    walk only adds paths, so what it has found then is its final answer for ``coord``).
+
+    >>> from ferrovia.notation import parse
+    >>> g = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0),
+    ...                  "A3": (parse("path=a:3,b:0"), 0), "A5": (parse(""), 0)})
+    >>> sorted(reached_edges(g, "X", "A5", tokens={"A1": [["X"]]}, gauge="broad"))
+    [3]
+    """
+    out = _reach(graph, company, tokens, gauge, home_hexes, home_cities, mode="walk", watch=coord)
+    assert isinstance(out, frozenset)
+    return out
+
+
+def _watch_most(graph: TrackGraph, coord: str, skip: str | None) -> set[int]:
+    """Every edge of ``coord`` a found path could mark (:meth:`_Walk.finish`): its own paths'
+    exits and the facing sides of its neighbours' paths that lead into it.  (Bounding these
+    by :meth:`_Walk.most` first cost more than it saved: walk_path calls -4%, most +8% of a
+    replay.)"""
+    most: set[int] = set()
+    paths = graph.paths
+    for pid in graph.hex_paths.get(coord, ()):
+        if paths[pid].track != skip:
+            most.update(paths[pid].exits)
+    for _, other in hexmap.neighbour_table(coord, graph.layout):
+        neighbours = graph.neighbours.get(other)
+        if not neighbours:
+            continue
+        for pid in graph.hex_paths.get(other, ()):
+            p = paths[pid]
+            if p.track == skip:
+                continue
+            for e in p.exits:
+                if neighbours.get(e) == coord:
+                    most.add((e + 3) % 6)
+    return most
+
+
 def _reach(
     graph: TrackGraph,
     company: str,
@@ -1702,6 +1805,7 @@ def _reach(
     home_cities: Mapping[str, Collection[int]] | None,
     *,
     mode: str,
+    watch: str | None = None,
 ) -> Reach | frozenset[int] | None:
     skip = gauge_skip(gauge)
     hexes: dict[str, set[int]] = {}
@@ -1736,6 +1840,11 @@ def _reach(
     start_nodes: list[tuple[int, int]] = [(0, s) for s in start_stops]
     start_nodes += [(1, pid) for pid in start_paths]  # plain home track: the path is the node
     walk = _Walk(graph, company, tokens, skip, hexes, seen_stops, seen_paths)
+    if watch is not None:
+        walk.watch_got = set(hexes.get(watch, ()))
+        walk.watch_most = _watch_most(graph, watch, skip) | walk.watch_got
+        if walk.watch_got >= walk.watch_most:
+            return frozenset(walk.watch_got)
     if mode == "bound":
         return frozenset(_bits_of(walk.tighten(start_nodes, walk.most(start_nodes))))
     # the walk recurses once per path on its way (pure-Python frames: a higher limit is safe)
@@ -1747,8 +1856,12 @@ def _reach(
                 return None
         else:
             walk.run(start_nodes)
+    except _AllFound:
+        return frozenset(walk.watch_got)
     finally:
         sys.setrecursionlimit(limit)
+    if watch is not None:
+        return frozenset(hexes.get(watch, ()))
     WALK_STATS["reaches"] += 1
     WALK_STATS["matching"] += walk.matching
     WALK_STATS["exhaustive"] += walk.exhaustive

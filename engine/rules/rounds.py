@@ -27,6 +27,9 @@ class Round:
     def __init__(self, game: Game, state: GameState) -> None:
         self.game = game
         self.state = state
+        #: (the active step,) as :meth:`skip_steps` found it, for the first
+        #: :meth:`active_step` of :meth:`after_process` only (see :meth:`process`)
+        self._settled: tuple[Step | None] | None = None
 
     @property
     def rs(self) -> RoundState:
@@ -65,6 +68,10 @@ class Round:
         raise KeyError(name)
 
     def active_step(self) -> Step | None:
+        settled = self._settled
+        if settled is not None:  # one use: anything after may change the answer
+            self._settled = None
+            return settled[0]
         for step in self.steps():
             if step.active and step.blocking():
                 return step
@@ -81,17 +88,28 @@ class Round:
     def finished(self) -> bool:
         return self.active_step() is None
 
-    def skip_steps(self) -> None:
+    def skip_steps(self) -> tuple[Step | None] | None:
+        """Skip the blocking steps whose entity has nothing to do, up to the first that
+        waits.  Returns (what :meth:`active_step` answers now,) when the pass skipped nothing
+        and passed over no step for a closed entity: it then asked each active step
+        ``blocking()`` in order on the state as it stands, as ``active_step`` does (skips
+        change the state, and a step passed over for a closed entity was never asked); None
+        otherwise.  This spares a second pass of ``blocking()`` (stock-round listings, route
+        checks) right after each action."""
         rs = self.rs
         ent = rs.entities[rs.entity_index] if rs.entities else None
+        settled = True
         for step in self.steps():
             if not step.active or not step.blocks():
-                continue
+                continue  # (``blocking()`` is False when ``blocks()`` is)
             if ent is not None and self.game.is_closed(self.state, ent):
+                settled = False
                 continue
             if step.blocking():
-                break
+                return (step,) if settled else None
             step.skip()
+            settled = False
+        return (None,) if settled else None
 
     def actions_for(self, entity: str) -> list[str]:
         out: list[str] = []
@@ -150,8 +168,13 @@ class Round:
         chosen.process(action)
         self.rs.data["at_start"] = False
         self.after_process_before_skip(action)
-        self.skip_steps()
-        self.after_process(action)
+        # nothing changes between the skip pass and the start of after_process, whose
+        # first active_step() takes the pass's answer; it is dropped after in any case
+        self._settled = self.skip_steps()
+        try:
+            self.after_process(action)
+        finally:
+            self._settled = None
 
     def after_process_before_skip(self, action: Action) -> None:
         pass
@@ -187,8 +210,8 @@ class StockRound(Round):
         return [p.id for p in self.state.players]
 
     def setup(self) -> None:
-        self.skip_steps()
-        if self.active_step() is None:
+        settled = self.skip_steps()
+        if (settled[0] if settled is not None else self.active_step()) is None:
             self.next_entity()
 
     def after_process(self, action: Action) -> None:
@@ -215,8 +238,8 @@ class StockRound(Round):
             step.st.acted = False
         for step in self.steps():
             step.setup()
-        self.skip_steps()
-        if chain and self.active_step() is None:
+        settled = self.skip_steps()
+        if chain and (settled[0] if settled is not None else self.active_step()) is None:
             self.next_entity()
 
 

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ferrovia.graph import TrackGraph, build_graph, reachable, update_graph
+from ferrovia.graph import reached_edges as walk_reached_edges
 from ferrovia.notation.models import Border, BorderType, Tile
 from ferrovia.routes import RouteRules, RouteSpec, TrainSpec, run_revenue, train_spec_from_data
 from ferrovia.rules import state as state_module
@@ -239,6 +240,55 @@ def _reach(game: Game, state: GameState, operator: str, family: str) -> Any:
 
 
 def _reach_of(game: Game, state: GameState, operator: str, family: str) -> Any:
+    graph, key = _reach_key(game, state, operator, family)
+    hit = _REACH.get(key)
+    if hit is None or hit[0] is not graph:  # the graph kept in the entry: no reused id
+        hit = (graph, _compute_reach(game, state, operator, family))
+        if len(_REACH) > 256:
+            _REACH.clear()
+        _REACH[key] = hit
+    return hit[1]
+
+
+def _reached_edges(
+    game: Game, state: GameState, operator: str, family: str, coord: str
+) -> frozenset[int]:
+    """``_reach(...).hexes.get(coord)``: from a reach already made, else from a walk that
+    stops once ``coord``'s edges are all found (:func:`ferrovia.graph.reached_edges`; a lay
+    check on a map just changed needs no more; kept beside the reaches, by hex)."""
+    if _LISTING.get(id(state)) is not None:
+        # listing lays: many hexes are asked about on one map, one whole reach serves them
+        return _reach(game, state, operator, family).hexes.get(coord, frozenset())
+    graph, key = _reach_key(game, state, operator, family)
+    hit = _REACH.get(key)
+    if hit is not None and hit[0] is graph:
+        return hit[1].hexes.get(coord, frozenset())
+    edges_key = (*key, "edges", coord)
+    got = _REACH.get(edges_key)
+    if got is None or got[0] is not graph:
+        tokens, home, home_cities = _reach_args(game, state, operator)
+        got = (
+            graph,
+            walk_reached_edges(
+                graph,
+                operator,
+                coord,
+                tokens=tokens,
+                gauge=family,
+                home_hexes=home,
+                home_cities=home_cities,
+            ),
+        )
+        if len(_REACH) > 256:
+            _REACH.clear()
+        _REACH[edges_key] = got
+    return got[1]
+
+
+def _reach_key(
+    game: Game, state: GameState, operator: str, family: str
+) -> tuple[TrackGraph, tuple[Any, ...]]:
+    """The track graph and the key of the operator's reach on it in ``_REACH``."""
     graph = track_graph(game, state)  # one object per map: its id stands for the tiles
     held: tuple[Any, ...] = ()
     if operator in state.privates:
@@ -255,13 +305,7 @@ def _reach_of(game: Game, state: GameState, operator: str, family: str) -> Any:
         tuple([(c, tuple(map(tuple, h.tokens))) for c, h in state.hexes.items() if h.tokens]),
         held,
     )
-    hit = _REACH.get(key)
-    if hit is None or hit[0] is not graph:  # the graph kept in the entry: no reused id
-        hit = (graph, _compute_reach(game, state, operator, family))
-        if len(_REACH) > 256:
-            _REACH.clear()
-        _REACH[key] = hit
-    return hit[1]
+    return graph, key
 
 
 def reached_hexes(game: Game, state: GameState, operator: str) -> set[str]:
@@ -274,6 +318,16 @@ def reached_hexes(game: Game, state: GameState, operator: str) -> set[str]:
 
 def _compute_reach(game: Game, state: GameState, operator: str, family: str) -> Any:
     graph = track_graph(game, state)
+    tokens, home, home_cities = _reach_args(game, state, operator)
+    return reachable(
+        graph, operator, tokens=tokens, gauge=family, home_hexes=home, home_cities=home_cities
+    )
+
+
+def _reach_args(
+    game: Game, state: GameState, operator: str
+) -> tuple[dict[str, Any], tuple[str, ...], dict[str, list[int]]]:
+    """The stations on the map, and a private railway's home hexes and reserved cities."""
     tokens = {c: h.tokens for c, h in state.hexes.items()}
     home: tuple[str, ...] = ()
     home_cities: dict[str, list[int]] = {}
@@ -285,9 +339,7 @@ def _compute_reach(game: Game, state: GameState, operator: str, family: str) -> 
         for h in home:
             held = state.hexes[h].reservations if h in state.hexes else []
             home_cities[h] = [i for i, slots in enumerate(held) if operator in slots]
-    return reachable(
-        graph, operator, tokens=tokens, gauge=family, home_hexes=home, home_cities=home_cities
-    )
+    return tokens, home, home_cities
 
 
 def reaches_city(game: Game, state: GameState, operator: str, coord: str, city: int) -> bool:
@@ -346,7 +398,7 @@ class ReachedEdges(Mapping[str, set[int]]):
         if hit is None:
             if family not in GAUGE_FAMILIES:
                 raise KeyError(family)
-            hit = self._done[family] = set(_reach(*self._args, family).hexes.get(self._coord, ()))
+            hit = self._done[family] = set(_reached_edges(*self._args, family, self._coord))
         return hit
 
     def __iter__(self) -> Iterator[str]:
