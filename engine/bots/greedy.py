@@ -635,9 +635,9 @@ class GreedyBot(Bot):
         return kinds.get("payout") or kinds.get("half") or next(iter(kinds.values()), None)
 
     @staticmethod
-    def endangered(game: Game, state: GameState, tid: str) -> bool:
-        """Whether a train is wounded, or rusts or is wounded when one of the next two train
-        types in the depot is bought."""
+    def endangered(game: Game, state: GameState, tid: str, horizon: int = 2) -> bool:
+        """Whether a train is wounded, or rusts or is wounded when one of the next
+        ``horizon`` train types in the depot is bought."""
         if state.trains[tid].obsolete:
             return True
         soon: list[str] = []
@@ -645,7 +645,7 @@ class GreedyBot(Bot):
             kind = common.train_type(t)
             if kind not in soon:
                 soon.append(kind)
-            if len(soon) == 2:
+            if len(soon) == horizon:
                 break
         typ = common.train_type_def(game, tid)
         for trigger in (typ.rusts_on, typ.obsolete_on):
@@ -705,8 +705,36 @@ class GreedyBot(Bot):
             return None
         # a company runs two trains when it can (one is soon rusted or outrun); beyond two,
         # only a train that adds to its run
-        lasting = [t for t in working if not self.endangered(game, state, t)]
-        return self.best_train(turn, own, forced=len(lasting) < WANTED_TRAINS)
+        # trains lasting past the next type bought (not the two ahead that saving looks at:
+        # with the 5s next, every company counted its 4s as gone, bought at once, and the 5s,
+        # 6s and a diesel all went in one or two ORs)
+        lasting = [t for t in working if not self.endangered(game, state, t, horizon=1)]
+        forced = len(lasting) < WANTED_TRAINS
+        if not forced:
+            # a train it does not need is not the one that opens a type rusting others'
+            # trains: a late company with a full treasury buying through the types rusted
+            # early companies that had paid out, and they went bankrupt on the replacement
+            own = [a for a in own if not self.rusts_trains(game, state, a.train)]
+            if not own:
+                return None
+        return self.best_train(turn, own, forced=forced)
+
+    @staticmethod
+    def rusts_trains(game: Game, state: GameState, tid: str) -> bool:
+        """Whether buying this train, the first of its type, rusts or wounds trains that
+        companies run."""
+        kind = common.train_type(tid)
+        if any(common.train_type(t) == kind for t, ts in state.trains.items() if ts.owner != DEPOT):
+            return False
+        for t, ts in state.trains.items():
+            if ts.owner == DEPOT or ts.owner not in state.corporations or ts.rusted:
+                continue
+            typ = common.train_type_def(game, t)
+            for trigger in (typ.rusts_on, typ.obsolete_on):
+                names = [trigger] if isinstance(trigger, str) else list(getattr(trigger, "of", ()))
+                if any(common.train_type(n) == kind or n == kind for n in names):
+                    return True
+        return False
 
     def sibling_trains(self, turn: Turn) -> list[BuyTrain]:
         """Trains the acting company may buy from the director's other companies, each of
