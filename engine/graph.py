@@ -1043,7 +1043,8 @@ class _Walk:
         self.watch_most: set[int] = set()
         self.exhaustive = 0  # 1 when a part of it was walked in full (counted in WALK_STATS)
 
-    def run(self, start_nodes: list[tuple[int, int]]) -> None:
+    def walk_starts(self, start_nodes: list[tuple[int, int]]) -> None:
+        """Pass 1: the hard walk from each start in turn, each with a fresh way behind it."""
         self.start_nodes = start_nodes
         for start in start_nodes:
             self.paths_seen = set()
@@ -1052,6 +1053,9 @@ class _Walk:
             self.on_way = {}
             self.junction_uses = {}
             self.walk_node(start, False)
+
+    def run(self, start_nodes: list[tuple[int, int]]) -> None:
+        self.walk_starts(start_nodes)
         # only the hard walk's finds are sure to stay (the soft parts' probes are not)
         self.watch = None
         if self.soft_parts:
@@ -1067,14 +1071,7 @@ class _Walk:
     def run_matching(self, start_nodes: list[tuple[int, int]]) -> bool:
         """Pass 1, then every path each soft part can reach at most asked of the matching
         pass (:meth:`solve_part`); False when a part is outside its class."""
-        self.start_nodes = start_nodes
-        for start in start_nodes:
-            self.paths_seen = set()
-            self.nodes_seen = set(start_nodes)
-            self.nodes_seen.discard(start)
-            self.on_way = {}
-            self.junction_uses = {}
-            self.walk_node(start, False)
+        self.walk_starts(start_nodes)
         for part in self.soft_parts:
             got = self.solve_part(part, self.part_bound(part))
             if got is None:
