@@ -5,7 +5,7 @@ colours.  The graph is cached per map (tiles and rotations), since it changes on
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -241,9 +241,14 @@ def _reach(game: Game, state: GameState, operator: str, family: str) -> Any:
 
 def _reach_of(game: Game, state: GameState, operator: str, family: str) -> Any:
     graph, key = _reach_key(game, state, operator, family)
+    return _remembered(key, graph, lambda: _compute_reach(game, state, graph, operator, family))
+
+
+def _remembered(key: tuple[Any, ...], graph: TrackGraph, make: Callable[[], Any]) -> Any:
+    """``_REACH[key]`` made on ``graph``, else ``make()`` remembered there."""
     hit = _REACH.get(key)
     if hit is None or hit[0] is not graph:  # the graph kept in the entry: no reused id
-        hit = (graph, _compute_reach(game, state, operator, family))
+        hit = (graph, make())
         if len(_REACH) > 256:
             _REACH.clear()
         _REACH[key] = hit
@@ -263,26 +268,21 @@ def _reached_edges(
     hit = _REACH.get(key)
     if hit is not None and hit[0] is graph:
         return hit[1].hexes.get(coord, frozenset())
-    edges_key = (*key, "edges", coord)
-    got = _REACH.get(edges_key)
-    if got is None or got[0] is not graph:
+
+    def walk() -> frozenset[int]:
         tokens, home, home_cities = _reach_args(game, state, operator)
-        got = (
+        return walk_reached_edges(
             graph,
-            walk_reached_edges(
-                graph,
-                operator,
-                coord,
-                tokens=tokens,
-                gauge=family,
-                home_hexes=home,
-                home_cities=home_cities,
-            ),
+            operator,
+            coord,
+            tokens=tokens,
+            gauge=family,
+            home_hexes=home,
+            home_cities=home_cities,
         )
-        if len(_REACH) > 256:
-            _REACH.clear()
-        _REACH[edges_key] = got
-    return got[1]
+
+    edges: frozenset[int] = _remembered((*key, "edges", coord), graph, walk)
+    return edges
 
 
 def _reach_key(
@@ -316,8 +316,9 @@ def reached_hexes(game: Game, state: GameState, operator: str) -> set[str]:
     return out
 
 
-def _compute_reach(game: Game, state: GameState, operator: str, family: str) -> Any:
-    graph = track_graph(game, state)
+def _compute_reach(
+    game: Game, state: GameState, graph: TrackGraph, operator: str, family: str
+) -> Any:
     tokens, home, home_cities = _reach_args(game, state, operator)
     return reachable(
         graph, operator, tokens=tokens, gauge=family, home_hexes=home, home_cities=home_cities
