@@ -112,7 +112,7 @@ alone costs 0.15 s; random 1858 India p6 seed 2: 6M+6M up to 38 s), and 7E+7E ov
 mesh (0.5 s).  Session 5: India p6 seed 2's 6M+6M at most 2.7 s (84,485 routes of 91 or
 more, every way through the towns its own route: what remains is grouping town paths for M
 trains as for E trains), 7E+7E 0.2-1.1 s (proving a greedy run optimal needs every route
-within 60 of the best: 1,753 sequences).  Session 6 (min of 5 runs, CPU, load 3-4):
+within 60 of the best: 1,753 sequences).  Later in session 5 (min of 5 runs, CPU, load 3-4):
 #1219 0.89-0.90 s -> 0.66-0.73 s with the twins' partner cut of step 6 (694 sequences
 listed); 6M+6M unchanged (#2770 ~2 s: 0.5 s for the best route, 1.0 s listing 84,485
 routes, 0.3 s combining; at #2786 36,962 routes >= 181): the twin starts' list is over
@@ -1267,18 +1267,10 @@ class _LinkEnumerator(_Enumerator):
                 opts = options(tail, other)
                 if not opts:
                     continue
-                if partners and target - top // divisor >= floor:
-                    ct = core_t | link_core(opts)[0]
-                    rest = target - top // divisor
-                    for pv, pc in partners:
-                        if pv < rest:
-                            break
-                        if not pc & ct:
-                            break
-                    else:
+                rest = target - top // divisor
+                if partners and rest >= floor:
+                    if not _has_partner(partners, rest, core_t | link_core(opts)[0]):
                         continue  # (the partners all earn too little or clash)
-                    if pv < rest:
-                        continue
                 # extend the current realisation if one way fits; else re-solve the whole
                 # sequence (earlier links may have to run another way)
                 # (none when the track every way uses is taken)
@@ -1506,6 +1498,17 @@ def _best_routes(
     if len(_RECENT) > _RECENT_SIZE:
         _RECENT.popitem(last=False)
     return best
+
+
+def _has_partner(partners: Sequence[tuple[int, int]], least: int, track: int) -> bool:
+    """Whether a route of ``partners`` ((revenue, core track), best first) earns at least
+    ``least`` and runs on none of ``track``."""
+    for revenue, core in partners:
+        if revenue < least:
+            return False
+        if not core & track:
+            return True
+    return False
 
 
 #: the latest searches' results by everything they read (:func:`_inputs`): late in a game a
