@@ -458,12 +458,7 @@ class StockTurn(Step):
             for holder in (POOL, corp.sym):
                 if holder == corp.sym and not corp.ipoed:
                     continue
-                # the holder's first ordinary certificate (holder_shares' order), unsorted
-                first = min(
-                    (x for x in corp.shares if x.owner == holder and not x.president),
-                    key=lambda x: x.seq,
-                    default=None,
-                )
+                first = sh.first_ordinary_share(corp, holder)
                 if first is None:
                     continue
                 b = sh.Bundle(corp.sym, [first], first.percent)

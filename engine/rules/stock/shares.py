@@ -57,6 +57,16 @@ def holder_shares(corp: Corporation, holder: str) -> list[Share]:
     return sorted((s for s in corp.shares if s.owner == holder), key=lambda s: s.seq)
 
 
+def first_ordinary_share(corp: Corporation, holder: str) -> Share | None:
+    """The first certificate of :func:`holder_shares` that is not the director's, found
+    without sorting (asked for every company and holder at every stock-round listing)."""
+    return min(
+        (s for s in corp.shares if s.owner == holder and not s.president),
+        key=lambda s: s.seq,
+        default=None,
+    )
+
+
 def percent_of(corp: Corporation, holder: str) -> int:
     return sum(s.percent for s in corp.shares if s.owner == holder)
 
