@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ferrovia import hexmap
 from ferrovia.bots.base import Bot, Turn
-from ferrovia.errors import GameError
+from ferrovia.errors import GameError, UnknownEntity
 from ferrovia.rules import market
 from ferrovia.rules.actions import (
     Action,
@@ -49,6 +49,7 @@ from ferrovia.rules.actions import (
 )
 from ferrovia.rules.operating import board, common
 from ferrovia.rules.state import DEPOT, POOL, GameState
+from ferrovia.rules.stock import shares as sh
 
 if TYPE_CHECKING:
     from ferrovia.rules.game import Game
@@ -250,9 +251,10 @@ class GreedyBot(Bot):
 
     @staticmethod
     def director_cert(state: GameState, share_id: str) -> bool:
-        corp, _, index = share_id.rpartition("_")
-        c = state.corporations.get(corp)
-        return c is not None and any(s.president and str(s.index) == index for s in c.shares)
+        try:
+            return sh.find_share(state, share_id).president
+        except UnknownEntity:
+            return False
 
     @staticmethod
     def float_cost(game: Game, state: GameState, corp: str, price: int) -> int:
@@ -262,8 +264,7 @@ class GreedyBot(Bot):
         c = state.corporations[corp]
         if not c.shares:
             return 0
-        unit = min(s.percent for s in c.shares)
-        return price * max(c.float_percent, 1) // unit
+        return price * max(c.float_percent, 1) // sh.share_percent(c)
 
     def waterfall(self, turn: Turn) -> Action | None:
         """The opening auction of privates, cheapest first: buys or bids on the private whose
@@ -306,10 +307,11 @@ class GreedyBot(Bot):
         def beyond(a: Par) -> int:
             # the director's certificate is already held: only the rest is to pay
             c = state.corporations[a.corporation]
+            if not c.shares:
+                return 0
             pres = next((s.percent for s in c.shares if s.president), 0)
-            unit = min((s.percent for s in c.shares), default=10) or 10
             cost = self.float_cost(game, state, a.corporation, price(a))
-            return cost - price(a) * (pres // unit)
+            return cost - price(a) * (pres // sh.share_percent(c))
 
         ok = [a for a in pars if beyond(a) <= cash]
         return max(ok, key=price) if ok else min(pars, key=price)
@@ -349,8 +351,6 @@ class GreedyBot(Bot):
         return self.tastes[sym]
 
     def share_score(self, game: Game, state: GameState, me: str, a: BuyShares) -> float | None:
-        from ferrovia.rules.stock import shares as sh
-
         bundle = sh.check_bundle(state, a.shares, a.percent)
         c = state.corporations[bundle.corp]
         if c.closed or c.market is None:
@@ -744,7 +744,8 @@ class GreedyBot(Bot):
 
         game, state, op = turn.game, turn.state, turn.entity
         c = state.corporations[op]
-        if c.cash < 1 or not any(
+        least = game.definition.between_companies.min_price
+        if c.cash < least or not any(
             isinstance(a, BuyTrain) and state.trains[a.train].owner not in (DEPOT, POOL)
             for a in turn.legal
         ):
