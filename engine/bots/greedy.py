@@ -647,12 +647,7 @@ class GreedyBot(Bot):
                 soon.append(kind)
             if len(soon) == horizon:
                 break
-        typ = common.train_type_def(game, tid)
-        for trigger in (typ.rusts_on, typ.obsolete_on):
-            names = [trigger] if isinstance(trigger, str) else list(getattr(trigger, "of", ()))
-            if any(common.train_type(n) in soon or n in soon for n in names):
-                return True
-        return False
+        return not threats(game, tid).isdisjoint(soon)
 
     def discard(self, turn: Turn) -> Action | None:
         game, state = turn.game, turn.state
@@ -729,11 +724,8 @@ class GreedyBot(Bot):
         for t, ts in state.trains.items():
             if ts.owner == DEPOT or ts.owner not in state.corporations or ts.rusted:
                 continue
-            typ = common.train_type_def(game, t)
-            for trigger in (typ.rusts_on, typ.obsolete_on):
-                names = [trigger] if isinstance(trigger, str) else list(getattr(trigger, "of", ()))
-                if any(common.train_type(n) == kind or n == kind for n in names):
-                    return True
+            if kind in threats(game, t):
+                return True
         return False
 
     def sibling_trains(self, turn: Turn) -> list[BuyTrain]:
@@ -820,6 +812,18 @@ class GreedyBot(Bot):
             return None
         issues = [a for a in turn.legal if isinstance(a, SellShares)]
         return min(issues, key=lambda a: len(a.shares), default=None)
+
+
+def threats(game: Game, tid: str) -> set[str]:
+    """The train names (types and faces) whose purchase rusts or wounds this card, as its
+    ``rusts_on`` and ``obsolete_on`` name them (one name, or the faces a count is of)."""
+    typ = common.train_type_def(game, tid)
+    out: set[str] = set()
+    for trigger in (typ.rusts_on, typ.obsolete_on):
+        names = [trigger] if isinstance(trigger, str) else list(getattr(trigger, "of", ()))
+        for n in names:
+            out.update((n, common.train_type(n)))
+    return out
 
 
 def hex_distance(a: str, b: str) -> int:
