@@ -114,7 +114,7 @@ def bench_replay() -> None:
     )
     for f in files:
         first = _fresh_replay(f)
-        cli = _whole_process([sys.executable, "-m", "ferrovia", "replay", str(f)])
+        cli = _whole_process([sys.executable, "-m", "ferrovia", "replay", str(f)], _fresh_env())
         data = load_export(f)
         replay(data)
         warms = []
@@ -127,7 +127,7 @@ def bench_replay() -> None:
         r = _ref_replay(f) if with_ref else None
         if r:
             ref_cli = _whole_process(
-                ["ruby", str(ROOT / "tools" / "bench" / "ref_fresh.rb"), str(f)]
+                ["ruby", str(ROOT / "tools" / "bench" / "ref_fresh.rb"), str(f)], _fresh_env()
             )
             ratios.append(warm / r["warm"])
             first_ratios.append(first / r["first"])
@@ -211,23 +211,19 @@ def _fresh_replay(path: Path) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def _whole_process(cmd: list[str]) -> float:
+def _whole_process(
+    cmd: list[str], env: dict[str, str] | None = None, *, check: bool = False
+) -> float:
     """CPU seconds (user + sys) of one command run as a whole process, start-up included."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(cmd, capture_output=True, check=False, env=_fresh_env())
+    subprocess.run(cmd, capture_output=True, check=check, env=env)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
 def bench_startup(runs: int = 5) -> None:
-    cpu = []
-    for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(
-            [sys.executable, "-m", "ferrovia", "--version"], capture_output=True, check=True
-        )
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    cmd = [sys.executable, "-m", "ferrovia", "--version"]
+    cpu = [_whole_process(cmd, check=True) for _ in range(runs)]
     print(f"start-up: ferrovia --version {statistics.median(cpu):.3f} s CPU (median of {runs})")
 
 
