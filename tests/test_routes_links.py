@@ -132,15 +132,9 @@ def meshes(draw: st.DrawFn) -> tuple[TrackGraph, dict[str, list[list[str | None]
     return g, tokens, [(f"T-{i}", spec) for i, spec in enumerate(picks)]
 
 
-@settings(
-    max_examples=300,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
-@given(meshes())
-def test_trains_through_town_meshes_match_brute_force(scenario) -> None:  # type: ignore[no-untyped-def]
-    g, tokens, trains = scenario
-    # only maps where the link search really runs: the company reaches a town for free
+def _search_equals_brute_force(g, tokens, trains):  # type: ignore[no-untyped-def]
+    """The search's best run on a mesh where the link search really runs (the company reaches
+    a town for free): worth the brute force's optimum, its routes on disjoint track."""
     cs = _chain_set(g, "X", tokens, "broad", {})
     en = _Enumerator(
         g,
@@ -157,6 +151,18 @@ def test_trains_through_town_meshes_match_brute_force(scenario) -> None:  # type
     assert found.total == best
     keys = [r.route.keys for r in found.routes]
     assert not any(a & b for a, b in itertools.combinations(keys, 2))
+    return found
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(meshes())
+def test_trains_through_town_meshes_match_brute_force(scenario) -> None:  # type: ignore[no-untyped-def]
+    g, tokens, trains = scenario
+    found = _search_equals_brute_force(g, tokens, trains)
     towns = sum(g.stops[s].kind == "town" for r in found.routes for s in r.route.stops)
     event(f"{len(found.routes)} routes, {'passing towns' if towns else 'no towns'}")
 
@@ -172,17 +178,7 @@ def test_identical_trains_through_town_meshes_match_brute_force(scenario, spec) 
     (:meth:`_RunSearch._twin_starts`' list) only if one of them avoids its core: that cut must
     keep the optimum."""
     g, tokens, _ = scenario
-    trains = [("T-0", spec), ("T-1", spec)]
-    cs = _chain_set(g, "X", tokens, "broad", {})
-    en = _Enumerator(
-        g, cs, spec, phase=("yellow",), company="X", tokens=tokens, rules=DEFAULT_ROUTE_RULES
-    )
-    assume(_LinkEnumerator.free_stops(en) is not None)
-    best = brute_force_best(g, trains, tokens, max_chains=12)
-    found = best_routes(g, trains, phase=("yellow",), company="X", tokens=tokens)
-    assert found.total == best
-    keys = [r.route.keys for r in found.routes]
-    assert not any(a & b for a, b in itertools.combinations(keys, 2))
+    _search_equals_brute_force(g, tokens, [("T-0", spec), ("T-1", spec)])
 
 
 @settings(
