@@ -143,15 +143,19 @@ def test_reach_finds_what_the_walk_finds_on_random_boards(
     same_as_walk(g, "X", tokens, **kw)
 
 
-def test_reach_past_switches_finds_what_the_walk_finds() -> None:
-    """A ring of switch tiles around a token: every way round is a soft part of the walk."""
+def switch_ring() -> TrackGraph:
+    """Switch tiles in a ring around a city of six exits at C3."""
     ring = {
         c: (parse("path=a:0,b:3;path=a:0,b:2;path=a:3,b:5;path=a:1,b:4"), r)
         for r, c in enumerate(["B2", "B4", "C5", "D4", "D2", "C1", "A3", "A5"])
     }
     ring["C3"] = (parse("city=revenue:20;" + ";".join(f"path=a:{e},b:_0" for e in range(6))), 0)
-    g = build_graph(ring)
-    r = same_as_walk(g, "X", {"C3": [["X"]]}, gauge="broad")
+    return build_graph(ring)
+
+
+def test_reach_past_switches_finds_what_the_walk_finds() -> None:
+    """A ring of switch tiles around a token: every way round is a soft part of the walk."""
+    r = same_as_walk(switch_ring(), "X", {"C3": [["X"]]}, gauge="broad")
     assert set(r.hexes) >= {"B2", "B4", "C5", "D4", "D2", "C1"}
     assert all(hexmap.xy(h) for h in r.hexes)
 
@@ -263,12 +267,7 @@ def test_the_matching_pass_finds_what_the_walk_finds_on_random_boards(
 
 
 def test_the_matching_pass_settles_the_switch_ring_and_the_dense_late_game_boards() -> None:
-    ring = {
-        c: (parse("path=a:0,b:3;path=a:0,b:2;path=a:3,b:5;path=a:1,b:4"), r)
-        for r, c in enumerate(["B2", "B4", "C5", "D4", "D2", "C1", "A3", "A5"])
-    }
-    ring["C3"] = (parse("city=revenue:20;" + ";".join(f"path=a:{e},b:_0" for e in range(6))), 0)
-    by_matching_same_as_walk(build_graph(ring), "X", {"C3": [["X"]]}, gauge="broad")
+    by_matching_same_as_walk(switch_ring(), "X", {"C3": [["X"]]}, gauge="broad")
 
     from ferrovia.replay import load_export, replay
     from ferrovia.rules.operating import routing
