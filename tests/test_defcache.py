@@ -82,3 +82,33 @@ def test_no_cache_switch(game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("FERROVIA_NO_CACHE", "1")
     load_game(game)
     assert not (tmp_path / "cache").exists()
+
+
+def test_the_cache_keeps_only_the_most_recently_used_entries(
+    game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write prunes the directory to the KEEP most recently used entries; a hit renews its
+    entry, so a game in use outlives games loaded once after it."""
+    monkeypatch.setattr(defcache, "KEEP", 2)
+    cache = tmp_path / "cache"
+    others = []
+    for n in range(3):
+        other = tmp_path / "games" / f"v{n}"
+        shutil.copytree(game, other)
+        others.append(other)
+
+    def entry(g: Path) -> Path:
+        return defcache._entry_path(cache, g, str(g))
+
+    def stored() -> set[Path]:
+        return set(cache.glob("definition-*.pickle"))
+
+    load_game(game)
+    load_game(others[0])
+    assert stored() == {entry(game), entry(others[0])}
+    defcache._IN_PROCESS.clear()  # the next load is a hit on disk, which renews the entry
+    load_game(game)
+    load_game(others[1])  # the third entry: the least recently used one goes
+    assert stored() == {entry(game), entry(others[1])}
+    load_game(others[2])
+    assert stored() == {entry(others[1]), entry(others[2])}
