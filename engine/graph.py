@@ -1838,6 +1838,7 @@ def _reach(
     start_nodes += [(1, pid) for pid in start_paths]  # plain home track: the path is the node
     walk = _Walk(graph, company, tokens, skip, hexes, seen_stops, seen_paths)
     if watch is not None:
+        walk.watch = watch
         walk.watch_got = set(hexes.get(watch, ()))
         walk.watch_most = _watch_most(graph, watch, skip) | walk.watch_got
         if walk.watch_got >= walk.watch_most:

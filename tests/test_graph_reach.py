@@ -23,6 +23,7 @@ from ferrovia.graph import (
     reach_bound,
     reach_by_matching,
     reachable,
+    reached_edges,
 )
 from ferrovia.notation import parse
 from ferrovia.notation.models import City, Edge, NodeRef, Tile, Town
@@ -191,6 +192,54 @@ def test_reach_finds_what_the_walk_finds_along_a_real_game() -> None:
                 )
                 checked += 1
     assert checked > 500
+
+
+def same_edges_as_reach(g: TrackGraph, company: str, tokens: Any, coords: Any, **kw: Any) -> None:
+    """The walk stopped once a hex's edges are all found (:func:`reached_edges`, what a lay
+    check asks) gives that hex's edges of the whole reach, for each of ``coords``."""
+    whole = reachable(g, company, tokens=tokens, **kw).hexes
+    for coord in coords:
+        assert reached_edges(g, company, coord, tokens=tokens, **kw) == whole.get(
+            coord, frozenset()
+        ), coord
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(boards(), switch_boards()))
+def test_the_edges_of_one_hex_are_those_of_the_whole_reach_on_random_boards(
+    board: tuple[TrackGraph, dict[str, list[list[str | None]]], dict[str, Any]],
+) -> None:
+    g, tokens, kw = board
+    same_edges_as_reach(g, "X", tokens, REGION, **kw)
+
+
+def test_the_edges_of_a_laid_hex_are_those_of_the_whole_reach_along_a_real_game() -> None:
+    """Before every lay of a whole game, the layer's reached edges of the hex, both gauges,
+    as the lay check asks them (the walk stopped early) and from the whole reach."""
+    from ferrovia.replay import filter_actions, game_for, load_export
+    from ferrovia.rules.actions import LayTile, action_from_json
+    from ferrovia.rules.operating import routing
+
+    data = load_export(shared_path("fixtures", "18xx.games", "1858", "219682.json"))
+    game, state = game_for(data)
+    checked = 0
+    for action in (action_from_json(a) for a in filter_actions(list(data["actions"]))):
+        if isinstance(action, LayTile):
+            g = routing.track_graph(game, state)
+            tokens, home, home_cities = routing._reach_args(game, state, action.entity)
+            for gauge in ("broad", "metre"):
+                same_edges_as_reach(
+                    g,
+                    action.entity,
+                    tokens,
+                    [action.hex],
+                    gauge=gauge,
+                    home_hexes=home,
+                    home_cities=home_cities,
+                )
+                checked += 1
+        game.apply(state, action)
+    assert checked > 200
 
 
 @pytest.mark.parametrize("gauge", ["broad", "metre", None])
