@@ -1753,10 +1753,13 @@ def reached_edges(
     gauge: str | None,
     home_hexes: Collection[str] = (),
     home_cities: Mapping[str, Collection[int]] | None = None,
+    within: Collection[int] | None = None,
 ) -> frozenset[int]:
     """``reachable(...).hexes.get(coord, frozenset())``, the walk stopped as soon as every edge
     of ``coord`` that any path could mark is found (a lay check asks about one hex only; the
     walk only adds paths, so what it has found then is its final answer for ``coord``).
+    ``within``: only those edges are asked about (the answer is cut to them), so the walk
+    stops once they are found -- a lay check needs only the new tile's exits.
 
     >>> from ferrovia.notation import parse
     >>> g = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0),
@@ -1764,9 +1767,23 @@ def reached_edges(
     >>> sorted(reached_edges(g, "X", "A5", tokens={"A1": [["X"]]}, gauge="broad"))
     [3]
     """
-    out = _reach(graph, company, tokens, gauge, home_hexes, home_cities, mode="walk", watch=coord)
+    out = _reach(
+        graph,
+        company,
+        tokens,
+        gauge,
+        home_hexes,
+        home_cities,
+        mode="walk",
+        watch=coord,
+        within=None if within is None else frozenset(within),
+    )
     assert isinstance(out, frozenset)
     return out
+
+
+def _cut(edges: Collection[int], within: frozenset[int] | None) -> frozenset[int]:
+    return frozenset(edges) if within is None else within.intersection(edges)
 
 
 def _watch_most(graph: TrackGraph, coord: str, skip: str | None) -> set[int]:
@@ -1803,6 +1820,7 @@ def _reach(
     *,
     mode: str,
     watch: str | None = None,
+    within: frozenset[int] | None = None,
 ) -> Reach | frozenset[int] | None:
     skip = gauge_skip(gauge)
     hexes: dict[str, set[int]] = {}
@@ -1841,8 +1859,10 @@ def _reach(
         walk.watch = watch
         walk.watch_got = set(hexes.get(watch, ()))
         walk.watch_most = _watch_most(graph, watch, skip) | walk.watch_got
+        if within is not None:
+            walk.watch_most &= within
         if walk.watch_got >= walk.watch_most:
-            return frozenset(walk.watch_got)
+            return _cut(walk.watch_got, within)
     if mode == "bound":
         return frozenset(_bits_of(walk.tighten(start_nodes, walk.most(start_nodes))))
     # the walk recurses once per path on its way (pure-Python frames: a higher limit is safe)
@@ -1855,11 +1875,11 @@ def _reach(
         else:
             walk.run(start_nodes)
     except _AllFound:
-        return frozenset(walk.watch_got)
+        return _cut(walk.watch_got, within)
     finally:
         sys.setrecursionlimit(limit)
     if watch is not None:
-        return frozenset(hexes.get(watch, ()))
+        return _cut(hexes.get(watch, ()), within)
     WALK_STATS["reaches"] += 1
     WALK_STATS["matching"] += walk.matching
     WALK_STATS["exhaustive"] += walk.exhaustive

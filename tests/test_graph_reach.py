@@ -194,31 +194,47 @@ def test_reach_finds_what_the_walk_finds_along_a_real_game() -> None:
     assert checked > 500
 
 
-def same_edges_as_reach(g: TrackGraph, company: str, tokens: Any, coords: Any, **kw: Any) -> None:
+def same_edges_as_reach(
+    g: TrackGraph,
+    company: str,
+    tokens: Any,
+    coords: Any,
+    withins: Any = (None,),
+    **kw: Any,
+) -> None:
     """The walk stopped once a hex's edges are all found (:func:`reached_edges`, what a lay
-    check asks) gives that hex's edges of the whole reach, for each of ``coords``."""
+    check asks) gives that hex's edges of the whole reach, for each of ``coords``; asked
+    only about some edges (each of ``withins``), those of them."""
     whole = reachable(g, company, tokens=tokens, **kw).hexes
     for coord in coords:
-        assert reached_edges(g, company, coord, tokens=tokens, **kw) == whole.get(
-            coord, frozenset()
-        ), coord
+        for within in withins:
+            want = whole.get(coord, frozenset())
+            if within is not None:
+                want &= within
+            got = reached_edges(g, company, coord, tokens=tokens, within=within, **kw)
+            assert got == want, (coord, within)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(boards(), switch_boards()))
+@given(
+    st.one_of(boards(), switch_boards()),
+    st.lists(st.frozensets(st.integers(0, 5)), max_size=3),
+)
 def test_the_edges_of_one_hex_are_those_of_the_whole_reach_on_random_boards(
     board: tuple[TrackGraph, dict[str, list[list[str | None]]], dict[str, Any]],
+    withins: list[frozenset[int]],
 ) -> None:
     g, tokens, kw = board
-    same_edges_as_reach(g, "X", tokens, REGION, **kw)
+    same_edges_as_reach(g, "X", tokens, REGION, [None, *withins], **kw)
 
 
 def test_the_edges_of_a_laid_hex_are_those_of_the_whole_reach_along_a_real_game() -> None:
     """Before every lay of a whole game, the layer's reached edges of the hex, both gauges,
     as the lay check asks them (the walk stopped early) and from the whole reach."""
+    from ferrovia import tiles
     from ferrovia.replay import filter_actions, game_for, load_export
     from ferrovia.rules.actions import LayTile, action_from_json
-    from ferrovia.rules.operating import routing
+    from ferrovia.rules.operating import board, routing
 
     data = load_export(shared_path("fixtures", "18xx.games", "1858", "219682.json"))
     game, state = game_for(data)
@@ -233,10 +249,17 @@ def test_the_edges_of_a_laid_hex_are_those_of_the_whole_reach_along_a_real_game(
                     action.entity,
                     tokens,
                     [action.hex],
+                    [None, *(frozenset({e}) for e in range(6)), frozenset({1, 4})],
                     gauge=gauge,
                     home_hexes=home,
                     home_cities=home_cities,
                 )
+                # what the lay check asks: the reached edges among the new tile's exits
+                tile, _ = board.tile_def(game, action.tile)
+                exits = set(tiles.exits(tile, action.rotation))
+                asked = routing.reached_edges_by_gauge(game, state, action.entity, action.hex)
+                whole = routing.reached_edges_by_gauge(game, state, action.entity, action.hex)
+                assert asked.within(gauge, exits) == whole[gauge] & exits
                 checked += 1
         game.apply(state, action)
     assert checked > 200

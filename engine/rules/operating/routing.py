@@ -5,7 +5,7 @@ colours.  The graph is cached per map (tiles and rotations), since it changes on
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -256,18 +256,28 @@ def _remembered(key: tuple[Any, ...], graph: TrackGraph, make: Callable[[], Any]
 
 
 def _reached_edges(
-    game: Game, state: GameState, operator: str, family: str, coord: str
+    game: Game,
+    state: GameState,
+    operator: str,
+    family: str,
+    coord: str,
+    within: frozenset[int] | None = None,
 ) -> frozenset[int]:
-    """``_reach(...).hexes.get(coord)``: from a reach already made, else from a walk that
-    stops once ``coord``'s edges are all found (:func:`ferrovia.graph.reached_edges`; a lay
-    check on a map just changed needs no more; kept beside the reaches, by hex)."""
+    """``_reach(...).hexes.get(coord)`` (cut to ``within`` when given): from a reach already
+    made, else from a walk that stops once those edges of ``coord`` are all found
+    (:func:`ferrovia.graph.reached_edges`; a lay check on a map just changed needs no more;
+    kept beside the reaches, by hex)."""
+
+    def cut(edges: frozenset[int]) -> frozenset[int]:
+        return edges if within is None else edges & within
+
     if _LISTING.get(id(state)) is not None:
         # listing lays: many hexes are asked about on one map, one whole reach serves them
-        return _reach(game, state, operator, family).hexes.get(coord, frozenset())
+        return cut(_reach(game, state, operator, family).hexes.get(coord, frozenset()))
     graph, key = _reach_key(game, state, operator, family)
     hit = _REACH.get(key)
     if hit is not None and hit[0] is graph:
-        return hit[1].hexes.get(coord, frozenset())
+        return cut(hit[1].hexes.get(coord, frozenset()))
 
     def walk() -> frozenset[int]:
         tokens, home, home_cities = _reach_args(game, state, operator)
@@ -279,9 +289,10 @@ def _reached_edges(
             gauge=family,
             home_hexes=home,
             home_cities=home_cities,
+            within=within,
         )
 
-    edges: frozenset[int] = _remembered((*key, "edges", coord), graph, walk)
+    edges: frozenset[int] = _remembered((*key, "edges", coord, within), graph, walk)
     return edges
 
 
@@ -402,11 +413,30 @@ class ReachedEdges(Mapping[str, set[int]]):
             hit = self._done[family] = set(_reached_edges(*self._args, family, self._coord))
         return hit
 
+    def within(self, family: str, edges: Collection[int]) -> set[int]:
+        """``self[family] & edges``, the walk stopped once those edges are found when the
+        family's edges are not known yet (a lay check needs only the new tile's exits)."""
+        hit = self._done.get(family)
+        if hit is not None:
+            return hit & set(edges)
+        if family not in GAUGE_FAMILIES:
+            raise KeyError(family)
+        return set(_reached_edges(*self._args, family, self._coord, frozenset(edges)))
+
     def __iter__(self) -> Iterator[str]:
         return iter(GAUGE_FAMILIES)
 
     def __len__(self) -> int:
         return len(GAUGE_FAMILIES)
+
+
+def reached_within(
+    by_gauge: Mapping[str, set[int]], family: str, edges: Collection[int]
+) -> set[int]:
+    """``by_gauge[family] & edges``, asking no more of a :class:`ReachedEdges` than that."""
+    if isinstance(by_gauge, ReachedEdges):
+        return by_gauge.within(family, edges)
+    return by_gauge[family] & set(edges)
 
 
 def reached_edges_by_gauge(game: Game, state: GameState, operator: str, coord: str) -> ReachedEdges:
