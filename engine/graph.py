@@ -1041,6 +1041,7 @@ class _Walk:
         self.watch: str | None = None
         self.watch_got: set[int] = set()
         self.watch_most: set[int] = set()
+        self.watch_pruned = False  # :meth:`unreachable_edges` asked (once per walk)
         self.exhaustive = 0  # 1 when a part of it was walked in full (counted in WALK_STATS)
 
     def walk_starts(self, start_nodes: list[tuple[int, int]]) -> None:
@@ -1308,6 +1309,7 @@ class _Walk:
         :meth:`finish` marks them); :class:`_AllFound` once no walk could mark more."""
         h = self.watch
         got = self.watch_got
+        had = len(got)
         if p.hex == h:
             got.update(p.exits)
         else:
@@ -1317,6 +1319,89 @@ class _Walk:
                     got.add((e + 3) % 6)  # hexmap.invert
         if got >= self.watch_most:
             raise _AllFound
+        if len(got) > had and not self.watch_pruned:
+            # the first edge found: the rest are often ones no path from a start leads to
+            # (track of another network next door); once those are ruled out, the walk may
+            # stop as soon as the others are found
+            self.watch_pruned = True
+            self.watch_most -= self.unreachable_edges(self.watch_most - got)
+            if got >= self.watch_most:
+                raise _AllFound
+
+    def unreachable_edges(self, missing: set[int]) -> set[int]:
+        """The edges of ``missing`` (of the watched hex) no path the walk can find marks: each
+        path that could mark one has no way back to a start -- a search backwards over the
+        walk's moves with none of its rules (into a path from one that joins it across a
+        side, through a junction, through a stop that does not block) ends without touching
+        a start, having seen at most :data:`_PRUNE_BUDGET` paths in all (else the edge is
+        kept: this only saves walking)."""
+        graph = self.graph
+        paths = graph.paths
+        skip = self.skip
+        h = self.watch
+        assert h is not None
+        # the paths that could mark each edge (as :func:`_watch_most` finds them)
+        marks: dict[int, list[int]] = {}
+        for pid in graph.hex_paths.get(h, ()):
+            p = paths[pid]
+            if p.track != skip:
+                for e in p.exits:
+                    if e in missing:
+                        marks.setdefault(e, []).append(pid)
+        for edge, other in hexmap.neighbour_table(h, graph.layout):
+            back = (edge + 3) % 6
+            if edge in missing and graph.neighbours.get(other, {}).get(back) == h:
+                for pid in graph.hex_paths.get(other, ()):
+                    p = paths[pid]
+                    if p.track != skip and back in p.exits:
+                        marks.setdefault(edge, []).append(pid)
+        start_stops = {ident for kind, ident in self.start_nodes if kind == 0}
+        start_paths = {ident for kind, ident in self.start_nodes if kind == 1}
+        passable = self.passable
+        links = graph.links
+        layout = graph.layout
+        dead: set[int] = set()  # closed backward searches that touched no start
+        budget = _PRUNE_BUDGET
+        out: set[int] = set()
+        for edge, candidates in marks.items():
+            for q in candidates:
+                if q in dead:
+                    continue
+                seen = {q}
+                todo = [q]
+                live = False
+                while todo and not live:
+                    r = paths[todo.pop()]
+                    budget -= 1
+                    if budget < 0 or r.id in start_paths:
+                        live = True
+                        break
+                    before: list[int] = []
+                    for st in r.stops:
+                        if st in start_stops:
+                            live = True
+                        elif passable[st]:
+                            before.extend(graph.stop_paths[st])
+                    if r.junction >= 0:
+                        before.extend(graph.junction_paths[r.junction])
+                    for x, there in hexmap.neighbour_table(r.hex, layout):
+                        if x in r.exits:
+                            e = (x + 3) % 6
+                            for t in graph.hex_paths.get(there, ()):
+                                if r.id in links.get((t, e), ()):
+                                    before.append(t)
+                    for t in before:
+                        if t not in seen and paths[t].track != skip:
+                            seen.add(t)
+                            todo.append(t)
+                if live:
+                    break  # this edge may be marked
+                dead |= seen
+            else:
+                out.add(edge)
+            if budget < 0:
+                break
+        return out
 
     def finish(self) -> None:
         """The hexes' edges and the stops of the paths found."""
@@ -1434,6 +1519,10 @@ class _Walk:
             paths_seen.discard(p.id)
         if j >= 0:
             junction_uses[j] -= 1
+
+
+#: paths the backward searches of :meth:`_Walk.unreachable_edges` may look at, per walk
+_PRUNE_BUDGET = 40
 
 
 class _AllFound(Exception):
@@ -1782,6 +1871,20 @@ def reached_edges(
     return out
 
 
+def _node_hex(graph: TrackGraph, node: tuple[int, int]) -> str:
+    """The hex of a walk's start: a stop, or a path (kind 1)."""
+    kind, ident = node
+    return graph.paths[ident].hex if kind == 1 else graph.stops[ident].hex
+
+
+def _distance(a: str, b: str) -> int:
+    """Steps from hex ``a`` to hex ``b`` (in both layouts a step changes the letter by one
+    and the number by one, or the number by two: :data:`hexmap.DIRECTIONS`)."""
+    (ax, ay), (bx, by) = hexmap.xy(a), hexmap.xy(b)
+    dx, dy = abs(ax - bx), abs(ay - by)
+    return dx + max(0, (dy - dx) // 2)
+
+
 def _cut(edges: Collection[int], within: frozenset[int] | None) -> frozenset[int]:
     return frozenset(edges) if within is None else within.intersection(edges)
 
@@ -1856,13 +1959,17 @@ def _reach(
     start_nodes += [(1, pid) for pid in start_paths]  # plain home track: the path is the node
     walk = _Walk(graph, company, tokens, skip, hexes, seen_stops, seen_paths)
     if watch is not None:
-        walk.watch = watch
-        walk.watch_got = set(hexes.get(watch, ()))
-        walk.watch_most = _watch_most(graph, watch, skip) | walk.watch_got
+        got = set(hexes.get(watch, ()))
+        most = _watch_most(graph, watch, skip) | got
         if within is not None:
-            walk.watch_most &= within
-        if walk.watch_got >= walk.watch_most:
-            return _cut(walk.watch_got, within)
+            most &= within
+        if got >= most:
+            return _cut(got, within)
+        walk.watch, walk.watch_got, walk.watch_most = watch, got, most
+        # each start's hard walk is its own (what one finds does not change how another
+        # goes), so the starts nearest the hex go first: the walk stops once its edges are
+        # found, and what is found in the end does not depend on the order
+        start_nodes.sort(key=lambda node: _distance(_node_hex(graph, node), watch))
     if mode == "bound":
         return frozenset(_bits_of(walk.tighten(start_nodes, walk.most(start_nodes))))
     # the walk recurses once per path on its way (pure-Python frames: a higher limit is safe)
