@@ -722,6 +722,35 @@ def blocks(stop: Stop, company: str | None, tokens: Tokens) -> bool:
     return company not in held and len(held) >= stop.slots
 
 
+def passable_stops(graph: TrackGraph, company: str | None, tokens: Tokens) -> list[bool]:
+    """``not blocks(stop, company, tokens)`` for every stop of ``graph``, by id: a city looked
+    at only where its hex holds station tokens (a walk asks this for the whole map, and
+    most of it holds none).
+
+    >>> from ferrovia.notation import parse
+    >>> g = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0),
+    ...                  "A3": (parse("city=revenue:20;path=a:3,b:_0"), 0)})
+    >>> passable_stops(g, "X", {"A1": [["Y"]]}), passable_stops(g, "Y", {"A1": [["Y"]]})
+    ([False, True], [True, True])
+    """
+    stops = graph.stops
+    if company is None:
+        return [s.kind != "offboard" for s in stops]
+    # with no station there, a city blocks only when it has no slot (blocks())
+    out = [s.kind != "offboard" and (s.kind != "city" or s.slots > 0) for s in stops]
+    hex_cities = graph.hex_cities
+    for h, per_city in tokens.items():
+        if per_city:
+            for sid in hex_cities.get(h, ()):
+                stop = stops[sid]
+                n = stop.city_number  # (city_tokens and blocks, inline: per city of the map)
+                if n is not None and n < len(per_city):
+                    held = [t for t in per_city[n] if t]
+                    if held:
+                        out[sid] = company in held or len(held) < stop.slots
+    return out
+
+
 def tokened_by(stop: Stop, company: str, tokens: Tokens) -> bool:
     return company in city_tokens(tokens, stop)
 
@@ -1021,7 +1050,7 @@ class _Walk:
         self.seen_paths = seen_paths
         self.found = 0  # bitset of seen_paths
         self.sides = _walk_sides(graph)
-        self.passable = [not blocks(s, company, tokens) for s in graph.stops]
+        self.passable = passable_stops(graph, company, tokens)
         self.bounds: tuple[list[int], list[int]] | None = None
         # the walk's state
         self.paths_seen: set[int] = set()
@@ -1041,6 +1070,7 @@ class _Walk:
         self.watch: str | None = None
         self.watch_got: set[int] = set()
         self.watch_most: set[int] = set()
+        self.watch_hexes: frozenset[str] = frozenset()  # the hex and its neighbours
         self.watch_pruned = False  # :meth:`unreachable_edges` asked (once per walk)
         self.exhaustive = 0  # 1 when a part of it was walked in full (counted in WALK_STATS)
 
@@ -1058,7 +1088,7 @@ class _Walk:
     def run(self, start_nodes: list[tuple[int, int]]) -> None:
         self.walk_starts(start_nodes)
         # only the hard walk's finds are sure to stay (the soft parts' probes are not)
-        self.watch = None
+        self.watch, self.watch_hexes = None, frozenset()
         if self.soft_parts:
             # what the soft parts can find at most: each searched from where it starts, what
             # the hard walk had seen by then left out (a smaller search than :meth:`most`)
@@ -1478,7 +1508,7 @@ class _Walk:
         if pid not in self.seen_paths:
             self.seen_paths.add(pid)
             self.found |= 1 << pid
-            if self.watch is not None:
+            if p.hex in self.watch_hexes:  # (its paths alone can mark the hex's edges)
                 self.watched(p)
         graph = self.graph
         if not p.terminal and p.stops:
@@ -1966,6 +1996,9 @@ def _reach(
         if got >= most:
             return _cut(got, within)
         walk.watch, walk.watch_got, walk.watch_most = watch, got, most
+        walk.watch_hexes = frozenset(
+            [watch, *(other for _, other in hexmap.neighbour_table(watch, graph.layout))]
+        )
         # each start's hard walk is its own (what one finds does not change how another
         # goes), so the starts nearest the hex go first: the walk stops once its edges are
         # found, and what is found in the end does not depend on the order

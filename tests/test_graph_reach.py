@@ -19,7 +19,9 @@ from ferrovia.graph import (
     Reach,
     TrackGraph,
     _augmenting,
+    blocks,
     build_graph,
+    passable_stops,
     reach_bound,
     reach_by_matching,
     reachable,
@@ -263,6 +265,16 @@ def test_the_edges_of_a_laid_hex_are_those_of_the_whole_reach_along_a_real_game(
                 checked += 1
         game.apply(state, action)
     assert checked > 200
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards(), st.sampled_from(["X", "Y", "Z", None]))
+def test_the_stops_a_walk_may_pass_are_those_that_do_not_block(
+    board: tuple[TrackGraph, dict[str, list[list[str | None]]], dict[str, Any]],
+    company: str | None,
+) -> None:
+    g, tokens, _ = board
+    assert passable_stops(g, company, tokens) == [not blocks(s, company, tokens) for s in g.stops]
 
 
 @pytest.mark.parametrize("gauge", ["broad", "metre", None])
