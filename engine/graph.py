@@ -1071,6 +1071,9 @@ class _Walk:
         self.watch_got: set[int] = set()
         self.watch_most: set[int] = set()
         self.watch_hexes: frozenset[str] = frozenset()  # the hex and its neighbours
+        #: :func:`reaches_stop` / :func:`runs_into`: the stop looked for (-1: any path on
+        #: ``watch_hexes``); the walk stops at the first find that settles it
+        self.look_for = -1
         self.watch_pruned = False  # :meth:`unreachable_edges` asked (once per walk)
         self.exhaustive = 0  # 1 when a part of it was walked in full (counted in WALK_STATS)
 
@@ -1338,6 +1341,10 @@ class _Walk:
         """Note the edges of the watched hex the newly found path ``p`` marks (as
         :meth:`finish` marks them); :class:`_AllFound` once no walk could mark more."""
         h = self.watch
+        if h is None:  # a stop or a path on some hexes is looked for
+            if self.look_for < 0 or self.look_for in p.stops:
+                raise _AllFound
+            return
         got = self.watch_got
         had = len(got)
         if p.hex == h:
@@ -1901,6 +1908,59 @@ def reached_edges(
     return out
 
 
+def reaches_stop(
+    graph: TrackGraph,
+    company: str,
+    stop: int,
+    *,
+    tokens: Tokens,
+    gauge: str | None,
+    home_hexes: Collection[str] = (),
+    home_cities: Mapping[str, Collection[int]] | None = None,
+) -> bool:
+    """``stop in reachable(...).stops``, the walk stopped at the first path found that ends at
+    ``stop`` (a station's legality asks about one city).
+
+    >>> from ferrovia.notation import parse
+    >>> g = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0),
+    ...                  "A3": (parse("town=revenue:10;path=a:3,b:_0"), 0)})
+    >>> reaches_stop(g, "X", 1, tokens={"A1": [["X"]]}, gauge="broad")
+    True
+    """
+    out = _reach(graph, company, tokens, gauge, home_hexes, home_cities, mode="walk", look_for=stop)
+    assert isinstance(out, bool)
+    return out
+
+
+def runs_into(
+    graph: TrackGraph,
+    company: str,
+    hexes: Collection[str],
+    *,
+    tokens: Tokens,
+    gauge: str | None,
+    home_hexes: Collection[str] = (),
+    home_cities: Mapping[str, Collection[int]] | None = None,
+) -> bool:
+    """Whether ``reachable(...).run_hexes`` holds one of ``hexes``, the walk stopped at the
+    first path found on one of them.
+
+    >>> from ferrovia.notation import parse
+    >>> g = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0),
+    ...                  "A3": (parse("town=revenue:10;path=a:3,b:_0"), 0)})
+    >>> runs_into(g, "X", ["A3"], tokens={"A1": [["X"]]}, gauge="broad")
+    True
+    """
+    wanted = frozenset(hexes)
+    if not wanted:
+        return False
+    out = _reach(
+        graph, company, tokens, gauge, home_hexes, home_cities, mode="walk", look_for=wanted
+    )
+    assert isinstance(out, bool)
+    return out
+
+
 def _node_hex(graph: TrackGraph, node: tuple[int, int]) -> str:
     """The hex of a walk's start: a stop, or a path (kind 1)."""
     kind, ident = node
@@ -1954,7 +2014,8 @@ def _reach(
     mode: str,
     watch: str | None = None,
     within: frozenset[int] | None = None,
-) -> Reach | frozenset[int] | None:
+    look_for: int | frozenset[str] | None = None,
+) -> Reach | frozenset[int] | bool | None:
     skip = gauge_skip(gauge)
     hexes: dict[str, set[int]] = {}
     seen_stops: set[int] = set()
@@ -2003,6 +2064,18 @@ def _reach(
         # goes), so the starts nearest the hex go first: the walk stops once its edges are
         # found, and what is found in the end does not depend on the order
         start_nodes.sort(key=lambda node: _distance(_node_hex(graph, node), watch))
+    if isinstance(look_for, int):  # a stop: found once a path to it is (or it is a start)
+        if look_for in seen_stops:
+            return True
+        walk.look_for = look_for
+        walk.watch_hexes = frozenset([graph.stops[look_for].hex])
+    elif look_for is not None:  # hexes: found once a path on one of them is
+        walk.watch_hexes = look_for
+    if look_for is not None:  # (the nearest starts first, as for a watched hex)
+        targets = walk.watch_hexes
+        start_nodes.sort(
+            key=lambda node: min(_distance(_node_hex(graph, node), h) for h in targets)
+        )
     if mode == "bound":
         return frozenset(_bits_of(walk.tighten(start_nodes, walk.most(start_nodes))))
     # the walk recurses once per path on its way (pure-Python frames: a higher limit is safe)
@@ -2015,11 +2088,17 @@ def _reach(
         else:
             walk.run(start_nodes)
     except _AllFound:
+        if look_for is not None:
+            return True
         return _cut(walk.watch_got, within)
     finally:
         sys.setrecursionlimit(limit)
     if watch is not None:
         return _cut(hexes.get(watch, ()), within)
+    if isinstance(look_for, int):
+        return look_for in seen_stops
+    if look_for is not None:
+        return any(graph.paths[q].hex in look_for for q in seen_paths)
     WALK_STATS["reaches"] += 1
     WALK_STATS["matching"] += walk.matching
     WALK_STATS["exhaustive"] += walk.exhaustive

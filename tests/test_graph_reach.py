@@ -26,6 +26,8 @@ from ferrovia.graph import (
     reach_by_matching,
     reachable,
     reached_edges,
+    reaches_stop,
+    runs_into,
 )
 from ferrovia.notation import parse
 from ferrovia.notation.models import City, Edge, NodeRef, Tile, Town
@@ -265,6 +267,26 @@ def test_the_edges_of_a_laid_hex_are_those_of_the_whole_reach_along_a_real_game(
                 checked += 1
         game.apply(state, action)
     assert checked > 200
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.one_of(boards(), switch_boards()),
+    st.lists(st.frozensets(st.sampled_from(REGION), max_size=4), max_size=4),
+)
+def test_a_stop_or_hexes_looked_for_are_found_as_the_whole_reach_finds_them(
+    board: tuple[TrackGraph, dict[str, list[list[str | None]]], dict[str, Any]],
+    hex_sets: list[frozenset[str]],
+) -> None:
+    """The walks stopped at the first find that settles a question (a city for a station,
+    hexes a company's trains may run into) answer it as the whole reach does."""
+    g, tokens, kw = board
+    whole = reachable(g, "X", tokens=tokens, **kw)
+    for stop in range(len(g.stops)):
+        assert reaches_stop(g, "X", stop, tokens=tokens, **kw) == (stop in whole.stops), stop
+    for wanted in hex_sets:
+        got = runs_into(g, "X", wanted, tokens=tokens, **kw)
+        assert got == bool(wanted & whole.run_hexes), wanted
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -9,7 +9,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from ferrovia.graph import TrackGraph, build_graph, reachable, update_graph
+from ferrovia.graph import TrackGraph, build_graph, reachable, reaches_stop, runs_into, update_graph
 from ferrovia.graph import reached_edges as walk_reached_edges
 from ferrovia.notation.models import Border, BorderType, Tile
 from ferrovia.routes import RouteRules, RouteSpec, TrainSpec, run_revenue, train_spec_from_data
@@ -340,7 +340,8 @@ def _reach_args(
     game: Game, state: GameState, operator: str
 ) -> tuple[dict[str, Any], tuple[str, ...], dict[str, list[int]]]:
     """The stations on the map, and a private railway's home hexes and reserved cities."""
-    tokens = {c: h.tokens for c, h in state.hexes.items()}
+    # (hexes without a city left out: the walk reads the map's token lists once or twice)
+    tokens = {c: h.tokens for c, h in state.hexes.items() if h.tokens}
     home: tuple[str, ...] = ()
     home_cities: dict[str, list[int]] = {}
     if operator in state.privates:
@@ -354,12 +355,51 @@ def _reach_args(
     return tokens, home, home_cities
 
 
+def _settled(
+    game: Game,
+    state: GameState,
+    operator: str,
+    family: str,
+    question: tuple[Any, ...],
+    answer: Callable[[Any], bool],
+    walk: Callable[..., bool],
+) -> bool:
+    """``answer(_reach(...))``: from a whole reach already made (while listing, or kept),
+    else from a walk that stops once it is settled (``walk(graph, **reach arguments)``,
+    kept beside the reaches under ``question``)."""
+    if _LISTING.get(id(state)) is not None:
+        return answer(_reach(game, state, operator, family))
+    graph, key = _reach_key(game, state, operator, family)
+    hit = _REACH.get(key)
+    if hit is not None and hit[0] is graph:
+        return answer(hit[1])
+
+    def make() -> bool:
+        tokens, home, home_cities = _reach_args(game, state, operator)
+        return walk(graph, tokens=tokens, gauge=family, home_hexes=home, home_cities=home_cities)
+
+    out: bool = _remembered((*key, *question), graph, make)
+    return out
+
+
 def reaches_city(game: Game, state: GameState, operator: str, coord: str, city: int) -> bool:
     """Whether a city is on the operator's broad or metre network (it may put a station
     there)."""
     stop = track_graph(game, state).city(coord, city)
-    return stop is not None and any(
-        stop.id in _reach(game, state, operator, family).stops for family in GAUGE_FAMILIES
+    if stop is None:
+        return False
+    sid = stop.id
+    return any(
+        _settled(
+            game,
+            state,
+            operator,
+            family,
+            ("stop", sid),
+            lambda reach: sid in reach.stops,
+            lambda graph, **kw: reaches_stop(graph, operator, sid, **kw),
+        )
+        for family in GAUGE_FAMILIES
     )
 
 
@@ -457,10 +497,21 @@ def reached_edges(game: Game, state: GameState, operator: str, coord: str) -> se
 def reaches_any_hex(game: Game, state: GameState, corp: str, hexes: Any) -> bool:
     """Whether a company's trains could run into one of ``hexes`` on broad or metre track, or
     it has a station on one (18xx.games ``corporation_private_connected?``)."""
-    wanted = set(hexes)
+    wanted = frozenset(hexes)
     if any(any(corp in slots for slots in state.hexes[h].tokens) for h in wanted):
         return True
-    return any(wanted & r.run_hexes for r in _reaches(game, state, corp))
+    return any(
+        _settled(
+            game,
+            state,
+            corp,
+            family,
+            ("runs into", wanted),
+            lambda reach: bool(wanted & reach.run_hexes),
+            lambda graph, **kw: runs_into(graph, corp, wanted, **kw),
+        )
+        for family in GAUGE_FAMILIES
+    )
 
 
 def best_run(game: Game, state: GameState, corp: str, train_ids: list[str]) -> list[Any]:
