@@ -264,6 +264,10 @@ def test_the_edges_of_a_laid_hex_are_those_of_the_whole_reach_along_a_real_game(
                 asked = routing.reached_edges_by_gauge(game, state, action.entity, action.hex)
                 whole = routing.reached_edges_by_gauge(game, state, action.entity, action.hex)
                 assert asked.within(gauge, exits) == whole[gauge] & exits
+                # and the same once a whole reach is kept for the map (asked of it, no walk)
+                routing._reaches(game, state, action.entity)
+                again = routing.reached_edges_by_gauge(game, state, action.entity, action.hex)
+                assert again.within(gauge, exits) == whole[gauge] & exits
                 checked += 1
         game.apply(state, action)
     assert checked > 200

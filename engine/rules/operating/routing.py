@@ -251,8 +251,15 @@ def _remembered(key: tuple[Any, ...], graph: TrackGraph, make: Callable[[], Any]
         hit = (graph, make())
         if len(_REACH) > 256:
             _REACH.clear()
+            _KEPT.clear()
         _REACH[key] = hit
+        _KEPT[id(graph)] = graph
     return hit[1]
+
+
+#: id(graph) -> graph, for each graph something is kept for in ``_REACH`` (a question on a
+#: map with nothing kept, as each lay check of a replay is, need not work out its key)
+_KEPT: dict[int, TrackGraph] = {}
 
 
 def _reached_edges(
@@ -271,28 +278,16 @@ def _reached_edges(
     def cut(edges: frozenset[int]) -> frozenset[int]:
         return edges if within is None else edges & within
 
-    if _LISTING.get(id(state)) is not None:
-        # listing lays: many hexes are asked about on one map, one whole reach serves them
-        return cut(_reach(game, state, operator, family).hexes.get(coord, frozenset()))
-    graph, key = _reach_key(game, state, operator, family)
-    hit = _REACH.get(key)
-    if hit is not None and hit[0] is graph:
-        return cut(hit[1].hexes.get(coord, frozenset()))
-
-    def walk() -> frozenset[int]:
-        tokens, home, home_cities = _reach_args(game, state, operator)
-        return walk_reached_edges(
-            graph,
-            operator,
-            coord,
-            tokens=tokens,
-            gauge=family,
-            home_hexes=home,
-            home_cities=home_cities,
-            within=within,
-        )
-
-    edges: frozenset[int] = _remembered((*key, "edges", coord, within), graph, walk)
+    # (listing lays: many hexes are asked about on one map, one whole reach serves them)
+    edges: frozenset[int] = _settled(
+        game,
+        state,
+        operator,
+        family,
+        ("edges", coord, within),
+        lambda reach: cut(reach.hexes.get(coord, frozenset())),
+        lambda graph, **kw: walk_reached_edges(graph, operator, coord, within=within, **kw),
+    )
     return edges
 
 
@@ -361,25 +356,29 @@ def _settled(
     operator: str,
     family: str,
     question: tuple[Any, ...],
-    answer: Callable[[Any], bool],
-    walk: Callable[..., bool],
-) -> bool:
+    answer: Callable[[Any], Any],
+    walk: Callable[..., Any],
+) -> Any:
     """``answer(_reach(...))``: from a whole reach already made (while listing, or kept),
     else from a walk that stops once it is settled (``walk(graph, **reach arguments)``,
-    kept beside the reaches under ``question``)."""
+    kept beside the reaches under ``question`` when something is kept for the map)."""
     if _LISTING.get(id(state)) is not None:
         return answer(_reach(game, state, operator, family))
+
+    def make() -> Any:
+        tokens, home, home_cities = _reach_args(game, state, operator)
+        return walk(graph, tokens=tokens, gauge=family, home_hexes=home, home_cities=home_cities)
+
+    graph = track_graph(game, state)
+    if _KEPT.get(id(graph)) is not graph:
+        # nothing kept for this map (each lay check of a replay: every lay makes a new
+        # one), so no key is worked out; only a walk kept here could have answered
+        return make()
     graph, key = _reach_key(game, state, operator, family)
     hit = _REACH.get(key)
     if hit is not None and hit[0] is graph:
         return answer(hit[1])
-
-    def make() -> bool:
-        tokens, home, home_cities = _reach_args(game, state, operator)
-        return walk(graph, tokens=tokens, gauge=family, home_hexes=home, home_cities=home_cities)
-
-    out: bool = _remembered((*key, *question), graph, make)
-    return out
+    return _remembered((*key, *question), graph, make)
 
 
 def reaches_city(game: Game, state: GameState, operator: str, coord: str, city: int) -> bool:
