@@ -2048,14 +2048,17 @@ def _reach(
     # walked before the path's far sides.  See :class:`_Walk` for how it is kept fast.
     start_nodes: list[tuple[int, int]] = [(0, s) for s in start_stops]
     start_nodes += [(1, pid) for pid in start_paths]  # plain home track: the path is the node
-    walk = _Walk(graph, company, tokens, skip, hexes, seen_stops, seen_paths)
     if watch is not None:
         got = set(hexes.get(watch, ()))
         most = _watch_most(graph, watch, skip) | got
         if within is not None:
             most &= within
-        if got >= most:
+        if got >= most:  # known before any walk (the hex of a start, no track there...)
             return _cut(got, within)
+    if isinstance(look_for, int) and look_for in seen_stops:
+        return True  # a start
+    walk = _Walk(graph, company, tokens, skip, hexes, seen_stops, seen_paths)
+    if watch is not None:
         walk.watch, walk.watch_got, walk.watch_most = watch, got, most
         walk.watch_hexes = frozenset(
             [watch, *(other for _, other in hexmap.neighbour_table(watch, graph.layout))]
@@ -2064,9 +2067,7 @@ def _reach(
         # goes), so the starts nearest the hex go first: the walk stops once its edges are
         # found, and what is found in the end does not depend on the order
         start_nodes.sort(key=lambda node: _distance(_node_hex(graph, node), watch))
-    if isinstance(look_for, int):  # a stop: found once a path to it is (or it is a start)
-        if look_for in seen_stops:
-            return True
+    if isinstance(look_for, int):  # a stop: found once a path to it is
         walk.look_for = look_for
         walk.watch_hexes = frozenset([graph.stops[look_for].hex])
     elif look_for is not None:  # hexes: found once a path on one of them is

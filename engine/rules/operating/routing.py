@@ -460,6 +460,8 @@ class ReachedEdges(Mapping[str, set[int]]):
             return hit & set(edges)
         if family not in GAUGE_FAMILIES:
             raise KeyError(family)
+        if not edges:
+            return set()  # (nothing asked: no walk)
         return set(_reached_edges(*self._args, family, self._coord, frozenset(edges)))
 
     def __iter__(self) -> Iterator[str]:
