@@ -722,6 +722,35 @@ def blocks(stop: Stop, company: str | None, tokens: Tokens) -> bool:
     return company not in held and len(held) >= stop.slots
 
 
+def passable_stops(graph: TrackGraph, company: str | None, tokens: Tokens) -> list[bool]:
+    """``not blocks(stop, company, tokens)`` for every stop of ``graph``, by id: a city looked
+    at only where its hex holds station tokens (a walk asks this for the whole map, and
+    most of it holds none).
+
+    >>> from ferrovia.notation import parse
+    >>> g = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0),
+    ...                  "A3": (parse("city=revenue:20;path=a:3,b:_0"), 0)})
+    >>> passable_stops(g, "X", {"A1": [["Y"]]}), passable_stops(g, "Y", {"A1": [["Y"]]})
+    ([False, True], [True, True])
+    """
+    stops = graph.stops
+    if company is None:
+        return [s.kind != "offboard" for s in stops]
+    # with no station there, a city blocks only when it has no slot (blocks())
+    out = [s.kind != "offboard" and (s.kind != "city" or s.slots > 0) for s in stops]
+    hex_cities = graph.hex_cities
+    for h, per_city in tokens.items():
+        if per_city:
+            for sid in hex_cities.get(h, ()):
+                stop = stops[sid]
+                n = stop.city_number  # (city_tokens and blocks, inline: per city of the map)
+                if n is not None and n < len(per_city):
+                    held = [t for t in per_city[n] if t]
+                    if held:
+                        out[sid] = company in held or len(held) < stop.slots
+    return out
+
+
 def tokened_by(stop: Stop, company: str, tokens: Tokens) -> bool:
     return company in city_tokens(tokens, stop)
 
@@ -1021,7 +1050,7 @@ class _Walk:
         self.seen_paths = seen_paths
         self.found = 0  # bitset of seen_paths
         self.sides = _walk_sides(graph)
-        self.passable = [not blocks(s, company, tokens) for s in graph.stops]
+        self.passable = passable_stops(graph, company, tokens)
         self.bounds: tuple[list[int], list[int]] | None = None
         # the walk's state
         self.paths_seen: set[int] = set()
@@ -1041,6 +1070,11 @@ class _Walk:
         self.watch: str | None = None
         self.watch_got: set[int] = set()
         self.watch_most: set[int] = set()
+        self.watch_hexes: frozenset[str] = frozenset()  # the hex and its neighbours
+        #: :func:`reaches_stop` / :func:`runs_into`: the stop looked for (-1: any path on
+        #: ``watch_hexes``); the walk stops at the first find that settles it
+        self.look_for = -1
+        self.watch_pruned = False  # :meth:`unreachable_edges` asked (once per walk)
         self.exhaustive = 0  # 1 when a part of it was walked in full (counted in WALK_STATS)
 
     def walk_starts(self, start_nodes: list[tuple[int, int]]) -> None:
@@ -1057,7 +1091,7 @@ class _Walk:
     def run(self, start_nodes: list[tuple[int, int]]) -> None:
         self.walk_starts(start_nodes)
         # only the hard walk's finds are sure to stay (the soft parts' probes are not)
-        self.watch = None
+        self.watch, self.watch_hexes = None, frozenset()
         if self.soft_parts:
             # what the soft parts can find at most: each searched from where it starts, what
             # the hard walk had seen by then left out (a smaller search than :meth:`most`)
@@ -1307,7 +1341,12 @@ class _Walk:
         """Note the edges of the watched hex the newly found path ``p`` marks (as
         :meth:`finish` marks them); :class:`_AllFound` once no walk could mark more."""
         h = self.watch
+        if h is None:  # a stop or a path on some hexes is looked for
+            if self.look_for < 0 or self.look_for in p.stops:
+                raise _AllFound
+            return
         got = self.watch_got
+        had = len(got)
         if p.hex == h:
             got.update(p.exits)
         else:
@@ -1317,6 +1356,89 @@ class _Walk:
                     got.add((e + 3) % 6)  # hexmap.invert
         if got >= self.watch_most:
             raise _AllFound
+        if len(got) > had and not self.watch_pruned:
+            # the first edge found: the rest are often ones no path from a start leads to
+            # (track of another network next door); once those are ruled out, the walk may
+            # stop as soon as the others are found
+            self.watch_pruned = True
+            self.watch_most -= self.unreachable_edges(self.watch_most - got)
+            if got >= self.watch_most:
+                raise _AllFound
+
+    def unreachable_edges(self, missing: set[int]) -> set[int]:
+        """The edges of ``missing`` (of the watched hex) no path the walk can find marks: each
+        path that could mark one has no way back to a start -- a search backwards over the
+        walk's moves with none of its rules (into a path from one that joins it across a
+        side, through a junction, through a stop that does not block) ends without touching
+        a start, having seen at most :data:`_PRUNE_BUDGET` paths in all (else the edge is
+        kept: this only saves walking)."""
+        graph = self.graph
+        paths = graph.paths
+        skip = self.skip
+        h = self.watch
+        assert h is not None
+        # the paths that could mark each edge (as :func:`_watch_most` finds them)
+        marks: dict[int, list[int]] = {}
+        for pid in graph.hex_paths.get(h, ()):
+            p = paths[pid]
+            if p.track != skip:
+                for e in p.exits:
+                    if e in missing:
+                        marks.setdefault(e, []).append(pid)
+        for edge, other in hexmap.neighbour_table(h, graph.layout):
+            back = (edge + 3) % 6
+            if edge in missing and graph.neighbours.get(other, {}).get(back) == h:
+                for pid in graph.hex_paths.get(other, ()):
+                    p = paths[pid]
+                    if p.track != skip and back in p.exits:
+                        marks.setdefault(edge, []).append(pid)
+        start_stops = {ident for kind, ident in self.start_nodes if kind == 0}
+        start_paths = {ident for kind, ident in self.start_nodes if kind == 1}
+        passable = self.passable
+        links = graph.links
+        layout = graph.layout
+        dead: set[int] = set()  # closed backward searches that touched no start
+        budget = _PRUNE_BUDGET
+        out: set[int] = set()
+        for edge, candidates in marks.items():
+            for q in candidates:
+                if q in dead:
+                    continue
+                seen = {q}
+                todo = [q]
+                live = False
+                while todo and not live:
+                    r = paths[todo.pop()]
+                    budget -= 1
+                    if budget < 0 or r.id in start_paths:
+                        live = True
+                        break
+                    before: list[int] = []
+                    for st in r.stops:
+                        if st in start_stops:
+                            live = True
+                        elif passable[st]:
+                            before.extend(graph.stop_paths[st])
+                    if r.junction >= 0:
+                        before.extend(graph.junction_paths[r.junction])
+                    for x, there in hexmap.neighbour_table(r.hex, layout):
+                        if x in r.exits:
+                            e = (x + 3) % 6
+                            for t in graph.hex_paths.get(there, ()):
+                                if r.id in links.get((t, e), ()):
+                                    before.append(t)
+                    for t in before:
+                        if t not in seen and paths[t].track != skip:
+                            seen.add(t)
+                            todo.append(t)
+                if live:
+                    break  # this edge may be marked
+                dead |= seen
+            else:
+                out.add(edge)
+            if budget < 0:
+                break
+        return out
 
     def finish(self) -> None:
         """The hexes' edges and the stops of the paths found."""
@@ -1393,7 +1515,7 @@ class _Walk:
         if pid not in self.seen_paths:
             self.seen_paths.add(pid)
             self.found |= 1 << pid
-            if self.watch is not None:
+            if p.hex in self.watch_hexes:  # (its paths alone can mark the hex's edges)
                 self.watched(p)
         graph = self.graph
         if not p.terminal and p.stops:
@@ -1434,6 +1556,10 @@ class _Walk:
             paths_seen.discard(p.id)
         if j >= 0:
             junction_uses[j] -= 1
+
+
+#: paths the backward searches of :meth:`_Walk.unreachable_edges` may look at, per walk
+_PRUNE_BUDGET = 40
 
 
 class _AllFound(Exception):
@@ -1753,10 +1879,13 @@ def reached_edges(
     gauge: str | None,
     home_hexes: Collection[str] = (),
     home_cities: Mapping[str, Collection[int]] | None = None,
+    within: Collection[int] | None = None,
 ) -> frozenset[int]:
     """``reachable(...).hexes.get(coord, frozenset())``, the walk stopped as soon as every edge
     of ``coord`` that any path could mark is found (a lay check asks about one hex only; the
     walk only adds paths, so what it has found then is its final answer for ``coord``).
+    ``within``: only those edges are asked about (the answer is cut to them), so the walk
+    stops once they are found -- a lay check needs only the new tile's exits.
 
     >>> from ferrovia.notation import parse
     >>> g = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0),
@@ -1764,9 +1893,90 @@ def reached_edges(
     >>> sorted(reached_edges(g, "X", "A5", tokens={"A1": [["X"]]}, gauge="broad"))
     [3]
     """
-    out = _reach(graph, company, tokens, gauge, home_hexes, home_cities, mode="walk", watch=coord)
+    out = _reach(
+        graph,
+        company,
+        tokens,
+        gauge,
+        home_hexes,
+        home_cities,
+        mode="walk",
+        watch=coord,
+        within=None if within is None else frozenset(within),
+    )
     assert isinstance(out, frozenset)
     return out
+
+
+def reaches_stop(
+    graph: TrackGraph,
+    company: str,
+    stop: int,
+    *,
+    tokens: Tokens,
+    gauge: str | None,
+    home_hexes: Collection[str] = (),
+    home_cities: Mapping[str, Collection[int]] | None = None,
+) -> bool:
+    """``stop in reachable(...).stops``, the walk stopped at the first path found that ends at
+    ``stop`` (a station's legality asks about one city).
+
+    >>> from ferrovia.notation import parse
+    >>> g = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0),
+    ...                  "A3": (parse("town=revenue:10;path=a:3,b:_0"), 0)})
+    >>> reaches_stop(g, "X", 1, tokens={"A1": [["X"]]}, gauge="broad")
+    True
+    """
+    out = _reach(graph, company, tokens, gauge, home_hexes, home_cities, mode="walk", look_for=stop)
+    assert isinstance(out, bool)
+    return out
+
+
+def runs_into(
+    graph: TrackGraph,
+    company: str,
+    hexes: Collection[str],
+    *,
+    tokens: Tokens,
+    gauge: str | None,
+    home_hexes: Collection[str] = (),
+    home_cities: Mapping[str, Collection[int]] | None = None,
+) -> bool:
+    """Whether ``reachable(...).run_hexes`` holds one of ``hexes``, the walk stopped at the
+    first path found on one of them.
+
+    >>> from ferrovia.notation import parse
+    >>> g = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0),
+    ...                  "A3": (parse("town=revenue:10;path=a:3,b:_0"), 0)})
+    >>> runs_into(g, "X", ["A3"], tokens={"A1": [["X"]]}, gauge="broad")
+    True
+    """
+    wanted = frozenset(hexes)
+    if not wanted:
+        return False
+    out = _reach(
+        graph, company, tokens, gauge, home_hexes, home_cities, mode="walk", look_for=wanted
+    )
+    assert isinstance(out, bool)
+    return out
+
+
+def _node_hex(graph: TrackGraph, node: tuple[int, int]) -> str:
+    """The hex of a walk's start: a stop, or a path (kind 1)."""
+    kind, ident = node
+    return graph.paths[ident].hex if kind == 1 else graph.stops[ident].hex
+
+
+def _distance(a: str, b: str) -> int:
+    """Steps from hex ``a`` to hex ``b`` (in both layouts a step changes the letter by one
+    and the number by one, or the number by two: :data:`hexmap.DIRECTIONS`)."""
+    (ax, ay), (bx, by) = hexmap.xy(a), hexmap.xy(b)
+    dx, dy = abs(ax - bx), abs(ay - by)
+    return dx + max(0, (dy - dx) // 2)
+
+
+def _cut(edges: Collection[int], within: frozenset[int] | None) -> frozenset[int]:
+    return frozenset(edges) if within is None else within.intersection(edges)
 
 
 def _watch_most(graph: TrackGraph, coord: str, skip: str | None) -> set[int]:
@@ -1803,7 +2013,9 @@ def _reach(
     *,
     mode: str,
     watch: str | None = None,
-) -> Reach | frozenset[int] | None:
+    within: frozenset[int] | None = None,
+    look_for: int | frozenset[str] | None = None,
+) -> Reach | frozenset[int] | bool | None:
     skip = gauge_skip(gauge)
     hexes: dict[str, set[int]] = {}
     seen_stops: set[int] = set()
@@ -1836,12 +2048,35 @@ def _reach(
     # walked before the path's far sides.  See :class:`_Walk` for how it is kept fast.
     start_nodes: list[tuple[int, int]] = [(0, s) for s in start_stops]
     start_nodes += [(1, pid) for pid in start_paths]  # plain home track: the path is the node
+    if watch is not None:
+        got = set(hexes.get(watch, ()))
+        most = _watch_most(graph, watch, skip) | got
+        if within is not None:
+            most &= within
+        if got >= most:  # known before any walk (the hex of a start, no track there...)
+            return _cut(got, within)
+    if isinstance(look_for, int) and look_for in seen_stops:
+        return True  # a start
     walk = _Walk(graph, company, tokens, skip, hexes, seen_stops, seen_paths)
     if watch is not None:
-        walk.watch_got = set(hexes.get(watch, ()))
-        walk.watch_most = _watch_most(graph, watch, skip) | walk.watch_got
-        if walk.watch_got >= walk.watch_most:
-            return frozenset(walk.watch_got)
+        walk.watch, walk.watch_got, walk.watch_most = watch, got, most
+        walk.watch_hexes = frozenset(
+            [watch, *(other for _, other in hexmap.neighbour_table(watch, graph.layout))]
+        )
+        # each start's hard walk is its own (what one finds does not change how another
+        # goes), so the starts nearest the hex go first: the walk stops once its edges are
+        # found, and what is found in the end does not depend on the order
+        start_nodes.sort(key=lambda node: _distance(_node_hex(graph, node), watch))
+    if isinstance(look_for, int):  # a stop: found once a path to it is
+        walk.look_for = look_for
+        walk.watch_hexes = frozenset([graph.stops[look_for].hex])
+    elif look_for is not None:  # hexes: found once a path on one of them is
+        walk.watch_hexes = look_for
+    if look_for is not None:  # (the nearest starts first, as for a watched hex)
+        targets = walk.watch_hexes
+        start_nodes.sort(
+            key=lambda node: min(_distance(_node_hex(graph, node), h) for h in targets)
+        )
     if mode == "bound":
         return frozenset(_bits_of(walk.tighten(start_nodes, walk.most(start_nodes))))
     # the walk recurses once per path on its way (pure-Python frames: a higher limit is safe)
@@ -1854,11 +2089,17 @@ def _reach(
         else:
             walk.run(start_nodes)
     except _AllFound:
-        return frozenset(walk.watch_got)
+        if look_for is not None:
+            return True
+        return _cut(walk.watch_got, within)
     finally:
         sys.setrecursionlimit(limit)
     if watch is not None:
-        return frozenset(hexes.get(watch, ()))
+        return _cut(hexes.get(watch, ()), within)
+    if isinstance(look_for, int):
+        return look_for in seen_stops
+    if look_for is not None:
+        return any(graph.paths[q].hex in look_for for q in seen_paths)
     WALK_STATS["reaches"] += 1
     WALK_STATS["matching"] += walk.matching
     WALK_STATS["exhaustive"] += walk.exhaustive

@@ -19,10 +19,15 @@ from ferrovia.graph import (
     Reach,
     TrackGraph,
     _augmenting,
+    blocks,
     build_graph,
+    passable_stops,
     reach_bound,
     reach_by_matching,
     reachable,
+    reached_edges,
+    reaches_stop,
+    runs_into,
 )
 from ferrovia.notation import parse
 from ferrovia.notation.models import City, Edge, NodeRef, Tile, Town
@@ -191,6 +196,111 @@ def test_reach_finds_what_the_walk_finds_along_a_real_game() -> None:
                 )
                 checked += 1
     assert checked > 500
+
+
+def same_edges_as_reach(
+    g: TrackGraph,
+    company: str,
+    tokens: Any,
+    coords: Any,
+    withins: Any = (None,),
+    **kw: Any,
+) -> None:
+    """The walk stopped once a hex's edges are all found (:func:`reached_edges`, what a lay
+    check asks) gives that hex's edges of the whole reach, for each of ``coords``; asked
+    only about some edges (each of ``withins``), those of them."""
+    whole = reachable(g, company, tokens=tokens, **kw).hexes
+    for coord in coords:
+        for within in withins:
+            want = whole.get(coord, frozenset())
+            if within is not None:
+                want &= within
+            got = reached_edges(g, company, coord, tokens=tokens, within=within, **kw)
+            assert got == want, (coord, within)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.one_of(boards(), switch_boards()),
+    st.lists(st.frozensets(st.integers(0, 5)), max_size=3),
+)
+def test_the_edges_of_one_hex_are_those_of_the_whole_reach_on_random_boards(
+    board: tuple[TrackGraph, dict[str, list[list[str | None]]], dict[str, Any]],
+    withins: list[frozenset[int]],
+) -> None:
+    g, tokens, kw = board
+    same_edges_as_reach(g, "X", tokens, REGION, [None, *withins], **kw)
+
+
+def test_the_edges_of_a_laid_hex_are_those_of_the_whole_reach_along_a_real_game() -> None:
+    """Before every lay of a whole game, the layer's reached edges of the hex, both gauges,
+    as the lay check asks them (the walk stopped early) and from the whole reach."""
+    from ferrovia import tiles
+    from ferrovia.replay import filter_actions, game_for, load_export
+    from ferrovia.rules.actions import LayTile, action_from_json
+    from ferrovia.rules.operating import board, routing
+
+    data = load_export(shared_path("fixtures", "18xx.games", "1858", "219682.json"))
+    game, state = game_for(data)
+    checked = 0
+    for action in (action_from_json(a) for a in filter_actions(list(data["actions"]))):
+        if isinstance(action, LayTile):
+            g = routing.track_graph(game, state)
+            tokens, home, home_cities = routing._reach_args(game, state, action.entity)
+            for gauge in ("broad", "metre"):
+                same_edges_as_reach(
+                    g,
+                    action.entity,
+                    tokens,
+                    [action.hex],
+                    [None, *(frozenset({e}) for e in range(6)), frozenset({1, 4})],
+                    gauge=gauge,
+                    home_hexes=home,
+                    home_cities=home_cities,
+                )
+                # what the lay check asks: the reached edges among the new tile's exits
+                tile, _ = board.tile_def(game, action.tile)
+                exits = set(tiles.exits(tile, action.rotation))
+                asked = routing.reached_edges_by_gauge(game, state, action.entity, action.hex)
+                whole = routing.reached_edges_by_gauge(game, state, action.entity, action.hex)
+                assert asked.within(gauge, exits) == whole[gauge] & exits
+                # and the same once a whole reach is kept for the map (asked of it, no walk)
+                routing._reaches(game, state, action.entity)
+                again = routing.reached_edges_by_gauge(game, state, action.entity, action.hex)
+                assert again.within(gauge, exits) == whole[gauge] & exits
+                checked += 1
+        game.apply(state, action)
+    assert checked > 200
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.one_of(boards(), switch_boards()),
+    st.lists(st.frozensets(st.sampled_from(REGION), max_size=4), max_size=4),
+)
+def test_a_stop_or_hexes_looked_for_are_found_as_the_whole_reach_finds_them(
+    board: tuple[TrackGraph, dict[str, list[list[str | None]]], dict[str, Any]],
+    hex_sets: list[frozenset[str]],
+) -> None:
+    """The walks stopped at the first find that settles a question (a city for a station,
+    hexes a company's trains may run into) answer it as the whole reach does."""
+    g, tokens, kw = board
+    whole = reachable(g, "X", tokens=tokens, **kw)
+    for stop in range(len(g.stops)):
+        assert reaches_stop(g, "X", stop, tokens=tokens, **kw) == (stop in whole.stops), stop
+    for wanted in hex_sets:
+        got = runs_into(g, "X", wanted, tokens=tokens, **kw)
+        assert got == bool(wanted & whole.run_hexes), wanted
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards(), st.sampled_from(["X", "Y", "Z", None]))
+def test_the_stops_a_walk_may_pass_are_those_that_do_not_block(
+    board: tuple[TrackGraph, dict[str, list[list[str | None]]], dict[str, Any]],
+    company: str | None,
+) -> None:
+    g, tokens, _ = board
+    assert passable_stops(g, company, tokens) == [not blocks(s, company, tokens) for s in g.stops]
 
 
 @pytest.mark.parametrize("gauge", ["broad", "metre", None])

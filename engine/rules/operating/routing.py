@@ -5,11 +5,11 @@ colours.  The graph is cached per map (tiles and rotations), since it changes on
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from ferrovia.graph import TrackGraph, build_graph, reachable, update_graph
+from ferrovia.graph import TrackGraph, build_graph, reachable, reaches_stop, runs_into, update_graph
 from ferrovia.graph import reached_edges as walk_reached_edges
 from ferrovia.notation.models import Border, BorderType, Tile
 from ferrovia.routes import RouteRules, RouteSpec, TrainSpec, run_revenue, train_spec_from_data
@@ -251,37 +251,43 @@ def _remembered(key: tuple[Any, ...], graph: TrackGraph, make: Callable[[], Any]
         hit = (graph, make())
         if len(_REACH) > 256:
             _REACH.clear()
+            _KEPT.clear()
         _REACH[key] = hit
+        _KEPT[id(graph)] = graph
     return hit[1]
 
 
+#: id(graph) -> graph, for each graph something is kept for in ``_REACH`` (a question on a
+#: map with nothing kept, as each lay check of a replay is, need not work out its key)
+_KEPT: dict[int, TrackGraph] = {}
+
+
 def _reached_edges(
-    game: Game, state: GameState, operator: str, family: str, coord: str
+    game: Game,
+    state: GameState,
+    operator: str,
+    family: str,
+    coord: str,
+    within: frozenset[int] | None = None,
 ) -> frozenset[int]:
-    """``_reach(...).hexes.get(coord)``: from a reach already made, else from a walk that
-    stops once ``coord``'s edges are all found (:func:`ferrovia.graph.reached_edges`; a lay
-    check on a map just changed needs no more; kept beside the reaches, by hex)."""
-    if _LISTING.get(id(state)) is not None:
-        # listing lays: many hexes are asked about on one map, one whole reach serves them
-        return _reach(game, state, operator, family).hexes.get(coord, frozenset())
-    graph, key = _reach_key(game, state, operator, family)
-    hit = _REACH.get(key)
-    if hit is not None and hit[0] is graph:
-        return hit[1].hexes.get(coord, frozenset())
+    """``_reach(...).hexes.get(coord)`` (cut to ``within`` when given): from a reach already
+    made, else from a walk that stops once those edges of ``coord`` are all found
+    (:func:`ferrovia.graph.reached_edges`; a lay check on a map just changed needs no more;
+    kept beside the reaches, by hex)."""
 
-    def walk() -> frozenset[int]:
-        tokens, home, home_cities = _reach_args(game, state, operator)
-        return walk_reached_edges(
-            graph,
-            operator,
-            coord,
-            tokens=tokens,
-            gauge=family,
-            home_hexes=home,
-            home_cities=home_cities,
-        )
+    def cut(edges: frozenset[int]) -> frozenset[int]:
+        return edges if within is None else edges & within
 
-    edges: frozenset[int] = _remembered((*key, "edges", coord), graph, walk)
+    # (listing lays: many hexes are asked about on one map, one whole reach serves them)
+    edges: frozenset[int] = _settled(
+        game,
+        state,
+        operator,
+        family,
+        ("edges", coord, within),
+        lambda reach: cut(reach.hexes.get(coord, frozenset())),
+        lambda graph, **kw: walk_reached_edges(graph, operator, coord, within=within, **kw),
+    )
     return edges
 
 
@@ -329,7 +335,8 @@ def _reach_args(
     game: Game, state: GameState, operator: str
 ) -> tuple[dict[str, Any], tuple[str, ...], dict[str, list[int]]]:
     """The stations on the map, and a private railway's home hexes and reserved cities."""
-    tokens = {c: h.tokens for c, h in state.hexes.items()}
+    # (hexes without a city left out: the walk reads the map's token lists once or twice)
+    tokens = {c: h.tokens for c, h in state.hexes.items() if h.tokens}
     home: tuple[str, ...] = ()
     home_cities: dict[str, list[int]] = {}
     if operator in state.privates:
@@ -343,12 +350,55 @@ def _reach_args(
     return tokens, home, home_cities
 
 
+def _settled(
+    game: Game,
+    state: GameState,
+    operator: str,
+    family: str,
+    question: tuple[Any, ...],
+    answer: Callable[[Any], Any],
+    walk: Callable[..., Any],
+) -> Any:
+    """``answer(_reach(...))``: from a whole reach already made (while listing, or kept),
+    else from a walk that stops once it is settled (``walk(graph, **reach arguments)``,
+    kept beside the reaches under ``question`` when something is kept for the map)."""
+    if _LISTING.get(id(state)) is not None:
+        return answer(_reach(game, state, operator, family))
+
+    def make() -> Any:
+        tokens, home, home_cities = _reach_args(game, state, operator)
+        return walk(graph, tokens=tokens, gauge=family, home_hexes=home, home_cities=home_cities)
+
+    graph = track_graph(game, state)
+    if _KEPT.get(id(graph)) is not graph:
+        # nothing kept for this map (each lay check of a replay: every lay makes a new
+        # one), so no key is worked out; only a walk kept here could have answered
+        return make()
+    graph, key = _reach_key(game, state, operator, family)
+    hit = _REACH.get(key)
+    if hit is not None and hit[0] is graph:
+        return answer(hit[1])
+    return _remembered((*key, *question), graph, make)
+
+
 def reaches_city(game: Game, state: GameState, operator: str, coord: str, city: int) -> bool:
     """Whether a city is on the operator's broad or metre network (it may put a station
     there)."""
     stop = track_graph(game, state).city(coord, city)
-    return stop is not None and any(
-        stop.id in _reach(game, state, operator, family).stops for family in GAUGE_FAMILIES
+    if stop is None:
+        return False
+    sid = stop.id
+    return any(
+        _settled(
+            game,
+            state,
+            operator,
+            family,
+            ("stop", sid),
+            lambda reach: sid in reach.stops,
+            lambda graph, **kw: reaches_stop(graph, operator, sid, **kw),
+        )
+        for family in GAUGE_FAMILIES
     )
 
 
@@ -402,11 +452,32 @@ class ReachedEdges(Mapping[str, set[int]]):
             hit = self._done[family] = set(_reached_edges(*self._args, family, self._coord))
         return hit
 
+    def within(self, family: str, edges: Collection[int]) -> set[int]:
+        """``self[family] & edges``, the walk stopped once those edges are found when the
+        family's edges are not known yet (a lay check needs only the new tile's exits)."""
+        hit = self._done.get(family)
+        if hit is not None:
+            return hit & set(edges)
+        if family not in GAUGE_FAMILIES:
+            raise KeyError(family)
+        if not edges:
+            return set()  # (nothing asked: no walk)
+        return set(_reached_edges(*self._args, family, self._coord, frozenset(edges)))
+
     def __iter__(self) -> Iterator[str]:
         return iter(GAUGE_FAMILIES)
 
     def __len__(self) -> int:
         return len(GAUGE_FAMILIES)
+
+
+def reached_within(
+    by_gauge: Mapping[str, set[int]], family: str, edges: Collection[int]
+) -> set[int]:
+    """``by_gauge[family] & edges``, asking no more of a :class:`ReachedEdges` than that."""
+    if isinstance(by_gauge, ReachedEdges):
+        return by_gauge.within(family, edges)
+    return by_gauge[family] & set(edges)
 
 
 def reached_edges_by_gauge(game: Game, state: GameState, operator: str, coord: str) -> ReachedEdges:
@@ -427,10 +498,21 @@ def reached_edges(game: Game, state: GameState, operator: str, coord: str) -> se
 def reaches_any_hex(game: Game, state: GameState, corp: str, hexes: Any) -> bool:
     """Whether a company's trains could run into one of ``hexes`` on broad or metre track, or
     it has a station on one (18xx.games ``corporation_private_connected?``)."""
-    wanted = set(hexes)
+    wanted = frozenset(hexes)
     if any(any(corp in slots for slots in state.hexes[h].tokens) for h in wanted):
         return True
-    return any(wanted & r.run_hexes for r in _reaches(game, state, corp))
+    return any(
+        _settled(
+            game,
+            state,
+            corp,
+            family,
+            ("runs into", wanted),
+            lambda reach: bool(wanted & reach.run_hexes),
+            lambda graph, **kw: runs_into(graph, corp, wanted, **kw),
+        )
+        for family in GAUGE_FAMILIES
+    )
 
 
 def best_run(game: Game, state: GameState, corp: str, train_ids: list[str]) -> list[Any]:

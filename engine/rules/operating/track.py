@@ -431,7 +431,7 @@ class TrackStep(Step):
         # track that only touches a broad line does not extend a route (nor broad a metre one).
         extends = upgrades = False
         passable = self._passable(action.entity, coord, old, new_tile, action.rotation)
-        for family, reached in by_gauge.items():
+        for family in by_gauge:
             skip = gauge_skip(family)
 
             def usable(path: Any, skip: str | None = skip) -> bool:
@@ -440,7 +440,10 @@ class TrackStep(Step):
             exits = {
                 (e + action.rotation) % 6 for p in new_tile.paths if usable(p) for e in p.edges
             }
-            if not reached & exits:
+            # only the reached edges among the new exits count below (the new paths' edges
+            # are all exits): asking no more lets the walk stop once those are found
+            reached = routing.reached_within(by_gauge, family, exits)
+            if not reached:
                 continue
             extends = True
             if (
