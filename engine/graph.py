@@ -416,22 +416,56 @@ def _hex_links(
     frag: _Fragment, sides: Mapping[int, str], fragments: Mapping[str, _Fragment]
 ) -> tuple[tuple[tuple[int, int], tuple[int, ...]], ...]:
     """((path id, exit edge), paths across that side it joins) for one hex's paths."""
+    across = [(edge, fragments[other]) for edge, other in sides.items()]
+    local = _template_links(frag.template, tuple([(e, f.template) for e, f in across]))
+    ids = dict([(e, f.hex_paths) for e, f in across])
+    own = frag.hex_paths
+    return tuple([((own[i], edge), tuple([ids[edge][j] for j in js])) for i, edge, js in local])
+
+
+#: (id of a template, its crossable sides' (edge, id of the template across)) -> (those
+#: templates, the links in local path indices).  The entry holds the templates it names, so
+#: no id in a live key can be reused.
+_TEMPLATE_LINKS: dict[
+    tuple[int, tuple[tuple[int, int], ...]],
+    tuple[Any, tuple[tuple[int, int, tuple[int, ...]], ...]],
+] = {}
+
+
+def _template_links(
+    t: _TileTemplate, across: tuple[tuple[int, _TileTemplate], ...]
+) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """(local path, exit edge, local paths across that side it joins) for a tile with the
+    tiles ``across`` its crossable sides: what joins depends on the tiles alone, so a lay
+    works out only the pairs of tiles not met before (a lay changes the fragments, and so
+    the ids, of a hex and its neighbours)."""
+    key = (id(t), tuple([(e, id(q)) for e, q in across]))
+    hit = _TEMPLATE_LINKS.get(key)
+    if hit is not None:
+        return hit[1]
+    by_edge = dict(across)
     out = []
-    for p in frag.paths:
-        for edge, lane in zip(p.exits, p.lanes, strict=True):
-            across = sides.get(edge)
-            if across is None:
+    for i, (exits, lanes, _stops, _junction, track, _terminal, _ignore, _keys) in enumerate(
+        t.paths
+    ):
+        for edge, lane in zip(exits, lanes, strict=True):
+            other = by_edge.get(edge)
+            if other is None:
                 continue
             back = (edge + 3) % 6
             joined = []
-            for q in fragments[across].paths:
-                for qe, ql in zip(q.exits, q.lanes, strict=True):
-                    if qe == back and _lane_match(lane, ql) and _tracks_match(p.track, q.track):
-                        joined.append(q.id)
+            for j, q in enumerate(other.paths):
+                for qe, ql in zip(q[0], q[1], strict=True):
+                    if qe == back and _lane_match(lane, ql) and _tracks_match(track, q[4]):
+                        joined.append(j)
                         break
             if joined:
-                out.append(((p.id, edge), tuple(joined)))
-    return tuple(out)
+                out.append((i, edge, tuple(joined)))
+    found = tuple(out)
+    if len(_TEMPLATE_LINKS) > 16384:
+        _TEMPLATE_LINKS.clear()
+    _TEMPLATE_LINKS[key] = ((t, across), found)
+    return found
 
 
 def build_graph(
@@ -564,6 +598,19 @@ _DEAD_PATH = TrackPath(  # copied with its own id where it stands
 )
 
 
+#: id -> the inert stop (path) with that id: the same frozen object serves every graph
+_DEAD_STOPS: dict[int, Stop] = {}
+_DEAD_PATHS: dict[int, TrackPath] = {}
+
+
+def _dead(made: dict[int, Any], dead: Any, i: int) -> Any:
+    """``dead`` with the id ``i`` (made once per id: ``dataclasses.replace`` is slow)."""
+    hit = made.get(i)
+    if hit is None:
+        hit = made[i] = dataclasses.replace(dead, id=i)
+    return hit
+
+
 def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> TrackGraph:
     """The graph of ``graph``'s map with the hexes in ``changes`` holding new (tile, rotation):
     a new graph, ``graph`` itself is left as it was (caches keyed by a graph stay right).
@@ -618,9 +665,9 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
         touched.update(o for _, o in hexmap.neighbour_table(hex_id, g.layout) if o in g.fragments)
         # the hex's old stops, paths, keys and junctions go
         for pid in old.hex_paths:
-            g.paths[pid] = dataclasses.replace(_DEAD_PATH, id=pid)
+            g.paths[pid] = _dead(_DEAD_PATHS, _DEAD_PATH, pid)
         for sid in old.hex_stops:
-            g.stops[sid] = dataclasses.replace(_DEAD_STOP, id=sid)
+            g.stops[sid] = _dead(_DEAD_STOPS, _DEAD_STOP, sid)
             g.stop_paths[sid] = ()
         for sig in old.by_signature:
             del g.by_signature[sig]
@@ -662,7 +709,10 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
             for e in graph.paths[pid].exits:
                 g.links.pop((pid, e), None)
     for hex_id in touched:
-        g.links.update(_links_of(g, hex_id))
+        # (not through _links_of's cache: a touched hex's fragment or a neighbour's is new)
+        frag = g.fragments[hex_id]
+        if frag.paths:
+            g.links.update(_hex_links(frag, g.neighbours[hex_id], g.fragments))
     # ids never rewritten keep their old entries; ids past the old lists' ends were new
     g.dead = (
         graph.dead

@@ -105,10 +105,13 @@ def _updated_graph(
     last = _LAST.get(id(game.definition))
     if last is None or len(last[0]) != len(sig):
         return None
-    changed = [new for old, new in zip(last[0], sig, strict=True) if old != new]
-    if len(changed) > _UPDATE_MAX or any(
-        new[0] != old[0] for old, new in zip(last[0], sig, strict=True)
-    ):
+    changed = []
+    for old, new in zip(last[0], sig, strict=True):
+        if old != new:  # (equal entries are most: one pass, cheapest test first)
+            if old[0] != new[0]:
+                return None
+            changed.append(new)
+    if len(changed) > _UPDATE_MAX:
         return None
     graph = last[1]
     if graph.dead > len(graph.paths) // 2 + 64:
