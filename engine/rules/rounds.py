@@ -129,12 +129,11 @@ class Round:
         for step in self.steps():
             if not step.active:
                 continue
-            acts = step.actions(action.entity)
-            accepts = action.type in acts
+            accepts, has = step.takes(action.entity, action.type)
             if step.current_entity() == action.entity and not self.game.is_closed(
                 self.state, action.entity
             ):
-                blocking = step.blocks() and bool(acts)
+                blocking = step.blocks() and has
             else:
                 blocking = step.blocking()
             if blocking and not accepts:

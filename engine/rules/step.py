@@ -99,6 +99,12 @@ class Step:
         """``bool(self.actions(entity))``; steps may answer faster."""
         return bool(self.actions(entity))
 
+    def takes(self, entity: str, kind: str) -> tuple[bool, bool]:
+        """``(kind in actions(entity), bool(actions(entity)))``: what processing an action
+        asks of each step in turn; steps may answer faster than listing every action."""
+        acts = self.actions(entity)
+        return kind in acts, bool(acts)
+
     def blocking(self) -> bool:
         if not self.blocks():
             return False
