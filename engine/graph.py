@@ -416,43 +416,43 @@ def _hex_links(
     frag: _Fragment, sides: Mapping[int, str], fragments: Mapping[str, _Fragment]
 ) -> tuple[tuple[tuple[int, int], tuple[int, ...]], ...]:
     """((path id, exit edge), paths across that side it joins) for one hex's paths."""
-    across = [(edge, fragments[other]) for edge, other in sides.items()]
-    local = _template_links(frag.template, tuple([(e, f.template) for e, f in across]))
-    ids = dict([(e, f.hex_paths) for e, f in across])
     own = frag.hex_paths
-    return tuple([((own[i], edge), tuple([ids[edge][j] for j in js])) for i, edge, js in local])
+    out = []
+    for edge, other in sides.items():
+        across = fragments[other]
+        theirs = across.hex_paths
+        for i, js in _side_links(frag.template, edge, across.template):
+            out.append(((own[i], edge), tuple([theirs[j] for j in js])))
+    return tuple(out)
 
 
-#: (id of a template, its crossable sides' (edge, id of the template across)) -> (those
-#: templates, the links in local path indices).  The entry holds the templates it names, so
-#: no id in a live key can be reused.
-_TEMPLATE_LINKS: dict[
-    tuple[int, tuple[tuple[int, int], ...]],
-    tuple[Any, tuple[tuple[int, int, tuple[int, ...]], ...]],
+#: (id of a template, edge, id of the template across it) -> (the two templates, the links
+#: across that side in local path indices).  The entry holds the templates it names, so no
+#: id in a live key can be reused.
+_SIDE_LINKS: dict[
+    tuple[int, int, int],
+    tuple[tuple[_TileTemplate, _TileTemplate], tuple[tuple[int, tuple[int, ...]], ...]],
 ] = {}
 
 
-def _template_links(
-    t: _TileTemplate, across: tuple[tuple[int, _TileTemplate], ...]
-) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
-    """(local path, exit edge, local paths across that side it joins) for a tile with the
-    tiles ``across`` its crossable sides: what joins depends on the tiles alone, so a lay
-    works out only the pairs of tiles not met before (a lay changes the fragments, and so
-    the ids, of a hex and its neighbours)."""
-    key = (id(t), tuple([(e, id(q)) for e, q in across]))
-    hit = _TEMPLATE_LINKS.get(key)
+def _side_links(
+    t: _TileTemplate, edge: int, other: _TileTemplate
+) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """(local path of ``t`` leaving by ``edge``, local paths of ``other`` it joins across
+    that side): what joins depends on the two tiles alone, so after a lay only pairs of
+    tiles never met before are compared (a lay makes new fragments, and so new ids, for a
+    hex and its neighbours; a game meets a few hundred pairs)."""
+    key = (id(t), edge, id(other))
+    hit = _SIDE_LINKS.get(key)
     if hit is not None:
         return hit[1]
-    by_edge = dict(across)
+    back = (edge + 3) % 6
     out = []
-    for i, (exits, lanes, _stops, _junction, track, _terminal, _ignore, _keys) in enumerate(
-        t.paths
-    ):
-        for edge, lane in zip(exits, lanes, strict=True):
-            other = by_edge.get(edge)
-            if other is None:
+    for i, p in enumerate(t.paths):
+        exits, lanes, track = p[0], p[1], p[4]
+        for e, lane in zip(exits, lanes, strict=True):
+            if e != edge:
                 continue
-            back = (edge + 3) % 6
             joined = []
             for j, q in enumerate(other.paths):
                 for qe, ql in zip(q[0], q[1], strict=True):
@@ -460,11 +460,11 @@ def _template_links(
                         joined.append(j)
                         break
             if joined:
-                out.append((i, edge, tuple(joined)))
+                out.append((i, tuple(joined)))
     found = tuple(out)
-    if len(_TEMPLATE_LINKS) > 16384:
-        _TEMPLATE_LINKS.clear()
-    _TEMPLATE_LINKS[key] = ((t, across), found)
+    if len(_SIDE_LINKS) > 16384:
+        _SIDE_LINKS.clear()
+    _SIDE_LINKS[key] = ((t, other), found)
     return found
 
 
