@@ -62,3 +62,38 @@ def test_takes_agrees_with_the_listing_on_every_state(parts: tuple[str, ...]) ->
         game.apply(state, action)
     assert state.finished
     assert asked > 10_000
+
+
+@pytest.mark.parametrize(
+    "parts",
+    [
+        ("18xx.games", "1858", "1858_game_end_bank.json"),
+        ("reference-random", "random-s104-p6.json"),
+    ],
+)
+def test_changes_nothing_after_is_only_said_when_the_hooks_change_nothing(
+    parts: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where ``Rules.changes_nothing_after`` says so, the interpreter keeps the round's active
+    step across ``action_processed`` and ``game_end_check``: on every action of two games,
+    both leave the state exactly as it was whenever it is said (and it is said often)."""
+    data = load_export(shared_path("fixtures", *parts))
+    game, state = game_for(data, None)
+    rules = game.rules
+    said = [0, 0]
+    processed = rules.action_processed
+
+    def checked(g: Game, s: GameState, action: object) -> None:
+        quiet = rules.changes_nothing_after(g, s, action)
+        before = s.snapshot()
+        processed(g, s, action)
+        rules.game_end_check(g, s)
+        said[quiet] += 1
+        if quiet:
+            assert s.snapshot() == before, f"action {getattr(action, 'id', None)}"
+
+    monkeypatch.setattr(rules, "action_processed", checked)
+    for raw in filter_actions(list(data["actions"])):
+        game.apply(state, action_from_json(raw, game.action_types))
+    assert state.finished
+    assert said[1] > 500
