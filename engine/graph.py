@@ -416,22 +416,56 @@ def _hex_links(
     frag: _Fragment, sides: Mapping[int, str], fragments: Mapping[str, _Fragment]
 ) -> tuple[tuple[tuple[int, int], tuple[int, ...]], ...]:
     """((path id, exit edge), paths across that side it joins) for one hex's paths."""
+    own = frag.hex_paths
     out = []
-    for p in frag.paths:
-        for edge, lane in zip(p.exits, p.lanes, strict=True):
-            across = sides.get(edge)
-            if across is None:
+    for edge, other in sides.items():
+        across = fragments[other]
+        theirs = across.hex_paths
+        for i, js in _side_links(frag.template, edge, across.template):
+            out.append(((own[i], edge), tuple([theirs[j] for j in js])))
+    return tuple(out)
+
+
+#: (id of a template, edge, id of the template across it) -> (the two templates, the links
+#: across that side in local path indices).  The entry holds the templates it names, so no
+#: id in a live key can be reused.
+_SIDE_LINKS: dict[
+    tuple[int, int, int],
+    tuple[tuple[_TileTemplate, _TileTemplate], tuple[tuple[int, tuple[int, ...]], ...]],
+] = {}
+
+
+def _side_links(
+    t: _TileTemplate, edge: int, other: _TileTemplate
+) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """(local path of ``t`` leaving by ``edge``, local paths of ``other`` it joins across
+    that side): what joins depends on the two tiles alone, so after a lay only pairs of
+    tiles never met before are compared (a lay makes new fragments, and so new ids, for a
+    hex and its neighbours; a game meets a few hundred pairs)."""
+    key = (id(t), edge, id(other))
+    hit = _SIDE_LINKS.get(key)
+    if hit is not None:
+        return hit[1]
+    back = (edge + 3) % 6
+    out = []
+    for i, p in enumerate(t.paths):
+        exits, lanes, track = p[0], p[1], p[4]
+        for e, lane in zip(exits, lanes, strict=True):
+            if e != edge:
                 continue
-            back = (edge + 3) % 6
             joined = []
-            for q in fragments[across].paths:
-                for qe, ql in zip(q.exits, q.lanes, strict=True):
-                    if qe == back and _lane_match(lane, ql) and _tracks_match(p.track, q.track):
-                        joined.append(q.id)
+            for j, q in enumerate(other.paths):
+                for qe, ql in zip(q[0], q[1], strict=True):
+                    if qe == back and _lane_match(lane, ql) and _tracks_match(track, q[4]):
+                        joined.append(j)
                         break
             if joined:
-                out.append(((p.id, edge), tuple(joined)))
-    return tuple(out)
+                out.append((i, tuple(joined)))
+    found = tuple(out)
+    if len(_SIDE_LINKS) > 16384:
+        _SIDE_LINKS.clear()
+    _SIDE_LINKS[key] = ((t, other), found)
+    return found
 
 
 def build_graph(
@@ -564,6 +598,19 @@ _DEAD_PATH = TrackPath(  # copied with its own id where it stands
 )
 
 
+#: id -> the inert stop (path) with that id: the same frozen object serves every graph
+_DEAD_STOPS: dict[int, Stop] = {}
+_DEAD_PATHS: dict[int, TrackPath] = {}
+
+
+def _dead(made: dict[int, Any], dead: Any, i: int) -> Any:
+    """``dead`` with the id ``i`` (made once per id: ``dataclasses.replace`` is slow)."""
+    hit = made.get(i)
+    if hit is None:
+        hit = made[i] = dataclasses.replace(dead, id=i)
+    return hit
+
+
 def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> TrackGraph:
     """The graph of ``graph``'s map with the hexes in ``changes`` holding new (tile, rotation):
     a new graph, ``graph`` itself is left as it was (caches keyed by a graph stay right).
@@ -618,9 +665,9 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
         touched.update(o for _, o in hexmap.neighbour_table(hex_id, g.layout) if o in g.fragments)
         # the hex's old stops, paths, keys and junctions go
         for pid in old.hex_paths:
-            g.paths[pid] = dataclasses.replace(_DEAD_PATH, id=pid)
+            g.paths[pid] = _dead(_DEAD_PATHS, _DEAD_PATH, pid)
         for sid in old.hex_stops:
-            g.stops[sid] = dataclasses.replace(_DEAD_STOP, id=sid)
+            g.stops[sid] = _dead(_DEAD_STOPS, _DEAD_STOP, sid)
             g.stop_paths[sid] = ()
         for sig in old.by_signature:
             del g.by_signature[sig]
@@ -662,7 +709,10 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
             for e in graph.paths[pid].exits:
                 g.links.pop((pid, e), None)
     for hex_id in touched:
-        g.links.update(_links_of(g, hex_id))
+        # (not through _links_of's cache: a touched hex's fragment or a neighbour's is new)
+        frag = g.fragments[hex_id]
+        if frag.paths:
+            g.links.update(_hex_links(frag, g.neighbours[hex_id], g.fragments))
     # ids never rewritten keep their old entries; ids past the old lists' ends were new
     g.dead = (
         graph.dead

@@ -362,30 +362,50 @@ def action_from_json(
             f"unknown action type {kind!r}", index=common["id"], rule="action format"
         )
     extra: dict[str, Any] = {}
-    for f in dataclasses.fields(cls):
-        if f.name in common:
-            continue
-        key = _wire(f)
+    for name, key, texts, expected in _fields_of(kind, cls):
         if key not in data:
             continue
         value = data[key]
-        if f.name == "routes":
+        if name == "routes":
             if not isinstance(value, list):
                 raise _format_error(data, "routes must be a list of routes")
             value = tuple(_route(data, i, r) for i, r in enumerate(value))
-        elif f.type == "tuple[str, ...]":
+        elif texts:
             value = _texts(data, key, value)
             if key == "shares" and len(set(value)) != len(value):
                 # A certificate is one card: a bundle naming it twice is malformed, and
                 # letting it through would count its percent twice.
                 raise _format_error(data, f"shares names a certificate twice: {_show(value)}")
         else:
-            expected = _FIELD_TYPES.get((kind, key)) or _WIRE_TYPES.get(str(f.type))
             if expected is not None:
                 _check(data, key, value, expected)
             value = _freeze(value)
-        extra[f.name] = value
+        extra[name] = value
     return cls(**common, **extra)
+
+
+_FieldPlan = tuple[str, str, bool, tuple[str, tuple[type, ...]] | None]
+
+#: (action type, class) -> per field not in the common part: (name, wire key, a list of
+#: texts?, the wire type checked) -- read from the dataclass once, not once per action
+_FIELD_PLANS: dict[tuple[str, type[Action]], tuple[_FieldPlan, ...]] = {}
+
+_COMMON_FIELDS = frozenset({"entity", "entity_type", "id", "created_at", "user", "auto_actions"})
+
+
+def _fields_of(kind: str, cls: type[Action]) -> tuple[_FieldPlan, ...]:
+    plan = _FIELD_PLANS.get((kind, cls))
+    if plan is None:
+        out = []
+        for f in dataclasses.fields(cls):
+            if f.name in _COMMON_FIELDS:
+                continue
+            key = _wire(f)
+            texts = f.type == "tuple[str, ...]"
+            expected = _FIELD_TYPES.get((kind, key)) or _WIRE_TYPES.get(str(f.type))
+            out.append((f.name, key, texts, expected))
+        plan = _FIELD_PLANS[(kind, cls)] = tuple(out)
+    return plan
 
 
 def action_to_json(action: Action) -> dict[str, Any]:

@@ -165,15 +165,27 @@ class Game:
         if state.finished:
             raise IllegalAction("the game is over", action=action, rule="game end")
         self._check_entity(state, action)
-        self.round(state).process(action)
+        rnd = self.round(state)
+        rnd.process(action)
+        # the active step the round found as it finished processing, while certainly still
+        # the answer: the first finished() below then need not ask every step again
+        kept = rnd.kept
+        if kept is not None and not self.rules.changes_nothing_after(self, state, action):
+            kept = None
         self.rules.action_processed(self, state, action)
         trigger = self.rules.game_end_check(self, state)
         if trigger is not None:
+            kept = None
             state.data.setdefault("game_end_trigger", list(trigger))
             trigger = (state.data["game_end_trigger"][0], state.data["game_end_trigger"][1])
             if trigger[1] == "immediate":
                 self.end_game(state, trigger[0])
-        while not state.finished and self.round(state).finished():
+        while not state.finished:
+            rnd = self.round(state)
+            if kept is not None:
+                rnd._settled, kept = kept, None  # one use, as in Round.process
+            if not rnd.finished():
+                break
             state.round.passed = []
             if trigger is not None and self.rules.end_now(self, state, trigger[1]):
                 self.end_game(state, trigger[0])

@@ -152,6 +152,17 @@ class Rules:
     def action_processed(self, game: Game, state: GameState, action: Any) -> None:
         pass
 
+    def changes_nothing_after(self, game: Game, state: GameState, action: Any) -> bool:
+        """Whether :meth:`action_processed` and :meth:`game_end_check` will leave the state as
+        it is after this action, so the interpreter may keep the active step the round just
+        found instead of asking every step again.  True only when that is certain: here when
+        neither hook is overridden (a title that overrides one answers for it)."""
+        cls = type(self)
+        return (
+            cls.action_processed is Rules.action_processed
+            and cls.game_end_check is Rules.game_end_check
+        )
+
     def route_bonus(
         self, game: Game, state: GameState, corp: str, train: str, stops: list[str]
     ) -> int:

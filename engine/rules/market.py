@@ -105,8 +105,22 @@ def par_values(game: Game) -> tuple[int, ...]:
 
 
 def price_at(game: Game, pos: list[int]) -> int:
-    c = cell(game, pos)
-    return c.price if c is not None else 0
+    row, col = pos
+    prices = _prices(game)
+    if 0 <= row < len(prices) and 0 <= col < len(prices[row]):
+        return prices[row][col]
+    return 0
+
+
+def _prices(game: Game) -> tuple[tuple[int, ...], ...]:
+    """The grid's prices, 0 where there is no space (asked for every company many times an
+    action: worked out once, the grid never changes)."""
+    found: tuple[tuple[int, ...], ...] | None = game.memo.get("market.prices")
+    if found is None:
+        found = game.memo["market.prices"] = tuple(
+            tuple(c.price if c is not None else 0 for c in row) for row in game.market_grid
+        )
+    return found
 
 
 def step(game: Game, pos: list[int], direction: str) -> list[int]:
@@ -167,7 +181,8 @@ def current_cell(game: Game, state: GameState, corp: str) -> Cell | None:
 
 def share_price(game: Game, corp: Corporation) -> int:
     """A company's share price (0 before it has one)."""
-    return 0 if corp.market is None else price_at(game, corp.market)
+    pos = corp.market
+    return 0 if pos is None else price_at(game, pos)
 
 
 def share_value(game: Game, state: GameState, corp: str, percent: int) -> int:

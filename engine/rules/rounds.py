@@ -30,6 +30,9 @@ class Round:
         #: (the active step,) as :meth:`skip_steps` found it, for the first
         #: :meth:`active_step` of :meth:`after_process` only (see :meth:`process`)
         self._settled: tuple[Step | None] | None = None
+        #: (the active step,) on the state exactly as :meth:`process` left it, when
+        #: after_process found it and changed nothing after (see Game._process_single)
+        self.kept: tuple[Step | None] | None = None
 
     @property
     def rs(self) -> RoundState:
@@ -129,12 +132,11 @@ class Round:
         for step in self.steps():
             if not step.active:
                 continue
-            acts = step.actions(action.entity)
-            accepts = action.type in acts
+            accepts, has = step.takes(action.entity, action.type)
             if step.current_entity() == action.entity and not self.game.is_closed(
                 self.state, action.entity
             ):
-                blocking = step.blocks() and bool(acts)
+                blocking = step.blocks() and has
             else:
                 blocking = step.blocking()
             if blocking and not accepts:
@@ -171,6 +173,7 @@ class Round:
         # nothing changes between the skip pass and the start of after_process, whose
         # first active_step() takes the pass's answer; it is dropped after in any case
         self._settled = self.skip_steps()
+        self.kept = None
         try:
             self.after_process(action)
         finally:
@@ -282,7 +285,10 @@ class OperatingRound(Round):
     def after_process(self, action: Action) -> None:
         if action.type == "message":
             return
-        if self.active_step() is not None:
+        step = self.active_step()
+        if step is not None:
+            if type(self).after_process is OperatingRound.after_process:
+                self.kept = (step,)  # returned at once: the answer stands (not so in a subclass)
             return
         self.game.rules.after_end_of_operating_turn(self.game, self.state, self.current_operator)
         if not self.state.finished:

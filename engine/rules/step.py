@@ -86,8 +86,18 @@ class Step:
         return [rnd.entities[rnd.entity_index]]
 
     def current_entity(self) -> str | None:
+        if self._PLAIN_ACTIVE:  # the round's entity (asked ~10 times an action)
+            rnd = self.state.round
+            return rnd.entities[rnd.entity_index] if rnd.entities else None
         ents = self.active_entities()
         return ents[0] if ents else None
+
+    #: whether the class keeps :meth:`active_entities` as written here (set per subclass)
+    _PLAIN_ACTIVE: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._PLAIN_ACTIVE = cls.active_entities is Step.active_entities
 
     def current_actions(self) -> list[str]:
         ent = self.current_entity()
@@ -98,6 +108,12 @@ class Step:
     def has_actions(self, entity: str) -> bool:
         """``bool(self.actions(entity))``; steps may answer faster."""
         return bool(self.actions(entity))
+
+    def takes(self, entity: str, kind: str) -> tuple[bool, bool]:
+        """``(kind in actions(entity), bool(actions(entity)))``: what processing an action
+        asks of each step in turn; steps may answer faster than listing every action."""
+        acts = self.actions(entity)
+        return kind in acts, bool(acts)
 
     def blocking(self) -> bool:
         if not self.blocks():

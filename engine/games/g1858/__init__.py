@@ -328,6 +328,15 @@ class Rules1858(Rules):
         else:
             super().train_event(game, state, event)
 
+    def changes_nothing_after(self, game: Game, state: GameState, action: Any) -> bool:
+        """:meth:`action_processed` changes nothing while no company is on the closing space
+        (it returns at once then); the end check is the generic one."""
+        from ferrovia.games.g1858.closure import companies_to_close
+
+        return type(self).game_end_check is Rules.game_end_check and not companies_to_close(
+            game, state
+        )
+
     def action_processed(self, game: Game, state: GameState, action: Any) -> None:
         """A company whose price reaches the closing space closes at once; if that leaves the
         acting entity with nothing to do, play moves on (18xx.games ``action_processed``)."""

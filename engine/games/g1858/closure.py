@@ -39,10 +39,11 @@ def companies_to_close(game: Game, state: GameState) -> list[str]:
     at = closing_price(game)
     if at is None:
         return []
+    price_at = market.price_at  # (asked after every action: the loop kept lean)
     return [
         c.sym
         for c in state.corporations.values()
-        if not c.closed and c.market is not None and market.share_price(game, c) == at
+        if c.market is not None and not c.closed and price_at(game, c.market) == at
     ]
 
 

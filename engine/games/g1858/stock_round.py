@@ -372,14 +372,51 @@ class StockTurn(Step):
             return True
         if self.bought():
             return self.must_sell(entity) or self.can_sell_any(entity)
+        # (the same questions as actions(), none changing anything: the cheapest, most
+        # often true first -- an exchange is a lookup, a purchase prices every company)
         return (
-            self.can_bid_any(entity)
-            or self.can_exchange_any(entity)
-            or self.can_buy_any(entity)
+            self.can_exchange_any(entity)
             or any(self.can_convert(c) for c in s.corporations.values())
-            or self.can_par_any(entity)
             or self.can_sell_any(entity)
+            or self.can_bid_any(entity)
+            or self.can_buy_any(entity)
+            or self.can_par_any(entity)
         )
+
+    def takes(self, entity: str, kind: str) -> tuple[bool, bool]:
+        """:meth:`actions`' answer for one action kind, asking only what decides it (the
+        whole listing prices every purchase and sale; processing an action needs one)."""
+        s = self.state
+        if (
+            type(self).actions is not StockTurn.actions  # a variant lists its own
+            or type(self).has_actions is not StockTurn.has_actions
+            or entity in s.corporations
+            or entity != self.current_entity()
+            or self.data.get("auctioning")
+            or self.bought()
+        ):
+            return super().takes(entity, kind)
+        if self.must_sell(entity):
+            return kind == "sell_shares", True  # (must_sell: some sale is possible)
+        if kind == "pass":
+            has = self.has_actions(entity)
+            return has, has
+        found: bool
+        if kind == "sell_shares":
+            found = self.can_sell_any(entity)
+        elif kind == "convert":
+            found = any(self.can_convert(c) for c in s.corporations.values())
+        elif kind == "buy_shares":
+            found = self.can_buy_any(entity) or self.can_exchange_any(entity)
+        elif kind == "par":
+            found = self.can_par_any(entity)
+        elif kind == "bid":
+            found = self.can_bid_any(entity)
+        else:
+            found = False
+        if found:
+            return True, True
+        return False, self.has_actions(entity)
 
     def corporation_actions(self, corp: str) -> list[str]:
         c = self.state.corporations[corp]

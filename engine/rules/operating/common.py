@@ -148,8 +148,10 @@ def trains_of(state: GameState, ref: str) -> list[str]:
 def pool_trains(state: GameState) -> list[str]:
     """Trains in the bank pool, first discarded first: of two alike, 18xx.games sells the one
     that came first."""
-    order = {tid: i for i, tid in enumerate(state.data.get("pool_order", ()))}
     found = [t.id for t in state.trains.values() if t.owner == POOL and not t.rusted]
+    if len(found) < 2:  # (asked at every train offer: most often the pool is empty)
+        return found
+    order = {tid: i for i, tid in enumerate(state.data.get("pool_order", ()))}
     return sorted(found, key=lambda tid: order.get(tid, len(order)))
 
 

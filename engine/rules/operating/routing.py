@@ -79,11 +79,12 @@ _UPDATE_MAX = 8
 
 
 def _track_graph(game: Game, state: GameState) -> TrackGraph:
-    sig = tuple([(c, h.tile, h.rotation) for c, h in state.hexes.items()])
+    last = _LAST.get(id(game.definition))
+    sig, changed = _signature(state, last[0] if last is not None else None)
     key = (id(game.definition), sig)
     graph = _GRAPHS.get(key)
     if graph is None:
-        graph = _updated_graph(game, state, sig)
+        graph = _updated_graph(game, state, last, changed)
         if graph is None:
             tiles = {
                 c: (_with_hex_borders(game, state, c), h.rotation) for c, h in state.hexes.items()
@@ -97,18 +98,45 @@ def _track_graph(game: Game, state: GameState) -> TrackGraph:
     return graph
 
 
+Signature = tuple[tuple[str, str, int], ...]
+
+
+def _signature(
+    state: GameState, last: Signature | None
+) -> tuple[Signature, list[tuple[str, str, int]] | None]:
+    """The map's (hex, tile, rotation) entries, and those differing from ``last`` (None when
+    the hexes are not the same ones in the same order).  An entry equal to the last one is
+    that same tuple: a lay makes one new entry, not one per hex (kept as cache keys, new
+    tuples on every lay were a large part of the objects the cyclic collector walked)."""
+    hexes = state.hexes
+    if last is None or len(last) != len(hexes):
+        return tuple([(c, h.tile, h.rotation) for c, h in hexes.items()]), None
+    out: list[tuple[str, str, int]] = []
+    changed: list[tuple[str, str, int]] | None = []
+    for old, (c, h) in zip(last, hexes.items(), strict=True):
+        if old[1] == h.tile and old[2] == h.rotation and old[0] == c:
+            out.append(old)
+            continue
+        new = (c, h.tile, h.rotation)
+        out.append(new)
+        if changed is not None:
+            if old[0] == c:
+                changed.append(new)
+            else:
+                changed = None  # another map: built afresh
+    return tuple(out), changed
+
+
 def _updated_graph(
-    game: Game, state: GameState, sig: tuple[tuple[str, str, int], ...]
+    game: Game,
+    state: GameState,
+    last: tuple[Signature, TrackGraph] | None,
+    changed: list[tuple[str, str, int]] | None,
 ) -> TrackGraph | None:
-    """The graph of the map ``sig`` made from the last one by updating the hexes laid since
-    (:func:`ferrovia.graph.update_graph`), or None when there is no close one to start from."""
-    last = _LAST.get(id(game.definition))
-    if last is None or len(last[0]) != len(sig):
-        return None
-    changed = [new for old, new in zip(last[0], sig, strict=True) if old != new]
-    if len(changed) > _UPDATE_MAX or any(
-        new[0] != old[0] for old, new in zip(last[0], sig, strict=True)
-    ):
+    """The graph of the map made from the last one (``last``: its signature and graph) by
+    updating the hexes laid since (``changed``; :func:`ferrovia.graph.update_graph`), or None
+    when there is no close one to start from."""
+    if last is None or changed is None or len(changed) > _UPDATE_MAX:
         return None
     graph = last[1]
     if graph.dead > len(graph.paths) // 2 + 64:

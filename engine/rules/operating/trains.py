@@ -108,7 +108,7 @@ def crowded_companies(game: Game, state: GameState) -> list[str]:
         and len(c.trains) > (limit := train_limit(limits, c.kind))
         and common.trains_against_limit(game, state, c.sym) > limit
     ]
-    if not game.rules.CROWDED_IN_OPERATING_ORDER:
+    if not over or not game.rules.CROWDED_IN_OPERATING_ORDER:
         return [c.sym for c in over]
     return [c.sym for c in game.sorted_by_price(state, over)]
 
@@ -121,11 +121,14 @@ def depot_offer(game: Game, state: GameState) -> list[str]:
     out: list[str] = []
     names: set[str] = set()
     for i, tid in enumerate(state.depot):
-        typ = common.train_type_def(game, tid)
-        if i == 0 or (typ.available_on is not None and typ.available_on in reached):
-            if state.trains[tid].name not in names:
-                names.add(state.trains[tid].name)
-                out.append(tid)
+        if i:  # (the type looked up only for the cards after the first)
+            available_on = common.train_type_def(game, tid).available_on
+            if available_on is None or available_on not in reached:
+                continue
+        name = state.trains[tid].name
+        if name not in names:
+            names.add(name)
+            out.append(tid)
     pool_names: set[str] = set()
     for tid in common.pool_trains(state):
         if not buyable_train(game, state, tid):
@@ -427,8 +430,15 @@ class BuyTrainStep(Step):
     def can_buy(self, corp: str) -> bool:
         if not self._room(corp):  # the cheap test first: most companies asked are full or poor
             return False
-        low = self._min_price(corp)
-        return low is not None and self.state.corporations[corp].cash >= low
+        # ``cash >= _min_price(corp)``, stopping at the first train within its means
+        cash = self.state.corporations[corp].cash
+        g, s = self.game, self.state
+        for t in depot_offer(g, s):
+            if min(bank_train_prices(g, s, t, corp).values()) <= cash:
+                return True
+        return g.definition.between_companies.min_price <= cash and bool(
+            other_companies_trains(g, s, corp)
+        )
 
     def _scrappable(self, corp: str) -> list[str]:
         """Wounded trains the company may discard at will (trains.yaml
@@ -469,6 +479,22 @@ class BuyTrainStep(Step):
         cash = self.state.corporations[entity].cash
         shown = works_shown(self.game, self.state, entity)
         return any(self.game.definition.private(sym).face_value <= cash for sym in shown)
+
+    def takes(self, entity: str, kind: str) -> tuple[bool, bool]:
+        """A purchase is taken when the company can buy (no need to price an emergency
+        issue); a pass when :meth:`has_actions` (``pass`` is listed exactly then)."""
+        if (
+            type(self).actions is BuyTrainStep.actions
+            and type(self).has_actions is BuyTrainStep.has_actions
+            and entity == self.current_entity()
+            and common.operating_company(self.state, entity)
+        ):
+            if kind == "buy_train" and self.can_buy(entity):
+                return True, True
+            if kind == "pass":
+                has = self.has_actions(entity)
+                return has, has
+        return super().takes(entity, kind)
 
     def actions(self, entity: str) -> list[str]:
         if entity != self.current_entity() or not common.operating_company(self.state, entity):

@@ -60,11 +60,11 @@ def holder_shares(corp: Corporation, holder: str) -> list[Share]:
 def first_ordinary_share(corp: Corporation, holder: str) -> Share | None:
     """The first certificate of :func:`holder_shares` that is not the director's, found
     without sorting (asked for every company and holder at every stock-round listing)."""
-    return min(
-        (s for s in corp.shares if s.owner == holder and not s.president),
-        key=lambda s: s.seq,
-        default=None,
-    )
+    best: Share | None = None
+    for s in corp.shares:  # (a loop: min() with a key function is slower on a few shares)
+        if s.owner == holder and not s.president and (best is None or s.seq < best.seq):
+            best = s  # the first of the lowest seq, as min() takes
+    return best
 
 
 def percent_of(corp: Corporation, holder: str) -> int:
@@ -123,9 +123,14 @@ def num_certs(game: Game, state: GameState, player: str) -> int:
     """Certificates towards the limit: every share certificate and every private."""
     n = 0
     for corp in state.corporations.values():
-        if not counts_for_limit(game, state, corp):
-            continue
-        n += sum(1 for s in corp.shares if s.owner == player)
+        pos = corp.market  # counts_for_limit(), inline: asked at every purchase listing
+        if pos is not None:
+            cell = market.cell(game, pos)
+            if cell is not None and not cell.counts_for_limit:
+                continue
+        for s in corp.shares:
+            if s.owner == player:
+                n += 1
     return n + len(state.player(player).companies)
 
 

@@ -1,0 +1,99 @@
+"""``Step.takes(entity, kind)`` is ``(kind in actions(entity), bool(actions(entity)))``.
+
+Processing an action asks each step only that (engine/rules/rounds.py); the 1858 stock turn
+and the buy-trains step answer it without listing every action.  The law is checked on every
+state of real and random 1858 games, for each step of the round, for the acting entity and
+every kind those steps list, before each action is applied.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import shared_path
+from ferrovia.replay import filter_actions, game_for, load_export
+from ferrovia.rules.actions import Message, Program, action_from_json
+from ferrovia.rules.game import Game
+from ferrovia.rules.state import GameState
+
+KINDS = (
+    "pass",
+    "buy_shares",
+    "sell_shares",
+    "par",
+    "bid",
+    "convert",
+    "buy_train",
+    "scrap_train",
+    "buy_company",
+    "lay_tile",
+    "run_routes",
+    "choose",
+)
+
+
+def _check_state(game: Game, state: GameState, entity: str, kind: str) -> int:
+    """Checks the law for every step of the current round; returns how many were asked."""
+    asked = 0
+    for step in game.round(state).steps():
+        for k in {kind, *KINDS}:
+            acts = step.actions(entity)
+            assert step.takes(entity, k) == (k in acts, bool(acts)), (
+                f"{step.NAME} {entity} {k}: actions {acts}"
+            )
+            asked += 1
+    return asked
+
+
+@pytest.mark.parametrize(
+    "parts",
+    [
+        ("18xx.games", "1858", "219682.json"),
+        ("reference-random", "random-s101-p3.json"),
+    ],
+)
+def test_takes_agrees_with_the_listing_on_every_state(parts: tuple[str, ...]) -> None:
+    data = load_export(shared_path("fixtures", *parts))
+    game, state = game_for(data, None)
+    asked = 0
+    for raw in filter_actions(list(data["actions"])):
+        action = action_from_json(raw, game.action_types)
+        if not isinstance(action, Program | Message) and not state.finished:
+            asked += _check_state(game, state, action.entity, action.type)
+        game.apply(state, action)
+    assert state.finished
+    assert asked > 10_000
+
+
+@pytest.mark.parametrize(
+    "parts",
+    [
+        ("18xx.games", "1858", "1858_game_end_bank.json"),
+        ("reference-random", "random-s104-p6.json"),
+    ],
+)
+def test_changes_nothing_after_is_only_said_when_the_hooks_change_nothing(
+    parts: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where ``Rules.changes_nothing_after`` says so, the interpreter keeps the round's active
+    step across ``action_processed`` and ``game_end_check``: on every action of two games,
+    both leave the state exactly as it was whenever it is said (and it is said often)."""
+    data = load_export(shared_path("fixtures", *parts))
+    game, state = game_for(data, None)
+    rules = game.rules
+    said = [0, 0]
+    processed = rules.action_processed
+
+    def checked(g: Game, s: GameState, action: object) -> None:
+        quiet = rules.changes_nothing_after(g, s, action)
+        before = s.snapshot()
+        processed(g, s, action)
+        rules.game_end_check(g, s)
+        said[quiet] += 1
+        if quiet:
+            assert s.snapshot() == before, f"action {getattr(action, 'id', None)}"
+
+    monkeypatch.setattr(rules, "action_processed", checked)
+    for raw in filter_actions(list(data["actions"])):
+        game.apply(state, action_from_json(raw, game.action_types))
+    assert state.finished
+    assert said[1] > 500
