@@ -135,7 +135,28 @@ run, so every level was searched in vain); bounding the trains still to choose b
 route avoiding the taken route's busiest keys (cut nothing at #979); arc consistency and
 propagation at every backtracking step (dearer than the branches they cut); starting the
 greedy run from each of the first train's 4-12 best routes (#979: lower 650 -> 690 of 710,
-but dearer than the shorter lists saved).
+but dearer than the shorter lists saved).  Session 6 (random-game dumps, CPU):
+
+- an M train's town paths grouped into links as an E train's are, by what their towns pay
+  (one class of ways per value, so a sequence's revenue stays fixed; a paying town may end
+  a link): at 1858 India p6 seed 2 #2770 the metre mesh's 285 ways fell into 251 classes
+  (two ways past the same number of towns are rare there), 84,485 routes became 58,771
+  sequences, and the search went from 2.3 to 7.3 s.  Those routes are many because the
+  bound cannot see that a path collects only the towns along it (every town in reach
+  counts): 58,203 routes reach 316, the least the better route of a run above the optimum
+  630 must earn, so no pairing argument over listed routes helps either;
+- two identical trains listed in two parts, every route of at least half the target, then
+  the rest only while one of those avoids its core and does not meet it at a stop with too
+  few exits (:class:`_Meet`): at #1219 144 + 0 sequences instead of 694, but the second
+  list walks 5,413 sequences to list none (the cut bites 4-6 stops deep) and the search
+  went 0.67 -> 0.70 s (random 1858 p6 seed 7's 7E+7E: 0.19-0.23 -> 0.22-0.29 s);
+- the answers about links shared between runs avoiding different track (a twin start's
+  partner search): unchanged, those searches take 2-17 ms.
+
+Where #1219 (7E+7E, greedy run optimal, 0.6-0.7 s) spends its time: the best route 0.10 s,
+the twin starts 0.17 s (34 routes >= 430 listed, 8 partner searches), the list of 694
+sequences 0.35-0.45 s; in a list the CSPs (propagation and backtracking on ways, cold)
+are half the time: the same list run again takes 0.17-0.20 s.
 
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
