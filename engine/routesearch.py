@@ -135,7 +135,28 @@ run, so every level was searched in vain); bounding the trains still to choose b
 route avoiding the taken route's busiest keys (cut nothing at #979); arc consistency and
 propagation at every backtracking step (dearer than the branches they cut); starting the
 greedy run from each of the first train's 4-12 best routes (#979: lower 650 -> 690 of 710,
-but dearer than the shorter lists saved).
+but dearer than the shorter lists saved).  Session 6 (random-game dumps, CPU):
+
+- an M train's town paths grouped into links as an E train's are, by what their towns pay
+  (one class of ways per value, so a sequence's revenue stays fixed; a paying town may end
+  a link): at 1858 India p6 seed 2 #2770 the metre mesh's 285 ways fell into 251 classes
+  (two ways past the same number of towns are rare there), 84,485 routes became 58,771
+  sequences, and the search went from 2.3 to 7.3 s.  Those routes are many because the
+  bound cannot see that a path collects only the towns along it (every town in reach
+  counts): 58,203 routes reach 316, the least the better route of a run above the optimum
+  630 must earn, so no pairing argument over listed routes helps either;
+- two identical trains listed in two parts, every route of at least half the target, then
+  the rest only while one of those avoids its core and does not meet it at a stop with too
+  few exits (:class:`_Meet`): at #1219 144 + 0 sequences instead of 694, but the second
+  list walks 5,413 sequences to list none (the cut bites 4-6 stops deep) and the search
+  went 0.67 -> 0.70 s (random 1858 p6 seed 7's 7E+7E: 0.19-0.23 -> 0.22-0.29 s);
+- the answers about links shared between runs avoiding different track (a twin start's
+  partner search): unchanged, those searches take 2-17 ms.
+
+Where #1219 (7E+7E, greedy run optimal, 0.6-0.7 s) spends its time: the best route 0.10 s,
+the twin starts 0.17 s (34 routes >= 430 listed, 8 partner searches), the list of 694
+sequences 0.35-0.45 s; in a list the CSPs (propagation and backtracking on ways, cold)
+are half the time: the same list run again takes 0.17-0.20 s.
 
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
@@ -1282,18 +1303,25 @@ class _LinkEnumerator(_Enumerator):
                 saved = None
                 narrowed: list[list[_Option]] | None = None
                 if way is None:
-                    # cheap proofs first: every way hits track (or a town) the sequence must
-                    # use, or the link cannot run beside one of the links already taken
-                    if all(o.both & core_both for o in opts):
-                        continue
-                    if any(not compatible(x, opts) for x in link_opts):
-                        continue
-                    # three links of it that were found unable to run in one route
-                    present = set(map(id, link_opts))
-                    if any(a in present and b in present for a, b in trios.get(id(opts), ())):
-                        continue
-                    # a sequence's ways fit or not whatever order its links come in
+                    # a sequence's ways fit or not whatever order its links come in: the
+                    # answer, or its refutation by a cheap proof, is looked up first (7E+7E
+                    # at random 1858 p6 seed 20 #1219: the list of 1,753 sequences asked
+                    # the cheap proofs 18,542 times, scanning 480,531 ways)
                     skey = frozenset((*map(id, link_opts), id(opts)))
+                    if skey not in solutions and (
+                        # cheap proofs first: every way hits track (or a town) the sequence
+                        # must use, or the link cannot run beside one of the links already
+                        # taken, or three of its links were found unable to run in one route
+                        link_core(opts)[2] & core_both
+                        or all(o.both & core_both for o in opts)
+                        or any(not compatible(x, opts) for x in link_opts)
+                        or any(
+                            a in present and b in present
+                            for present in (set(map(id, link_opts)),)
+                            for a, b in trios.get(id(opts), ())
+                        )
+                    ):
+                        solutions[skey] = (None, None)
                     if skey in solutions:
                         # remembered by link (the same links may have come in another order)
                         by_link, narrowed_by = solutions[skey]

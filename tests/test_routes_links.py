@@ -276,3 +276,56 @@ def test_learnt_reasons_only_refute_pairs_that_cannot_fit(pairs) -> None:  # typ
         for m in masks:
             y, z = (i for i in range(len(ways)) if m >> i & 1)
             assert _solve([(0, ways[x]), (1, ways[y]), (1, ways[z])]) is None
+
+
+@st.composite
+def wide_meshes(draw: st.DrawFn) -> tuple[TrackGraph, dict[str, list[list[str | None]]]]:
+    """A wider town mesh with more cities than :func:`meshes` (no brute force runs on it),
+    so that long trains' sequences have several links."""
+    weights = [3, 2, 2, 1, 3, 2, 1]
+    pool = [t for t, w in zip(MESH_TILES, weights, strict=True) for _ in range(w)]
+    hexes = [f"{r}{c + (i % 2)}" for i, r in enumerate("ABCD") for c in (1, 3, 5, 7)]
+    tiles = {h: (parse(draw(st.sampled_from(pool))), draw(st.integers(0, 5))) for h in hexes}
+    g = build_graph(tiles)
+    tokens: dict[str, list[list[str | None]]] = {}
+    for s in g.stops:
+        if s.kind == "city":
+            slots: list[str | None] = [None] * s.slots
+            slots[0] = draw(st.sampled_from(["X", "Y", None, None]))
+            tokens.setdefault(s.hex, []).append(slots)
+    return g, tokens
+
+
+@settings(
+    max_examples=400,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(
+    wide_meshes(),
+    st.sampled_from([TrainSpec.stops(f"{n}E", large=(n, n), small=(99, 0)) for n in (3, 4, 6)]),
+    st.data(),
+)
+def test_a_list_does_not_depend_on_what_earlier_runs_remembered(scenario, spec, data) -> None:  # type: ignore[no-untyped-def]
+    """The runs of one search share what they learnt about links (solved sequences, and
+    sequences refuted by a cheap proof): a list after other runs -- the best route, lists
+    at other thresholds -- is the list a fresh enumerator gives."""
+    g, tokens = scenario
+    cs = _chain_set(g, "X", tokens, "broad", {})
+    base = _Enumerator(
+        g, cs, spec, phase=("yellow",), company="X", tokens=tokens, rules=DEFAULT_ROUTE_RULES
+    )
+    free = _LinkEnumerator.free_stops(base)
+    assume(free is not None)
+    assert free is not None
+    threshold = data.draw(st.integers(1, 60))
+    # (a sequence's ways and core depend on how it was solved: propagated or not)
+    key = lambda c: (c.stops, c.revenue)  # noqa: E731
+    fresh = Counter(map(key, _LinkEnumerator(base, free).run(threshold)))
+    cs.links.clear()  # (links and what was learnt about them are kept per chain set)
+    warm = _LinkEnumerator(base, free)
+    warm.run(1, best_only=True)
+    for t in data.draw(st.lists(st.integers(1, 60), max_size=3)):
+        warm.run(t)
+    assert Counter(map(key, warm.run(threshold))) == fresh
+    event("warm" if any(warm.memo.values()) else "nothing remembered")
