@@ -445,7 +445,13 @@ class TrackStep(Step):
         # and dual track and once on the metre network with its metre and dual track: metre
         # track that only touches a broad line does not extend a route (nor broad a metre one).
         extends = upgrades = False
-        passable = self._passable(action.entity, coord, old, new_tile, action.rotation)
+        made: list[Callable[[int], bool]] = []
+
+        def passable(ref: int) -> bool:  # (worked out when first asked: most lays never ask)
+            if not made:
+                made.append(self._passable(action.entity, coord, old, new_tile, action.rotation))
+            return made[0](ref)
+
         for family in by_gauge:
             skip = gauge_skip(family)
 
