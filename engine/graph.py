@@ -2031,9 +2031,10 @@ def _cut(edges: Collection[int], within: frozenset[int] | None) -> frozenset[int
 
 def _watch_most(graph: TrackGraph, coord: str, skip: str | None) -> set[int]:
     """Every edge of ``coord`` a found path could mark (:meth:`_Walk.finish`): its own paths'
-    exits and the facing sides of its neighbours' paths that lead into it.  (Bounding these
-    by :meth:`_Walk.most` first cost more than it saved: walk_path calls -4%, most +8% of a
-    replay.)"""
+    exits and the facing sides of its neighbours' paths that lead into it.  Those only track
+    cut off from every start could mark are dropped during the walk
+    (:meth:`_Walk.unreachable_edges`, a small backward search) rather than by a forward
+    bound from the starts (:meth:`_Walk.most`), which costs about a walk itself."""
     most: set[int] = set()
     paths = graph.paths
     for pid in graph.hex_paths.get(coord, ()):

@@ -360,3 +360,37 @@ def test_companies_over_the_train_limit_discard_in_charter_order() -> None:
             state.trains[tid].owner = sym
             state.corporations[sym].trains.append(tid)
     assert crowded_companies(game, state) == ["NYC", "ERIE"]
+
+
+def test_no_tile_goes_on_a_hex_a_players_private_blocks() -> None:
+    """At the first lay of an export, a company laying on each hex a player-owned private
+    blocks is refused for that (the blocked hexes are looked up only for those hexes)."""
+    from ferrovia.replay import filter_actions, game_for
+    from ferrovia.rules.actions import LayTile
+
+    data = json.loads(
+        shared_path("fixtures", "18xx.games", "1830", "26855.json").read_text(encoding="utf-8")
+    )
+    game, state = game_for(data)
+    actions = [action_from_json(a) for a in filter_actions(list(data["actions"]))]
+    first = next(i for i, a in enumerate(actions) if isinstance(a, LayTile))
+    for a in actions[:first]:
+        game.apply(state, a)
+    lay = actions[first]
+    assert isinstance(lay, LayTile)
+    held = {
+        h
+        for p in game.definition.privates
+        if (ps := state.privates.get(p.symbol)) and not ps.closed and state.is_player(ps.owner)
+        for ab in p.abilities
+        if ab.type == "blocks_hexes"
+        for h in ab.hexes
+    }
+    assert held
+    for h in sorted(held):
+        blocked = LayTile(
+            entity=lay.entity, entity_type=lay.entity_type, hex=h, tile=lay.tile, rotation=0
+        )
+        with pytest.raises(IllegalAction, match=f"a private blocks {h}"):
+            game.apply(state, blocked)
+    game.apply(state, lay)  # the recorded lay stands

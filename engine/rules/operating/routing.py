@@ -277,7 +277,7 @@ def _remembered(key: tuple[Any, ...], graph: TrackGraph, make: Callable[[], Any]
     hit = _REACH.get(key)
     if hit is None or hit[0] is not graph:  # the graph kept in the entry: no reused id
         hit = (graph, make())
-        if len(_REACH) > 256:
+        if len(_REACH) > 256 or len(_KEPT) > 256:
             _REACH.clear()
             _KEPT.clear()
         _REACH[key] = hit

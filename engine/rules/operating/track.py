@@ -214,6 +214,21 @@ def _shaped_tiles(
     return found
 
 
+def _blockable(game: Any) -> frozenset[str]:
+    """Every hex some private's ``blocks_hexes`` ability names (whether or not it is in force:
+    a lay elsewhere need not ask which are; worked out once per game)."""
+    hit = game.memo.get("blockable hexes")
+    if hit is None:
+        hit = game.memo["blockable hexes"] = frozenset(
+            h
+            for p in game.definition.privates
+            for ab in abilities.of(game, p.symbol, "blocks_hexes")
+            for h in ab.hexes
+        )
+    out: frozenset[str] = hit
+    return out
+
+
 class TrackStep(Step):
     """Lay or upgrade track: one or two tile operations, then the turn moves on."""
 
@@ -430,7 +445,13 @@ class TrackStep(Step):
         # and dual track and once on the metre network with its metre and dual track: metre
         # track that only touches a broad line does not extend a route (nor broad a metre one).
         extends = upgrades = False
-        passable = self._passable(action.entity, coord, old, new_tile, action.rotation)
+        made: list[Callable[[int], bool]] = []
+
+        def passable(ref: int) -> bool:  # (worked out when first asked: most lays never ask)
+            if not made:
+                made.append(self._passable(action.entity, coord, old, new_tile, action.rotation))
+            return made[0](ref)
+
         for family in by_gauge:
             skip = gauge_skip(family)
 
@@ -531,11 +552,12 @@ class TrackStep(Step):
         blocked by two privates is open to either of them."""
         memo = routing.listing_memo(self.state)
         blocked = memo.get("blocked") if memo is not None else None
-        if blocked is None:  # the same for every lay while lays are listed
+        if blocked is None and action.hex in _blockable(self.game):
+            # (the same for every lay while lays are listed)
             blocked = abilities.blocked_hexes(self.game, self.state)
             if memo is not None:
                 memo["blocked"] = blocked
-        if action.hex in blocked:
+        if blocked is not None and action.hex in blocked:
             raise self.illegal(action, "blocked hexes", f"a private blocks {action.hex}")
         if old_color != "white":
             return
