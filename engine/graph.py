@@ -650,6 +650,7 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
     )
     ambiguous = set(graph.ambiguous)
     touched: set[str] = set()
+    relaid: set[str] = set()  # the hexes with a new tile (the rest of touched: neighbours)
     # the ids rewritten, so ``dead`` and the walk sides are recounted on them alone (a whole
     # pass over the graph on each lay was ~10% of a replay)
     stop_ids: set[int] = set()
@@ -662,6 +663,7 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
         if template is old.template:
             continue
         touched.add(hex_id)
+        relaid.add(hex_id)
         touched.update(o for _, o in hexmap.neighbour_table(hex_id, g.layout) if o in g.fragments)
         # the hex's old stops, paths, keys and junctions go
         for pid in old.hex_paths:
@@ -704,15 +706,28 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
     g.ambiguous = frozenset(ambiguous)
     for hex_id in touched:
         g.neighbours[hex_id] = _crossable_sides(g, hex_id)
+    # A re-laid hex's links all go and come again; a neighbour keeps its paths and ids, and
+    # its links across every side not facing a re-laid hex (the same tiles and ids on both
+    # sides): only those across a facing side are made again.
     for hex_id in touched:
+        whole = hex_id in relaid
+        facing = (
+            set()
+            if whole
+            else {e for e, o in hexmap.neighbour_table(hex_id, g.layout) if o in relaid}
+        )
         for pid in graph.hex_paths.get(hex_id, ()):
             for e in graph.paths[pid].exits:
-                g.links.pop((pid, e), None)
-    for hex_id in touched:
-        # (not through _links_of's cache: a touched hex's fragment or a neighbour's is new)
+                if whole or e in facing:
+                    g.links.pop((pid, e), None)
         frag = g.fragments[hex_id]
-        if frag.paths:
-            g.links.update(_hex_links(frag, g.neighbours[hex_id], g.fragments))
+        if not frag.paths:
+            continue
+        crossed = g.neighbours[hex_id]
+        if not whole:
+            crossed = {e: o for e, o in crossed.items() if e in facing}
+        # (not through _links_of's cache: a touched hex's fragment or a neighbour's is new)
+        g.links.update(_hex_links(frag, crossed, g.fragments))
     # ids never rewritten keep their old entries; ids past the old lists' ends were new
     g.dead = (
         graph.dead
