@@ -106,13 +106,13 @@ def par_values(game: Game) -> tuple[int, ...]:
 
 def price_at(game: Game, pos: list[int]) -> int:
     row, col = pos
-    prices = _prices(game)
+    prices = price_table(game)
     if 0 <= row < len(prices) and 0 <= col < len(prices[row]):
         return prices[row][col]
     return 0
 
 
-def _prices(game: Game) -> tuple[tuple[int, ...], ...]:
+def price_table(game: Game) -> tuple[tuple[int, ...], ...]:
     """The grid's prices, 0 where there is no space (asked for every company many times an
     action: worked out once, the grid never changes)."""
     found: tuple[tuple[int, ...], ...] | None = game.memo.get("market.prices")

@@ -36,15 +36,32 @@ def closing_price(game: Game) -> int | None:
 
 
 def companies_to_close(game: Game, state: GameState) -> list[str]:
-    at = closing_price(game)
-    if at is None:
+    """The open companies whose price marker is on a closing space (asked twice after every
+    action: a set lookup per company)."""
+    spaces = _closing_spaces(game)
+    if not spaces:
         return []
-    price_at = market.price_at  # (asked after every action: the loop kept lean)
     return [
         c.sym
         for c in state.corporations.values()
-        if c.market is not None and not c.closed and price_at(game, c.market) == at
+        if c.market is not None and not c.closed and tuple(c.market) in spaces
     ]
+
+
+def _closing_spaces(game: Game) -> frozenset[tuple[int, int]]:
+    """The market positions whose price is the closing price (none without one)."""
+    found: frozenset[tuple[int, int]] | None = game.memo.get("closure.spaces")
+    if found is None:
+        at = closing_price(game)
+        # as market.price_at reads the grid: a position with no space prices at 0
+        found = frozenset(
+            (r, c)
+            for r, row in enumerate(market.price_table(game))
+            for c, price in enumerate(row)
+            if at is not None and price == at
+        )
+        game.memo["closure.spaces"] = found
+    return found
 
 
 def close_corporation(game: Game, state: GameState, sym: str) -> None:

@@ -173,12 +173,18 @@ def take_tile(game: Game, state: GameState, tile_id: str) -> None:
         core_board.take_tile(game, state, tile_id)
         return
     free = state.tiles.setdefault(name, [])
+    on_map = [h.tile for h in state.hexes.values()]
     if tile_id in free:
         free.remove(tile_id)
-    elif any(h.tile == tile_id for h in state.hexes.values()):
+    elif tile_id in on_map:
         raise KeyError(f"tile {tile_id} is already on the map")
-    known = [*free, tile_id, *(h.tile for h in state.hexes.values())]
-    top = max(int(t.rsplit("-", 1)[1]) for t in known if tile_name(t) == name)
+    # the instances of this kind: '<name>-<n>' (a string test per hex; this runs on every lay)
+    prefix = f"{name}-"
+    top = max(
+        int(t[len(prefix) :])
+        for t in (*free, tile_id, *on_map)
+        if t.startswith(prefix) and t[len(prefix) :].isdigit()
+    )
     free.append(f"{name}-{top + 1}")
 
 
