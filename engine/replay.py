@@ -428,15 +428,19 @@ def _collector_eased() -> Iterator[None]:
     loaded definition aside too) so no pass walks it, and passes come every 10,000 new
     objects, not 700.  A replay makes ~120 passes otherwise, a tenth of its time
     (1858-quick-start-a: 0.10 s of 0.9 s; 0.01-0.04 s eased).  Memory is still freed by
-    reference counting; both settings are put back after."""
+    reference counting; both settings are put back after.  A caller that had frozen objects
+    itself (``play`` does) keeps them frozen: unfreezing is all-or-nothing, so then the
+    replay's objects stay set aside with the caller's until the caller unfreezes."""
     old = gc.get_threshold()
+    callers_frozen = gc.get_freeze_count() > 0
     gc.freeze()
     gc.set_threshold(max(old[0], _REPLAY_GC_THRESHOLD), *old[1:])
     try:
         yield
     finally:
         gc.set_threshold(*old)
-        gc.unfreeze()
+        if not callers_frozen:
+            gc.unfreeze()
 
 
 def describe_failure(res: ReplayResult) -> str:

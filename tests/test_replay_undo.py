@@ -45,3 +45,27 @@ def test_messages_are_never_undone_nor_count_as_the_last_action() -> None:
 
 def test_program_actions_count_as_actions_for_undo() -> None:
     assert ids([a(1), a(2, "program_share_pass"), a(3, "undo")]) == [1]
+
+
+def test_a_replay_leaves_the_callers_frozen_objects_frozen() -> None:
+    """The replay's eased collector unfreezes only what it froze: with nothing frozen before,
+    nothing is frozen after; a caller's frozen objects (``play`` freezes its game) stay so."""
+    import gc
+
+    from ferrovia.replay import _collector_eased
+
+    gc.unfreeze()
+    with _collector_eased():
+        assert gc.get_freeze_count() > 0
+    assert gc.get_freeze_count() == 0
+    held = [object() for _ in range(100)]
+    gc.freeze()
+    try:
+        before, threshold = gc.get_freeze_count(), gc.get_threshold()
+        with _collector_eased():
+            pass
+        assert gc.get_freeze_count() >= before
+        assert gc.get_threshold() == threshold
+    finally:
+        gc.unfreeze()
+    del held
