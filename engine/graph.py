@@ -215,6 +215,9 @@ class _TileTemplate:
     borders: frozenset[int]
     exits: frozenset[int]
     ambiguous: bool
+    #: per edge 0-5, (local path, lane, track) for each exit of a path by that edge: all
+    #: that decides what joins across that side (:func:`_side_links`)
+    sides: tuple[tuple[tuple[int, tuple[int, int], str], ...], ...]
 
 
 _TEMPLATES: dict[tuple[Tile, int], _TileTemplate] = {}
@@ -316,6 +319,15 @@ def _tile_template(tile: Tile, rotation: int) -> _TileTemplate:
         borders=borders,
         exits=frozenset(all_exits),
         ambiguous=stop_to_stop > 1,
+        sides=tuple(
+            tuple(
+                (i, lane, p[4])
+                for i, p in enumerate(paths)
+                for e, lane in zip(p[0], p[1], strict=True)
+                if e == edge
+            )
+            for edge in range(6)
+        ),
     )
     if len(_TEMPLATES) > 4096:
         _TEMPLATES.clear()
@@ -426,12 +438,16 @@ def _hex_links(
     return tuple(out)
 
 
-#: (id of a template, edge, id of the template across it) -> (the two templates, the links
-#: across that side in local path indices).  The entry holds the templates it names, so no
-#: id in a live key can be reused.
+#: (one side's exits, the facing side's exits; :attr:`_TileTemplate.sides`) -> the links
+#: across that side in local path indices.  Keyed by what the two sides hold, not by the two
+#: tiles: a game meets thousands of (tile, rotation) pairs on a side but few kinds of side
+#: (a key by template pairs missed on ~80% of a replay's calls and was cleared every 16k).
 _SIDE_LINKS: dict[
-    tuple[int, int, int],
-    tuple[tuple[_TileTemplate, _TileTemplate], tuple[tuple[int, tuple[int, ...]], ...]],
+    tuple[
+        tuple[tuple[int, tuple[int, int], str], ...],
+        tuple[tuple[int, tuple[int, int], str], ...],
+    ],
+    tuple[tuple[int, tuple[int, ...]], ...],
 ] = {}
 
 
@@ -439,32 +455,30 @@ def _side_links(
     t: _TileTemplate, edge: int, other: _TileTemplate
 ) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """(local path of ``t`` leaving by ``edge``, local paths of ``other`` it joins across
-    that side): what joins depends on the two tiles alone, so after a lay only pairs of
-    tiles never met before are compared (a lay makes new fragments, and so new ids, for a
-    hex and its neighbours; a game meets a few hundred pairs)."""
-    key = (id(t), edge, id(other))
+    that side): what joins depends on the two sides' exits alone (lanes and gauges)."""
+    mine = t.sides[edge]
+    if not mine:
+        return ()
+    theirs = other.sides[(edge + 3) % 6]
+    if not theirs:
+        return ()
+    key = (mine, theirs)
     hit = _SIDE_LINKS.get(key)
     if hit is not None:
-        return hit[1]
-    back = (edge + 3) % 6
+        return hit
     out = []
-    for i, p in enumerate(t.paths):
-        exits, lanes, track = p[0], p[1], p[4]
-        for e, lane in zip(exits, lanes, strict=True):
-            if e != edge:
-                continue
-            joined = []
-            for j, q in enumerate(other.paths):
-                for qe, ql in zip(q[0], q[1], strict=True):
-                    if qe == back and _lane_match(lane, ql) and _tracks_match(track, q[4]):
-                        joined.append(j)
-                        break
-            if joined:
-                out.append((i, tuple(joined)))
+    for i, lane, track in mine:
+        joined: list[int] = []
+        for j, ql, qtrack in theirs:
+            # a path of ``other`` joins once however many of its exits face this side
+            if j not in joined and _lane_match(lane, ql) and _tracks_match(track, qtrack):
+                joined.append(j)
+        if joined:
+            out.append((i, tuple(joined)))
     found = tuple(out)
     if len(_SIDE_LINKS) > 16384:
         _SIDE_LINKS.clear()
-    _SIDE_LINKS[key] = ((t, other), found)
+    _SIDE_LINKS[key] = found
     return found
 
 
