@@ -701,7 +701,16 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
         stop_ids.update(old.hex_stops, range(stop_off, stop_off + len(template.stops)))
         path_ids.update(old.hex_paths, range(path_off, path_off + len(template.paths)))
         key_ids.update(old_keys, range(key_off, key_off + len(template.key_whats)))
-        frag = _fragment(hex_id, template, stop_off, path_off, key_off, g.junction_next)
+        # the same fragment object as any graph placing this tile at these ids (built or
+        # updated): what is cached on fragments (links, a connection's chains) is then found
+        # again, as it is for the hexes a fresh build places
+        frag_key = (hex_id, tile, rotation, stop_off, path_off, key_off, g.junction_next)
+        frag = _FRAGMENTS.get(frag_key)
+        if frag is None or frag.template is not template:
+            frag = _fragment(hex_id, template, *frag_key[3:])
+            if len(_FRAGMENTS) > 16384:
+                _FRAGMENTS.clear()
+            _FRAGMENTS[frag_key] = frag
         g.junction_next += template.junctions
         g.fragments[hex_id] = frag
         g.stops[stop_off : stop_off + len(frag.stops)] = frag.stops

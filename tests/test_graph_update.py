@@ -63,3 +63,26 @@ def test_every_updated_graph_of_a_game_has_the_links_of_a_fresh_build(
         assert _named_links(g) == _named_links(fresh)
         checked += 1
     assert checked > 100
+
+
+def test_updates_placing_the_same_tile_at_the_same_ids_share_its_fragment() -> None:
+    """A re-laid hex's fragment is looked up like a fresh build's (hex, tile, rotation, ids):
+    two updates making the same hex at the same ids share it (what is cached on a fragment is
+    found again), and it is the fragment the hex's tile and ids make."""
+    from ferrovia.graph import _fragment, _tile_template, update_graph
+    from ferrovia.notation import parse
+
+    base = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0), "A3": (parse(""), 0)})
+    town = parse("town=revenue:10;path=a:3,b:_0")
+    one = update_graph(base, {"A3": (town, 0)})
+    two = update_graph(base, {"A3": (town, 0)})
+    assert one.fragments["A3"] is two.fragments["A3"]
+    frag = one.fragments["A3"]
+    fresh = _fragment(
+        "A3", _tile_template(town, 0), frag.stops[0].id, frag.paths[0].id, frag.key_off, 0
+    )
+    assert (fresh.stops, fresh.paths, fresh.key_names) == (frag.stops, frag.paths, frag.key_names)
+    assert one.links == two.links == {(0, 0): (frag.paths[0].id,), (frag.paths[0].id, 3): (0,)}
+    # another rotation is another fragment
+    turned = update_graph(base, {"A3": (town, 1)})
+    assert turned.fragments["A3"] is not frag
