@@ -727,8 +727,13 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
         else:
             ambiguous.discard(hex_id)
     g.ambiguous = frozenset(ambiguous)
+    # A neighbour's side facing a re-laid hex is crossable as before unless that hex is of a
+    # closed colour (where it depends on the tile's exits): its own borders and every other
+    # side are unchanged, so it keeps the same (never mutated) dict.
+    closed_relaid = any(g.colors.get(h, "white") in CLOSED_COLOURS for h in relaid)
     for hex_id in touched:
-        g.neighbours[hex_id] = _crossable_sides(g, hex_id)
+        if hex_id in relaid or closed_relaid:
+            g.neighbours[hex_id] = _crossable_sides(g, hex_id)
     # A re-laid hex's links all go and come again; a neighbour keeps its paths and ids, and
     # its links across every side not facing a re-laid hex (the same tiles and ids on both
     # sides): only those across a facing side are made again.

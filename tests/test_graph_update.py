@@ -61,6 +61,8 @@ def test_every_updated_graph_of_a_game_has_the_links_of_a_fresh_build(
             continue
         fresh = build_graph(how["tiles"], colors=how["colors"], layout=str(how["layout"]))
         assert _named_links(g) == _named_links(fresh)
+        # a neighbour of a re-laid hex keeps its crossable sides unless that hex is closed
+        assert g.neighbours == fresh.neighbours
         checked += 1
     assert checked > 100
 
@@ -86,3 +88,23 @@ def test_updates_placing_the_same_tile_at_the_same_ids_share_its_fragment() -> N
     # another rotation is another fragment
     turned = update_graph(base, {"A3": (town, 1)})
     assert turned.fragments["A3"] is not frag
+
+
+def test_a_neighbour_of_a_relaid_closed_hex_crosses_where_the_new_tile_points() -> None:
+    """A closed (red, gray, blue) hex joins a neighbour only where its own track points, so
+    re-laying one changes its neighbours' crossable sides (every other lay leaves them)."""
+    from ferrovia.graph import update_graph
+    from ferrovia.notation import parse
+
+    tiles = {
+        "A1": (parse("path=a:0,b:3"), 0),
+        "A3": (parse("offboard=revenue:20;path=a:1,b:_0"), 0),
+    }
+    colors = {"A3": "red"}
+    base = build_graph(tiles, colors=colors)
+    assert 0 not in base.neighbours["A1"]
+    pointing = (parse("offboard=revenue:20;path=a:3,b:_0"), 0)
+    new = update_graph(base, {"A3": pointing})
+    assert new.neighbours == build_graph({**tiles, "A3": pointing}, colors=colors).neighbours
+    assert new.neighbours["A1"][0] == "A3"
+    assert 0 not in base.neighbours["A1"]  # the old graph is left as it was
