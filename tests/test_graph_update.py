@@ -108,3 +108,40 @@ def test_a_neighbour_of_a_relaid_closed_hex_crosses_where_the_new_tile_points() 
     assert new.neighbours == build_graph({**tiles, "A3": pointing}, colors=colors).neighbours
     assert new.neighbours["A1"][0] == "A3"
     assert 0 not in base.neighbours["A1"]  # the old graph is left as it was
+
+
+def test_the_signature_brought_up_to_date_from_the_edited_hexes_is_the_whole_maps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """routing._resigned reads again only the hexes assigned a tile or rotation since the last
+    signature (state.edited_since); on every lay of a real game it gives what reading the
+    whole map gives, the changed entries in map order included."""
+    checked: list[int] = []
+    resigned = routing._resigned
+
+    def compared(state: Any, last: Any, places: Any, edited: Any) -> Any:
+        sig, changed = resigned(state, last, places, edited)
+        assert (sig, changed) == routing._signature(state, last)
+        checked.append(len(changed))
+        return sig, changed
+
+    monkeypatch.setattr(routing, "_resigned", compared)
+    res = replay(load_export(shared_path("fixtures", "18xx.games", "1858", "219682.json")))
+    assert res.error is None
+    assert len(checked) > 100 and max(checked) >= 1
+
+
+def test_edited_since_names_the_hexes_assigned_since_and_forgets_old_edits() -> None:
+    from ferrovia.rules import state as state_module
+
+    h = state_module.Hex(coord="B2", tile="B2-0")
+    edits = state_module.map_edits
+    assert state_module.edited_since(edits) == []
+    h.rotation = 2
+    h.tile = "57-1"
+    assert state_module.edited_since(edits) == ["B2", "B2"]
+    h.tokens = []  # not a map edit
+    assert state_module.edited_since(edits) == ["B2", "B2"]
+    for _ in range(state_module._EDITED_MAX + 1):
+        h.rotation = 1
+    assert state_module.edited_since(edits) is None  # too long ago: the caller reads all
