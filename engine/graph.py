@@ -737,25 +737,35 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
     # A re-laid hex's links all go and come again; a neighbour keeps its paths and ids, and
     # its links across every side not facing a re-laid hex (the same tiles and ids on both
     # sides): only those across a facing side are made again.
+    links = g.links
     for hex_id in touched:
-        whole = hex_id in relaid
-        facing = (
-            set()
-            if whole
-            else {e for e, o in hexmap.neighbour_table(hex_id, g.layout) if o in relaid}
-        )
-        for pid in graph.hex_paths.get(hex_id, ()):
-            for e in graph.paths[pid].exits:
-                if whole or e in facing:
-                    g.links.pop((pid, e), None)
+        if hex_id in relaid:
+            for pid in graph.hex_paths.get(hex_id, ()):
+                for e in graph.paths[pid].exits:
+                    links.pop((pid, e), None)
+            frag = g.fragments[hex_id]
+            if frag.paths:
+                # (not through _links_of's cache: the fragment across a side may be new)
+                links.update(_hex_links(frag, g.neighbours[hex_id], g.fragments))
+            continue
+        # a neighbour keeps its fragment: its paths leaving by a side facing a re-laid hex
+        # (the template's sides) lose their old links and take those to the new tile
         frag = g.fragments[hex_id]
         if not frag.paths:
             continue
+        own = frag.hex_paths
+        exits_by_side = frag.template.sides
         crossed = g.neighbours[hex_id]
-        if not whole:
-            crossed = {e: o for e, o in crossed.items() if e in facing}
-        # (not through _links_of's cache: a touched hex's fragment or a neighbour's is new)
-        g.links.update(_hex_links(frag, crossed, g.fragments))
+        for e, other in hexmap.neighbour_table(hex_id, g.layout):
+            if other not in relaid or not exits_by_side[e]:
+                continue
+            for i, _, _ in exits_by_side[e]:
+                links.pop((own[i], e), None)
+            if e in crossed:
+                across = g.fragments[crossed[e]]
+                theirs = across.hex_paths
+                for i, js in _side_links(frag.template, e, across.template):
+                    links[(own[i], e)] = tuple([theirs[j] for j in js])
     # ids never rewritten keep their old entries; ids past the old lists' ends were new
     g.dead = (
         graph.dead
