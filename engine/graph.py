@@ -215,6 +215,9 @@ class _TileTemplate:
     borders: frozenset[int]
     exits: frozenset[int]
     ambiguous: bool
+    #: per edge 0-5, (local path, lane, track) for each exit of a path by that edge: all
+    #: that decides what joins across that side (:func:`_side_links`)
+    sides: tuple[tuple[tuple[int, tuple[int, int], str], ...], ...]
 
 
 _TEMPLATES: dict[tuple[Tile, int], _TileTemplate] = {}
@@ -316,6 +319,15 @@ def _tile_template(tile: Tile, rotation: int) -> _TileTemplate:
         borders=borders,
         exits=frozenset(all_exits),
         ambiguous=stop_to_stop > 1,
+        sides=tuple(
+            tuple(
+                (i, lane, p[4])
+                for i, p in enumerate(paths)
+                for e, lane in zip(p[0], p[1], strict=True)
+                if e == edge
+            )
+            for edge in range(6)
+        ),
     )
     if len(_TEMPLATES) > 4096:
         _TEMPLATES.clear()
@@ -426,12 +438,16 @@ def _hex_links(
     return tuple(out)
 
 
-#: (id of a template, edge, id of the template across it) -> (the two templates, the links
-#: across that side in local path indices).  The entry holds the templates it names, so no
-#: id in a live key can be reused.
+#: (one side's exits, the facing side's exits; :attr:`_TileTemplate.sides`) -> the links
+#: across that side in local path indices.  Keyed by what the two sides hold, not by the two
+#: tiles: a game meets thousands of (tile, rotation) pairs on a side but few kinds of side
+#: (a key by template pairs missed on ~80% of a replay's calls and was cleared every 16k).
 _SIDE_LINKS: dict[
-    tuple[int, int, int],
-    tuple[tuple[_TileTemplate, _TileTemplate], tuple[tuple[int, tuple[int, ...]], ...]],
+    tuple[
+        tuple[tuple[int, tuple[int, int], str], ...],
+        tuple[tuple[int, tuple[int, int], str], ...],
+    ],
+    tuple[tuple[int, tuple[int, ...]], ...],
 ] = {}
 
 
@@ -439,32 +455,30 @@ def _side_links(
     t: _TileTemplate, edge: int, other: _TileTemplate
 ) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """(local path of ``t`` leaving by ``edge``, local paths of ``other`` it joins across
-    that side): what joins depends on the two tiles alone, so after a lay only pairs of
-    tiles never met before are compared (a lay makes new fragments, and so new ids, for a
-    hex and its neighbours; a game meets a few hundred pairs)."""
-    key = (id(t), edge, id(other))
+    that side): what joins depends on the two sides' exits alone (lanes and gauges)."""
+    mine = t.sides[edge]
+    if not mine:
+        return ()
+    theirs = other.sides[(edge + 3) % 6]
+    if not theirs:
+        return ()
+    key = (mine, theirs)
     hit = _SIDE_LINKS.get(key)
     if hit is not None:
-        return hit[1]
-    back = (edge + 3) % 6
+        return hit
     out = []
-    for i, p in enumerate(t.paths):
-        exits, lanes, track = p[0], p[1], p[4]
-        for e, lane in zip(exits, lanes, strict=True):
-            if e != edge:
-                continue
-            joined = []
-            for j, q in enumerate(other.paths):
-                for qe, ql in zip(q[0], q[1], strict=True):
-                    if qe == back and _lane_match(lane, ql) and _tracks_match(track, q[4]):
-                        joined.append(j)
-                        break
-            if joined:
-                out.append((i, tuple(joined)))
+    for i, lane, track in mine:
+        joined: list[int] = []
+        for j, ql, qtrack in theirs:
+            # a path of ``other`` joins once however many of its exits face this side
+            if j not in joined and _lane_match(lane, ql) and _tracks_match(track, qtrack):
+                joined.append(j)
+        if joined:
+            out.append((i, tuple(joined)))
     found = tuple(out)
     if len(_SIDE_LINKS) > 16384:
         _SIDE_LINKS.clear()
-    _SIDE_LINKS[key] = ((t, other), found)
+    _SIDE_LINKS[key] = found
     return found
 
 
@@ -687,7 +701,16 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
         stop_ids.update(old.hex_stops, range(stop_off, stop_off + len(template.stops)))
         path_ids.update(old.hex_paths, range(path_off, path_off + len(template.paths)))
         key_ids.update(old_keys, range(key_off, key_off + len(template.key_whats)))
-        frag = _fragment(hex_id, template, stop_off, path_off, key_off, g.junction_next)
+        # the same fragment object as any graph placing this tile at these ids (built or
+        # updated): what is cached on fragments (links, a connection's chains) is then found
+        # again, as it is for the hexes a fresh build places
+        frag_key = (hex_id, tile, rotation, stop_off, path_off, key_off, g.junction_next)
+        frag = _FRAGMENTS.get(frag_key)
+        if frag is None or frag.template is not template:
+            frag = _fragment(hex_id, template, *frag_key[3:])
+            if len(_FRAGMENTS) > 16384:
+                _FRAGMENTS.clear()
+            _FRAGMENTS[frag_key] = frag
         g.junction_next += template.junctions
         g.fragments[hex_id] = frag
         g.stops[stop_off : stop_off + len(frag.stops)] = frag.stops
@@ -704,30 +727,45 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
         else:
             ambiguous.discard(hex_id)
     g.ambiguous = frozenset(ambiguous)
+    # A neighbour's side facing a re-laid hex is crossable as before unless that hex is of a
+    # closed colour (where it depends on the tile's exits): its own borders and every other
+    # side are unchanged, so it keeps the same (never mutated) dict.
+    closed_relaid = any(g.colors.get(h, "white") in CLOSED_COLOURS for h in relaid)
     for hex_id in touched:
-        g.neighbours[hex_id] = _crossable_sides(g, hex_id)
+        if hex_id in relaid or closed_relaid:
+            g.neighbours[hex_id] = _crossable_sides(g, hex_id)
     # A re-laid hex's links all go and come again; a neighbour keeps its paths and ids, and
     # its links across every side not facing a re-laid hex (the same tiles and ids on both
     # sides): only those across a facing side are made again.
+    links = g.links
     for hex_id in touched:
-        whole = hex_id in relaid
-        facing = (
-            set()
-            if whole
-            else {e for e, o in hexmap.neighbour_table(hex_id, g.layout) if o in relaid}
-        )
-        for pid in graph.hex_paths.get(hex_id, ()):
-            for e in graph.paths[pid].exits:
-                if whole or e in facing:
-                    g.links.pop((pid, e), None)
+        if hex_id in relaid:
+            for pid in graph.hex_paths.get(hex_id, ()):
+                for e in graph.paths[pid].exits:
+                    links.pop((pid, e), None)
+            frag = g.fragments[hex_id]
+            if frag.paths:
+                # (not through _links_of's cache: the fragment across a side may be new)
+                links.update(_hex_links(frag, g.neighbours[hex_id], g.fragments))
+            continue
+        # a neighbour keeps its fragment: its paths leaving by a side facing a re-laid hex
+        # (the template's sides) lose their old links and take those to the new tile
         frag = g.fragments[hex_id]
         if not frag.paths:
             continue
+        own = frag.hex_paths
+        exits_by_side = frag.template.sides
         crossed = g.neighbours[hex_id]
-        if not whole:
-            crossed = {e: o for e, o in crossed.items() if e in facing}
-        # (not through _links_of's cache: a touched hex's fragment or a neighbour's is new)
-        g.links.update(_hex_links(frag, crossed, g.fragments))
+        for e, other in hexmap.neighbour_table(hex_id, g.layout):
+            if other not in relaid or not exits_by_side[e]:
+                continue
+            for i, _, _ in exits_by_side[e]:
+                links.pop((own[i], e), None)
+            if e in crossed:
+                across = g.fragments[crossed[e]]
+                theirs = across.hex_paths
+                for i, js in _side_links(frag.template, e, across.template):
+                    links[(own[i], e)] = tuple([theirs[j] for j in js])
     # ids never rewritten keep their old entries; ids past the old lists' ends were new
     g.dead = (
         graph.dead

@@ -296,9 +296,13 @@ def _stops_of_hex(graph: TrackGraph, hex_label: str) -> tuple[int, ...]:
     return graph.hex_stops.get(hex_label.split()[0], ())
 
 
-#: (connection, track skipped) -> (the fragments of its hexes then, its chains): a company
-#: runs the same connections turn after turn while lays elsewhere make new graphs
-_CHAINS: dict[tuple[tuple[str, ...], str | None], tuple[tuple[Any, ...], tuple[Chain, ...]]] = {}
+#: (connection, track skipped) -> (its hexes' names, the fragments of its hexes then, its
+#: chains): a company runs the same connections turn after turn while lays elsewhere make
+#: new graphs
+_CHAINS: dict[
+    tuple[tuple[str, ...], str | None],
+    tuple[tuple[str, ...], tuple[Any, ...], tuple[Chain, ...]],
+] = {}
 _CHAINS_MAX = 4096
 
 
@@ -315,21 +319,27 @@ def connection_chains(
         return []
     key = (tuple(connection), skip)
     frags = graph.fragments
-    where = tuple(frags.get(h.split()[0]) for h in connection)
     hit = _CHAINS.get(key)
-    if hit is not None and all(a is b for a, b in zip(hit[0], where, strict=True)):
-        return list(hit[1])
+    if hit is not None:
+        # (a plain loop: this check runs for every connection of every run checked)
+        for h, f in zip(hit[0], hit[1], strict=True):
+            if frags.get(h) is not f:
+                break
+        else:
+            return list(hit[2])
+    names = tuple([h.split()[0] for h in connection])
+    where = tuple([frags.get(h) for h in names])
     found = [
         c
         for start in _stops_of_hex(graph, connection[0])
         for c in chains_from(graph, start, skip, prefix=connection)
-        if graph.stops[c.b].hex == connection[-1].split()[0]
+        if graph.stops[c.b].hex == names[-1]
     ]
     found.sort(key=lambda c: len(c.paths))
     if None not in where:
         if len(_CHAINS) > _CHAINS_MAX:
             _CHAINS.clear()
-        _CHAINS[key] = (where, tuple(found))
+        _CHAINS[key] = (names, where, tuple(found))
     return found
 
 

@@ -187,3 +187,48 @@ def test_a_walk_never_leaves_a_path_by_the_side_it_entered() -> None:
     assert r.hexes["B4"] == {0, 1}
     assert r.hexes["B6"] == {0, 3}
     assert "C5" not in r.hexes
+
+
+def _joined_by_tiles(t: object, edge: int, other: object) -> list[tuple[int, tuple[int, ...]]]:
+    """The links across ``edge`` worked out from the two tiles' whole path lists (the join
+    ``_side_links`` makes from the sides' exits alone, cached by side)."""
+    from ferrovia.graph import _lane_match, _tracks_match
+
+    out = []
+    for i, (exits, lanes, _, _, track, *_rest) in enumerate(t.paths):  # type: ignore[attr-defined]
+        for e, lane in zip(exits, lanes, strict=True):
+            if e != edge:
+                continue
+            joined = [
+                j
+                for j, q in enumerate(other.paths)  # type: ignore[attr-defined]
+                if any(
+                    qe == (edge + 3) % 6 and _lane_match(lane, ql) and _tracks_match(track, q[4])
+                    for qe, ql in zip(q[0], q[1], strict=True)
+                )
+            ]
+            if joined:
+                out.append((i, tuple(joined)))
+    return out
+
+
+def test_side_links_cached_by_side_are_those_of_the_two_tiles() -> None:
+    from ferrovia.graph import _side_links, _tile_template
+
+    codes = [
+        CITY,
+        STRAIGHT,
+        "path=a:0,b:1,lanes:2",
+        "path=a:3,b:4,lanes:2",
+        "path=a:0,b:3,track:narrow;path=a:1,b:4,track:dual",
+        "path=a:3,b:0,track:broad;path=a:4,b:1,track:narrow",
+        "town=revenue:10;path=a:0,b:_0;path=a:3,b:_0;path=a:1,b:_0",
+        "junction;path=a:0,b:_0;path=a:3,b:_0;path=a:4,b:_0",
+        "",
+    ]
+    templates = [_tile_template(parse(c), r) for c in codes for r in range(6)]
+    for _ in range(2):  # cold, then from the cache
+        for t in templates:
+            for other in templates:
+                for edge in range(6):
+                    assert list(_side_links(t, edge, other)) == _joined_by_tiles(t, edge, other)

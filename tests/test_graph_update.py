@@ -61,5 +61,87 @@ def test_every_updated_graph_of_a_game_has_the_links_of_a_fresh_build(
             continue
         fresh = build_graph(how["tiles"], colors=how["colors"], layout=str(how["layout"]))
         assert _named_links(g) == _named_links(fresh)
+        # a neighbour of a re-laid hex keeps its crossable sides unless that hex is closed
+        assert g.neighbours == fresh.neighbours
         checked += 1
     assert checked > 100
+
+
+def test_updates_placing_the_same_tile_at_the_same_ids_share_its_fragment() -> None:
+    """A re-laid hex's fragment is looked up like a fresh build's (hex, tile, rotation, ids):
+    two updates making the same hex at the same ids share it (what is cached on a fragment is
+    found again), and it is the fragment the hex's tile and ids make."""
+    from ferrovia.graph import _fragment, _tile_template, update_graph
+    from ferrovia.notation import parse
+
+    base = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0), "A3": (parse(""), 0)})
+    town = parse("town=revenue:10;path=a:3,b:_0")
+    one = update_graph(base, {"A3": (town, 0)})
+    two = update_graph(base, {"A3": (town, 0)})
+    assert one.fragments["A3"] is two.fragments["A3"]
+    frag = one.fragments["A3"]
+    fresh = _fragment(
+        "A3", _tile_template(town, 0), frag.stops[0].id, frag.paths[0].id, frag.key_off, 0
+    )
+    assert (fresh.stops, fresh.paths, fresh.key_names) == (frag.stops, frag.paths, frag.key_names)
+    assert one.links == two.links == {(0, 0): (frag.paths[0].id,), (frag.paths[0].id, 3): (0,)}
+    # another rotation is another fragment
+    turned = update_graph(base, {"A3": (town, 1)})
+    assert turned.fragments["A3"] is not frag
+
+
+def test_a_neighbour_of_a_relaid_closed_hex_crosses_where_the_new_tile_points() -> None:
+    """A closed (red, gray, blue) hex joins a neighbour only where its own track points, so
+    re-laying one changes its neighbours' crossable sides (every other lay leaves them)."""
+    from ferrovia.graph import update_graph
+    from ferrovia.notation import parse
+
+    tiles = {
+        "A1": (parse("path=a:0,b:3"), 0),
+        "A3": (parse("offboard=revenue:20;path=a:1,b:_0"), 0),
+    }
+    colors = {"A3": "red"}
+    base = build_graph(tiles, colors=colors)
+    assert 0 not in base.neighbours["A1"]
+    pointing = (parse("offboard=revenue:20;path=a:3,b:_0"), 0)
+    new = update_graph(base, {"A3": pointing})
+    assert new.neighbours == build_graph({**tiles, "A3": pointing}, colors=colors).neighbours
+    assert new.neighbours["A1"][0] == "A3"
+    assert 0 not in base.neighbours["A1"]  # the old graph is left as it was
+
+
+def test_the_signature_brought_up_to_date_from_the_edited_hexes_is_the_whole_maps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """routing._resigned reads again only the hexes assigned a tile or rotation since the last
+    signature (state.edited_since); on every lay of a real game it gives what reading the
+    whole map gives, the changed entries in map order included."""
+    checked: list[int] = []
+    resigned = routing._resigned
+
+    def compared(state: Any, last: Any, places: Any, edited: Any) -> Any:
+        sig, changed = resigned(state, last, places, edited)
+        assert (sig, changed) == routing._signature(state, last)
+        checked.append(len(changed))
+        return sig, changed
+
+    monkeypatch.setattr(routing, "_resigned", compared)
+    res = replay(load_export(shared_path("fixtures", "18xx.games", "1858", "219682.json")))
+    assert res.error is None
+    assert len(checked) > 100 and max(checked) >= 1
+
+
+def test_edited_since_names_the_hexes_assigned_since_and_forgets_old_edits() -> None:
+    from ferrovia.rules import state as state_module
+
+    h = state_module.Hex(coord="B2", tile="B2-0")
+    edits = state_module.map_edits
+    assert state_module.edited_since(edits) == []
+    h.rotation = 2
+    h.tile = "57-1"
+    assert state_module.edited_since(edits) == ["B2", "B2"]
+    h.tokens = []  # not a map edit
+    assert state_module.edited_since(edits) == ["B2", "B2"]
+    for _ in range(state_module._EDITED_MAX + 1):
+        h.rotation = 1
+    assert state_module.edited_since(edits) is None  # too long ago: the caller reads all

@@ -128,6 +128,9 @@ class Hex:
         if name in _MAP_FIELDS:
             global map_edits
             map_edits += 1
+            _edited.append(self.coord)  # (set first by __init__)
+            if len(_edited) > _EDITED_MAX:
+                del _edited[: _EDITED_MAX // 2]
         object.__setattr__(self, name, value)
 
 
@@ -136,6 +139,21 @@ _MAP_FIELDS = frozenset({"tile", "rotation"})
 #: tile or rotation assignments to any :class:`Hex` so far (a map changes by no other way;
 #: a restored snapshot brings new Hex objects and a new ``hexes`` dict)
 map_edits = 0
+
+#: the hexes of the last assignments counted by ``map_edits`` (of any state's Hex), oldest
+#: first: what the track graph's signature is brought up to date from
+_edited: list[str] = []
+_EDITED_MAX = 4096
+
+
+def edited_since(edits: int) -> list[str] | None:
+    """The coordinates of the Hex tile/rotation assignments made since ``map_edits`` was
+    ``edits`` (those of any state: a superset of one state's), or None when that is too long
+    ago to know."""
+    n = map_edits - edits
+    if n < 0 or n > len(_edited):
+        return None
+    return _edited[len(_edited) - n :] if n else []
 
 
 @dataclass

@@ -71,8 +71,12 @@ def track_graph(game: Game, state: GameState) -> TrackGraph:
     return graph
 
 
-#: id(definition) -> (map signature, graph) of the graph made last, the base of the next
-_LAST: dict[int, tuple[tuple[tuple[str, str, int], ...], TrackGraph]] = {}
+#: id(definition) -> (map signature, graph, the hexes dict it was read from, map edits then,
+#: hex -> its place in the signature) of the graph made last, the base of the next
+_LAST: dict[
+    int,
+    tuple[tuple[tuple[str, str, int], ...], TrackGraph, dict[str, Any], int, dict[str, int]],
+] = {}
 
 #: a map differing from the last one in more hexes than this is built afresh
 _UPDATE_MAX = 8
@@ -80,11 +84,22 @@ _UPDATE_MAX = 8
 
 def _track_graph(game: Game, state: GameState) -> TrackGraph:
     last = _LAST.get(id(game.definition))
-    sig, changed = _signature(state, last[0] if last is not None else None)
+    edits = state_module.map_edits
+    since = None
+    changed: list[tuple[str, str, int]] | None
+    if last is not None and last[2] is state.hexes and len(last[0]) == len(state.hexes):
+        # the same map object: only the hexes assigned a tile or rotation since can differ
+        since = state_module.edited_since(last[3])
+    if last is not None and since is not None:
+        sig, changed = _resigned(state, last[0], last[4], since)
+        places = last[4]
+    else:
+        sig, changed = _signature(state, last[0] if last is not None else None)
+        places = {entry[0]: i for i, entry in enumerate(sig)}
     key = (id(game.definition), sig)
     graph = _GRAPHS.get(key)
     if graph is None:
-        graph = _updated_graph(game, state, last, changed)
+        graph = _updated_graph(game, state, last[:2] if last is not None else None, changed)
         if graph is None:
             tiles = {
                 c: (_with_hex_borders(game, state, c), h.rotation) for c, h in state.hexes.items()
@@ -94,11 +109,33 @@ def _track_graph(game: Game, state: GameState) -> TrackGraph:
         if len(_GRAPHS) > 64:
             _GRAPHS.clear()
         _GRAPHS[key] = graph
-    _LAST[id(game.definition)] = (sig, graph)
+    _LAST[id(game.definition)] = (sig, graph, state.hexes, edits, places)
     return graph
 
 
 Signature = tuple[tuple[str, str, int], ...]
+
+
+def _resigned(
+    state: GameState, last: Signature, places: dict[str, int], edited: list[str]
+) -> tuple[Signature, list[tuple[str, str, int]]]:
+    """:func:`_signature` of ``state``'s map, read from the same hexes dict as ``last`` and
+    changed since only by the assignments to the hexes ``edited`` (``places``: each hex's
+    place in ``last``): those hexes alone are read again, not the whole map on every lay."""
+    hexes = state.hexes
+    out = list(last)
+    at: list[int] = []
+    for c in set(edited):
+        i = places.get(c)
+        if i is None:
+            continue  # another map's hex
+        h = hexes[c]
+        old = out[i]
+        if old[1] != h.tile or old[2] != h.rotation:
+            out[i] = (c, h.tile, h.rotation)
+            at.append(i)
+    at.sort()  # in map order, as _signature lists them (the order ids are given in)
+    return tuple(out), [out[i] for i in at]
 
 
 def _signature(
