@@ -712,11 +712,11 @@ class GreedyBot(Bot):
             own = [a for a in own if not self.rusts_trains(game, state, a.train)]
             if not own:
                 return None
-        # a company that runs a train buys only one that adds to its run, even while short of
-        # two lasting ones: buying the metre face it could afford when the broad one was out of
-        # reach, 1858's W ran nothing on its 4M and then its 6M for 12 ORs (seed 1), where a
-        # 7E one OR later would have earned 370
-        return self.best_train(turn, own, forced=False)
+        # short of two lasting trains a company buys one that runs on its network, even if it
+        # adds nothing today; never one that cannot run: buying the metre face it could afford
+        # when the broad one was out of reach, 1858's W ran nothing on its 4M and then its 6M
+        # for 12 ORs (seed 1), where a 7E one OR later would have earned 370
+        return self.best_train(turn, own, forced=False, wanted=len(lasting) < WANTED_TRAINS)
 
     @staticmethod
     def rusts_trains(game: Game, state: GameState, tid: str) -> bool:
@@ -761,10 +761,14 @@ class GreedyBot(Bot):
             )
         return out
 
-    def best_train(self, turn: Turn, offers: list[BuyTrain], *, forced: bool) -> BuyTrain | None:
+    def best_train(
+        self, turn: Turn, offers: list[BuyTrain], *, forced: bool, wanted: bool = False
+    ) -> BuyTrain | None:
         """Of the trains on offer, the one that adds most to the company's best run (exact
         search with the train added; the longer and dearer face breaks ties); None when none
-        adds anything, unless the company must have a train (``forced``)."""
+        adds anything, unless the company must have a train (``forced``) or wants one
+        (``wanted``: then one that would run on the network by itself, though it adds
+        nothing to today's run)."""
         from ferrovia.routes import best_routes, train_spec_from_data
         from ferrovia.rules.operating import routing
 
@@ -785,6 +789,7 @@ class GreedyBot(Bot):
 
         now = revenue(have)
         scored: list[tuple[tuple[int, int, int, str], BuyTrain]] = []
+        specs: dict[int, Any] = {}  # each offer's train, by the offer's id()
         for a in offers:
             face = a.variant or state.trains[a.train].name
             typ, variant = common.face_def(game, face)
@@ -795,7 +800,18 @@ class GreedyBot(Bot):
                 multiplier=int((variant or typ).multiplier),
             )
             gain = revenue([*have, ("new", spec)]) - now
+            specs[id(a)] = spec
             scored.append(((gain, train_distance(game, face), a.price, a.train), a))
+        if wanted and not forced:
+            if max(s[0][0] for s in scored) <= 0:
+                # a second train that adds nothing to today's run (1830: one route, run by
+                # the 2) is still bought, but only one that runs on the network at all: the
+                # metre face of a card, all a company could afford, ran nothing on 1858's
+                # broad networks
+                scored = [s for s in scored if revenue([("new", specs[id(s[1])])]) > 0]
+                if not scored:
+                    return None
+            forced = True  # then chosen as a train it must have
         if forced:
             # a train it must have: the one that earns most; with nothing to earn yet, a
             # broad one (metre track is rarer), the cheaper the better
