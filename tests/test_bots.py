@@ -16,6 +16,8 @@ from ferrovia.errors import FerroviaError
 from ferrovia.play import acting_seat, new_game, play
 from ferrovia.replay import replay
 from ferrovia.rules.actions import Action
+from ferrovia.rules.operating.trains import bank_train_prices
+from ferrovia.rules.state import DEPOT, POOL
 
 MIXED = ["greedy", "greedy", "random", "greedy"]
 
@@ -200,3 +202,51 @@ def test_a_trainless_company_buys_from_its_directors_other_company_before_he_pay
     corp.cash = cheapest // 2
     offers = bot.sibling_trains(Turn(game, state, turn.seat, op, turn.step))
     assert offers == []
+
+
+def test_a_company_with_a_train_buys_no_train_that_runs_nothing() -> None:
+    # W once held a 4H, could afford only the 4M face of the 5E card, bought it (a train was
+    # "wanted") and ran nothing on it for twelve ORs of a broad-gauge network
+    def only_metre_affordable(turn: Turn, bot: greedy.GreedyBot) -> bool:
+        state = turn.state
+        if turn.step_name != "buy_train" or turn.entity not in state.corporations:
+            return False
+        corp = state.corporations[turn.entity]
+        working = [t for t in corp.trains if not state.trains[t].obsolete]
+        offers = [
+            a
+            for a in turn.legal
+            if a.type == "buy_train" and state.trains[a.train].owner in (DEPOT, POOL)
+        ]
+        return (
+            bool(working)
+            and bool(offers)
+            and all((getattr(a, "variant", None) or "").endswith("M") for a in offers)
+            and not any(state.trains[t].name.endswith("M") for t in working)
+        )
+
+    turn, bot = _greedy_until("1858", 2, only_metre_affordable)
+    game, state, op = turn.game, turn.state, turn.entity
+    assert bot.buy_train(turn) is None  # the metre face adds nothing to a broad network
+    # with the broad face's price in the treasury the same card is bought, broad face up
+    card = next(
+        a.train
+        for a in turn.legal
+        if a.type == "buy_train" and state.trains[a.train].owner in (DEPOT, POOL)
+    )
+    state.corporations[op].cash = greedy.card_price(game, state, card)
+    choice = bot.buy_train(Turn(game, state, turn.seat, op, turn.step))
+    assert choice is not None and choice.type == "buy_train"
+    assert choice.train == card and not (getattr(choice, "variant", None) or "").endswith("M")
+
+
+def test_a_two_faced_train_is_saved_for_at_its_broad_price() -> None:
+    # saving for the metre face's price (the 3M's 200), companies paid out their revenue and
+    # then could not buy the 6H (300) a broad network runs
+    game, state = new_game(4, 2, (), "1858")
+    state.depot = [t for t in state.depot if not t.startswith(("2H", "4H"))]  # the 6Hs on sale
+    card = state.depot[0]
+    assert bank_train_prices(game, state, card) == {"6H": 300, "3M": 200}
+    assert greedy.GreedyBot.depot_prices(game, state)[0] == 300
+    trainless = next(iter(state.corporations))
+    assert greedy.GreedyBot("1", 2).train_reserve(game, state, trainless) == 300

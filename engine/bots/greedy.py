@@ -12,10 +12,11 @@
   best run, valuable cities, hexes near cities not yet reached; cheap scores, the best few
   then checked with the exact route search), places the station that adds most to its best
   run, runs the best routes, pays out unless it must save for a train (it has none, or all
-  its trains rust with the next type and the treasury cannot replace them), keeps two lasting
-  trains and buys more only when they add to its run, buys a train from its director's other
-  company rather than have the director pay for one, never buys privates from players, and
-  issues shares only to get a train.
+  its trains rust with the next type and the treasury cannot replace them, saving for a
+  two-faced card at its dearer face), buys a train only when it adds to its run (unless it
+  has none that runs: then it must), buys a train from its director's other company rather
+  than have the director pay for one, never buys privates from players, and issues shares
+  only to get a train.
 
 No lookahead and no opponent model: cheap enough to play hundreds of games.  Ties are broken
 by the bot's own seeded stream, so a seed gives the same game every time.
@@ -56,7 +57,7 @@ if TYPE_CHECKING:
 
 MAX_PRIVATES = 4  # a player bids on privates until it holds this many
 TASTE_LOW = 0.3  # the least a bot likes a starting private (0: its minimum bid, 1: face value)
-WANTED_TRAINS = 2  # a company buys up to this many lasting trains even when a run gains nothing
+WANTED_TRAINS = 2  # short of this many lasting trains, a company may open a rusting type
 ROUTE_CHECKED_LAYS = 4  # how many of the best-scored lays get an exact route search
 CHEAP_LAY = 20  # a lay costing no more is paid even from money kept for a train
 ROUTE_CHECKED_TOKENS = 3  # how many of the most valuable cities get an exact route search
@@ -155,11 +156,12 @@ class GreedyBot(Bot):
 
     @staticmethod
     def depot_prices(game: Game, state: GameState) -> list[int]:
-        from ferrovia.rules.operating.trains import bank_train_prices, depot_offer
+        """The price of each train on sale, a two-faced card at its dearer face: the broad
+        face, which a broad network runs (saving for the cheap metre face, 1858 companies paid
+        out at 200 and then could not buy the 6H they wanted for ORs on end)."""
+        from ferrovia.rules.operating.trains import depot_offer
 
-        return sorted(
-            min(bank_train_prices(game, state, t).values()) for t in depot_offer(game, state)
-        )
+        return sorted(card_price(game, state, t) for t in depot_offer(game, state))
 
     def lasting(self, game: Game, state: GameState, corp: str) -> list[str]:
         """A company's trains that are neither wounded nor about to rust."""
@@ -169,8 +171,9 @@ class GreedyBot(Bot):
     def train_reserve(self, game: Game, state: GameState, corp: str) -> int:
         """Cash a company keeps back for a train it needs: none while it runs two lasting
         trains; with one, the cheapest train now; with none (all are about to rust), the
-        cheapest train on sale that is not about to rust itself: the one that replaces them."""
-        from ferrovia.rules.operating.trains import bank_train_prices, depot_offer
+        cheapest train on sale that is not about to rust itself: the one that replaces them
+        (a two-faced card at its dearer face, see ``depot_prices``)."""
+        from ferrovia.rules.operating.trains import depot_offer
 
         lasting = self.lasting(game, state, corp)
         if len(lasting) >= 2:
@@ -181,7 +184,7 @@ class GreedyBot(Bot):
         if lasting or not state.corporations[corp].trains:
             return prices[0]
         safe = [
-            min(bank_train_prices(game, state, t).values())
+            card_price(game, state, t)
             for t in depot_offer(game, state)
             if not self.endangered(game, state, t)
         ]
@@ -698,21 +701,22 @@ class GreedyBot(Bot):
         own = [a for a in bank if a.price <= c.cash]
         if not own:
             return None
-        # a company runs two trains when it can (one is soon rusted or outrun); beyond two,
-        # only a train that adds to its run
         # trains lasting past the next type bought (not the two ahead that saving looks at:
         # with the 5s next, every company counted its 4s as gone, bought at once, and the 5s,
         # 6s and a diesel all went in one or two ORs)
         lasting = [t for t in working if not self.endangered(game, state, t, horizon=1)]
-        forced = len(lasting) < WANTED_TRAINS
-        if not forced:
+        if len(lasting) >= WANTED_TRAINS:
             # a train it does not need is not the one that opens a type rusting others'
             # trains: a late company with a full treasury buying through the types rusted
             # early companies that had paid out, and they went bankrupt on the replacement
             own = [a for a in own if not self.rusts_trains(game, state, a.train)]
             if not own:
                 return None
-        return self.best_train(turn, own, forced=forced)
+        # short of two lasting trains a company buys one that runs on its network, even if it
+        # adds nothing today; never one that cannot run: buying the metre face it could afford
+        # when the broad one was out of reach, 1858's W ran nothing on its 4M and then its 6M
+        # for 12 ORs (seed 1), where a 7E one OR later would have earned 370
+        return self.best_train(turn, own, forced=False, wanted=len(lasting) < WANTED_TRAINS)
 
     @staticmethod
     def rusts_trains(game: Game, state: GameState, tid: str) -> bool:
@@ -757,10 +761,14 @@ class GreedyBot(Bot):
             )
         return out
 
-    def best_train(self, turn: Turn, offers: list[BuyTrain], *, forced: bool) -> BuyTrain | None:
+    def best_train(
+        self, turn: Turn, offers: list[BuyTrain], *, forced: bool, wanted: bool = False
+    ) -> BuyTrain | None:
         """Of the trains on offer, the one that adds most to the company's best run (exact
         search with the train added; the longer and dearer face breaks ties); None when none
-        adds anything, unless the company must have a train (``forced``)."""
+        adds anything, unless the company must have a train (``forced``) or wants one
+        (``wanted``: then one that would run on the network by itself, though it adds
+        nothing to today's run)."""
         from ferrovia.routes import best_routes, train_spec_from_data
         from ferrovia.rules.operating import routing
 
@@ -781,6 +789,7 @@ class GreedyBot(Bot):
 
         now = revenue(have)
         scored: list[tuple[tuple[int, int, int, str], BuyTrain]] = []
+        specs: dict[int, Any] = {}  # each offer's train, by the offer's id()
         for a in offers:
             face = a.variant or state.trains[a.train].name
             typ, variant = common.face_def(game, face)
@@ -791,7 +800,18 @@ class GreedyBot(Bot):
                 multiplier=int((variant or typ).multiplier),
             )
             gain = revenue([*have, ("new", spec)]) - now
+            specs[id(a)] = spec
             scored.append(((gain, train_distance(game, face), a.price, a.train), a))
+        if wanted and not forced:
+            if max(s[0][0] for s in scored) <= 0:
+                # a second train that adds nothing to today's run (1830: one route, run by
+                # the 2) is still bought, but only one that runs on the network at all: the
+                # metre face of a card, all a company could afford, ran nothing on 1858's
+                # broad networks
+                scored = [s for s in scored if revenue([("new", specs[id(s[1])])]) > 0]
+                if not scored:
+                    return None
+            forced = True  # then chosen as a train it must have
         if forced:
             # a train it must have: the one that earns most; with nothing to earn yet, a
             # broad one (metre track is rarer), the cheaper the better
@@ -812,6 +832,13 @@ class GreedyBot(Bot):
             return None
         issues = [a for a in turn.legal if isinstance(a, SellShares)]
         return min(issues, key=lambda a: len(a.shares), default=None)
+
+
+def card_price(game: Game, state: GameState, tid: str) -> int:
+    """A bank train's price at its dearer face (one face: its price)."""
+    from ferrovia.rules.operating.trains import bank_train_prices
+
+    return max(bank_train_prices(game, state, tid).values())
 
 
 def threats(game: Game, tid: str) -> set[str]:
