@@ -790,8 +790,11 @@ class GreedyBot(Bot):
         now = revenue(have)
         scored: list[tuple[tuple[int, int, int, str], BuyTrain]] = []
         specs: dict[int, Any] = {}  # each offer's train, by the offer's id()
+        second_face: set[int] = set()  # the offers of a card's other face (1858's metre faces)
         for a in offers:
             face = a.variant or state.trains[a.train].name
+            if face != common.train_type(a.train):
+                second_face.add(id(a))
             typ, variant = common.face_def(game, face)
             spec = train_spec_from_data(
                 face,
@@ -805,10 +808,15 @@ class GreedyBot(Bot):
         if wanted and not forced:
             if max(s[0][0] for s in scored) <= 0:
                 # a second train that adds nothing to today's run (1830: one route, run by
-                # the 2) is still bought, but only one that runs on the network at all: the
-                # metre face of a card, all a company could afford, ran nothing on 1858's
-                # broad networks
-                scored = [s for s in scored if revenue([("new", specs[id(s[1])])]) > 0]
+                # the 2) is still bought, but a card's other face only if it runs on the
+                # network at all: the metre face of a card, all a company could afford, ran
+                # nothing on 1858's broad networks.  (Asked of every offer, the test also
+                # refused 1830 trains a company needed, and its games ran an OR longer.)
+                scored = [
+                    s
+                    for s in scored
+                    if id(s[1]) not in second_face or revenue([("new", specs[id(s[1])])]) > 0
+                ]
                 if not scored:
                     return None
             forced = True  # then chosen as a train it must have
