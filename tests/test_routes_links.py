@@ -132,6 +132,19 @@ def meshes(draw: st.DrawFn) -> tuple[TrackGraph, dict[str, list[list[str | None]
     return g, tokens, [(f"T-{i}", spec) for i, spec in enumerate(picks)]
 
 
+def _link_lists(g, tokens, spec):  # type: ignore[no-untyped-def]
+    """The chain set, the plain enumerator and the free stops of ``spec`` from X's tokens on
+    a mesh whose stops the link lists can take (else the example is not one to test)."""
+    cs = _chain_set(g, "X", tokens, "broad", {})
+    base = _Enumerator(
+        g, cs, spec, phase=("yellow",), company="X", tokens=tokens, rules=DEFAULT_ROUTE_RULES
+    )
+    free = _LinkEnumerator.free_stops(base)
+    assume(free is not None)
+    assert free is not None
+    return cs, base, free
+
+
 def _search_equals_brute_force(g, tokens, trains):  # type: ignore[no-untyped-def]
     """The search's best run on a mesh where the link search really runs (the company reaches
     a town for free): worth the brute force's optimum, its routes on disjoint track."""
@@ -192,13 +205,7 @@ def test_the_partner_cut_keeps_every_sequence_with_a_partner(scenario, spec, dat
     sequence that has a partner worth ``target`` minus it whose core avoids its core, and
     adds none."""
     g, tokens, _ = scenario
-    cs = _chain_set(g, "X", tokens, "broad", {})
-    base = _Enumerator(
-        g, cs, spec, phase=("yellow",), company="X", tokens=tokens, rules=DEFAULT_ROUTE_RULES
-    )
-    free = _LinkEnumerator.free_stops(base)
-    assume(free is not None)
-    assert free is not None
+    _, base, free = _link_lists(g, tokens, spec)
     full = _LinkEnumerator(base, free).run(1)
     assume(len(full) > 1)
     revenues = sorted({c.revenue for c in full})
@@ -311,13 +318,7 @@ def test_a_list_does_not_depend_on_what_earlier_runs_remembered(scenario, spec, 
     sequences refuted by a cheap proof): a list after other runs -- the best route, lists
     at other thresholds -- is the list a fresh enumerator gives."""
     g, tokens = scenario
-    cs = _chain_set(g, "X", tokens, "broad", {})
-    base = _Enumerator(
-        g, cs, spec, phase=("yellow",), company="X", tokens=tokens, rules=DEFAULT_ROUTE_RULES
-    )
-    free = _LinkEnumerator.free_stops(base)
-    assume(free is not None)
-    assert free is not None
+    cs, base, free = _link_lists(g, tokens, spec)
     threshold = data.draw(st.integers(1, 60))
     # (a sequence's ways and core depend on how it was solved: propagated or not)
     key = lambda c: (c.stops, c.revenue)  # noqa: E731
