@@ -789,12 +789,10 @@ class GreedyBot(Bot):
 
         now = revenue(have)
         scored: list[tuple[tuple[int, int, int, str], BuyTrain]] = []
-        specs: dict[int, Any] = {}  # each offer's train, by the offer's id()
-        second_face: set[int] = set()  # the offers of a card's other face (1858's metre faces)
+        # the offers of a card's other face (1858's metre faces), by id(): their trains
+        other_face: dict[int, Any] = {}
         for a in offers:
             face = a.variant or state.trains[a.train].name
-            if face != common.train_type(a.train):
-                second_face.add(id(a))
             typ, variant = common.face_def(game, face)
             spec = train_spec_from_data(
                 face,
@@ -803,7 +801,8 @@ class GreedyBot(Bot):
                 multiplier=int((variant or typ).multiplier),
             )
             gain = revenue([*have, ("new", spec)]) - now
-            specs[id(a)] = spec
+            if face != common.train_type(a.train):
+                other_face[id(a)] = spec
             scored.append(((gain, train_distance(game, face), a.price, a.train), a))
         if wanted and not forced:
             if max(s[0][0] for s in scored) <= 0:
@@ -815,7 +814,7 @@ class GreedyBot(Bot):
                 scored = [
                     s
                     for s in scored
-                    if id(s[1]) not in second_face or revenue([("new", specs[id(s[1])])]) > 0
+                    if id(s[1]) not in other_face or revenue([("new", other_face[id(s[1])])]) > 0
                 ]
                 if not scored:
                     return None
@@ -825,8 +824,7 @@ class GreedyBot(Bot):
             # broad one (metre track is rarer), the cheaper the better
             def must(s: tuple[tuple[int, int, int, str], BuyTrain]) -> tuple[int, int, int]:
                 a = s[1]
-                face = a.variant or state.trains[a.train].name
-                return (s[0][0], int(face == common.train_type(a.train)), -a.price)
+                return (s[0][0], int(id(a) not in other_face), -a.price)
 
             return max(scored, key=must)[1]
         best = max(scored, key=lambda s: s[0])

@@ -21,6 +21,7 @@ new track of *any* of the turn's operations is entirely metre gauge.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from typing import Any
@@ -445,12 +446,13 @@ class TrackStep(Step):
         # and dual track and once on the metre network with its metre and dual track: metre
         # track that only touches a broad line does not extend a route (nor broad a metre one).
         extends = upgrades = False
-        made: list[Callable[[int], bool]] = []
+        # (worked out when first asked: most lays never ask)
+        made = functools.cache(
+            lambda: self._passable(action.entity, coord, old, new_tile, action.rotation)
+        )
 
-        def passable(ref: int) -> bool:  # (worked out when first asked: most lays never ask)
-            if not made:
-                made.append(self._passable(action.entity, coord, old, new_tile, action.rotation))
-            return made[0](ref)
+        def passable(ref: int) -> bool:
+            return made()(ref)
 
         for family in by_gauge:
             skip = gauge_skip(family)

@@ -123,11 +123,8 @@ def num_certs(game: Game, state: GameState, player: str) -> int:
     """Certificates towards the limit: every share certificate and every private."""
     n = 0
     for corp in state.corporations.values():
-        pos = corp.market  # counts_for_limit(), inline: asked at every purchase listing
-        if pos is not None:
-            cell = market.cell(game, pos)
-            if cell is not None and not cell.counts_for_limit:
-                continue
+        if not counts_for_limit(game, state, corp):
+            continue
         for s in corp.shares:
             if s.owner == player:
                 n += 1
@@ -137,7 +134,8 @@ def num_certs(game: Game, state: GameState, player: str) -> int:
 def counts_for_limit(game: Game, state: GameState, corp: Corporation) -> bool:
     """A company's certificates count toward the limit unless its price is in a zone that
     exempts them (a grid market's yellow, orange and brown)."""
-    cell = market.current_cell(game, state, corp.sym)
+    pos = corp.market  # (read from the company itself: asked for each at every purchase listing)
+    cell = None if pos is None else market.cell(game, pos)
     return cell is None or cell.counts_for_limit
 
 
