@@ -2,12 +2,7 @@
 # one game file (non-strict unless STRICT=1).  tools/bench/bench_speed.py times this process as a
 # whole, beside a whole `ferrovia replay FILE`.  Needs XCHECK_18XX_LIB (default
 # /tmp/xcheck/18xx/lib); tools/xcheck/README.md says how to set it up.
-$LOAD_PATH.unshift(File.join(__dir__, '..', 'xcheck', 'shim'))
-$LOAD_PATH.unshift(ENV.fetch('XCHECK_18XX_LIB', '/tmp/xcheck/18xx/lib'))
-require 'json'
-require 'logger'
-require 'engine'
-LOGGER.level = Logger::WARN if defined?(LOGGER)
+require_relative '../xcheck/load_engine'
 
 data = JSON.parse(File.read(ARGV.fetch(0)))
 data['title'] ||= '1858'

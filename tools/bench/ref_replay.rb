@@ -3,12 +3,7 @@
 # of a tobymao/18xx checkout; tools/xcheck/README.md says how to set it up.  One JSON line per
 # file: CPU seconds of the first load in this process and the best of REPEAT warm loads
 # (non-strict unless STRICT=1), and whether it replayed to the end.
-$LOAD_PATH.unshift(File.join(__dir__, '..', 'xcheck', 'shim'))
-$LOAD_PATH.unshift(ENV.fetch('XCHECK_18XX_LIB', '/tmp/xcheck/18xx/lib'))
-require 'json'
-require 'logger'
-require 'engine'
-LOGGER.level = Logger::WARN if defined?(LOGGER)
+require_relative '../xcheck/load_engine'
 
 strict = ENV['STRICT'] == '1'
 repeat = Integer(ENV.fetch('REPEAT', '3'))

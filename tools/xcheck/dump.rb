@@ -1,12 +1,7 @@
 # Per action id, the state after the 18xx.games engine applied it: the cash of every player,
 # company and private, each company's trains and share price, each player's shares, the
 # phase and where play stands; pairs with dump.py for firstdiff.py.
-$LOAD_PATH.unshift(File.join(__dir__, 'shim'))
-$LOAD_PATH.unshift(ENV.fetch('XCHECK_18XX_LIB', '/tmp/xcheck/18xx/lib'))
-require 'json'
-require 'logger'
-require 'engine'
-LOGGER.level = Logger::WARN if defined?(LOGGER)
+require_relative 'load_engine'
 
 data = JSON.parse(File.read(ARGV[0]))
 data['title'] ||= '1858'

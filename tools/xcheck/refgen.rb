@@ -8,11 +8,7 @@
 # it; an action the engine refuses is dropped and the game rebuilt from the accepted actions.
 # Routes: the reference's own route walk (AutoRouter#path), trains given disjoint routes,
 # usually the best.  Needs XCHECK_18XX_LIB (default /tmp/xcheck/18xx/lib), as replay.rb.
-$LOAD_PATH.unshift(File.join(__dir__, 'shim'))
-$LOAD_PATH.unshift(ENV.fetch('XCHECK_18XX_LIB', '/tmp/xcheck/18xx/lib'))
-require 'json'
-require 'logger'
-require 'engine'
+require_relative 'load_engine'
 # auto_router.rb holds a JavaScript class in %x{} (run by a shell under MRI): silenced while loading
 module Kernel
   alias_method :xcheck_backtick, :`
@@ -22,7 +18,6 @@ require 'engine/auto_router'
 module Kernel
   alias_method :`, :xcheck_backtick
 end
-LOGGER.level = Logger::WARN if defined?(LOGGER)
 
 OUT, SEED, NPLAYERS = ARGV[0], ARGV[1].to_i, ARGV[2].to_i
 TITLE = ARGV[3] || '1830'

@@ -2,12 +2,7 @@
 # {"ok":true,"result":{...},"actions":N,"finished":...} or the first action it rejects.
 # Needs XCHECK_18XX_LIB (default /tmp/xcheck/18xx/lib): the lib/ of a tobymao/18xx checkout.
 # STRICT=0 replays non-strictly (18xx.games then skips e.g. tile-lay connection checks).
-$LOAD_PATH.unshift(File.join(__dir__, 'shim'))
-$LOAD_PATH.unshift(ENV.fetch('XCHECK_18XX_LIB', '/tmp/xcheck/18xx/lib'))
-require 'json'
-require 'logger'
-require 'engine'
-LOGGER.level = Logger::WARN if defined?(LOGGER)
+require_relative 'load_engine'
 
 def replay(path, strict)
   data = JSON.parse(File.read(path))
