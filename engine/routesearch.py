@@ -97,10 +97,17 @@ total revenue no legal combination beats.  The algorithm:
 Caching: per call, chains once per gauge family, one enumerator per distinct train spec (its
 distance tables computed lazily, once per stop; its ways, cores and solved sequences per
 avoided track), each train's best route and each subset's optimum.  Between calls, the
-latest 64 results by everything a search reads (:func:`_inputs`: the company's chains in
+latest 64 results by everything a search reads (:func:`_map_inputs`: the company's chains in
 walk order, the stops they touch with their station holders, their paths, the trains, phase
 and rules): late in a game a company's part of the map often stands still while others
-build elsewhere (random 1858 p6 seed 20: 21 of 86 searches repeated one exactly).
+build elsewhere (random 1858 p6 seed 20: 21 of 86 searches repeated one exactly).  And the
+work of the latest 16 maps (:class:`_MapWork`: the same key without the trains): a search
+on the map of an earlier one with other trains (one bought, one rusted) reuses its chain
+sets, enumerators and best routes, and one on the same chains under other stations or
+values reuses the links of its town meshes with every answer about their ways (session 7,
+random 1858 p6 seed 20: company A ran 7E+6E, 7E, then 7E+7E on the same chains; #1219 took
+0.69 s cold, 0.27 s after the others, min of 3 in game order: most of a cold search is
+working out which town ways fit).
 
 Cost (session 4, CPU time on the shared 2-core machine at a load average of 8-11, which
 inflates it: the four 18xx.games games' 299 turns take a median 3.3 ms and at most 0.30 s
@@ -1484,33 +1491,62 @@ def _best_routes(
         family = "metre" if spec.gauge in ("metre", "narrow") else "broad"
         if family not in chain_sets:
             chain_sets[family] = _chain_set(graph, company, tokens, family, bits)
-    key = _inputs(graph, chain_sets, trains, phase, company, tokens, rules, limit)
+    where = _map_inputs(graph, chain_sets, phase, company, tokens, rules)
+    key = (where, tuple(trains), limit)
     known = _RECENT.get(key)
     if known is not None:
         _RECENT.move_to_end(key)
         return known
+    work = _MAPS.get(where)
+    if work is None:
+        work = _MAPS[where] = _MapWork(chain_sets)
+        if len(_MAPS) > _MAPS_SIZE:
+            _MAPS.popitem(last=False)
+        # the same chains with another station somewhere (distances and bounds change) still
+        # have the same ways through a town mesh, and the same answers about them
+        for cs in chain_sets.values():
+            track = (tuple(cs.chains), tuple(cs.masks))
+            links = _LINK_SETS.get(track)
+            if links is None:
+                _LINK_SETS[track] = cs.links
+                if len(_LINK_SETS) > _MAPS_SIZE:
+                    _LINK_SETS.popitem(last=False)
+            else:
+                _LINK_SETS.move_to_end(track)
+                cs.links = links
+                _trim(links)
+    else:
+        _MAPS.move_to_end(where)
+        # the same chains (so the same track numbering): every table, way and answer the
+        # earlier searches worked out still holds
+        chain_sets = work.chain_sets
+        for cs in chain_sets.values():
+            _trim(cs.links)
     enumerators: dict[TrainSpec, _Enumerator] = {}
     for _, spec in trains:
         if spec in enumerators:
             continue
-        family = "metre" if spec.gauge in ("metre", "narrow") else "broad"
-        en = _Enumerator(
-            graph,
-            chain_sets[family],
-            spec,
-            phase=phase,
-            company=company,
-            tokens=tokens,
-            rules=rules,
-        )
-        free = _LinkEnumerator.free_stops(en)
-        if free is not None:
-            try:
-                en = _LinkEnumerator(en, free)
-            except _Budget:
-                pass  # a mesh too big to list its ways: the plain walk
+        en = work.enumerators.get(spec)
+        if en is None:
+            family = "metre" if spec.gauge in ("metre", "narrow") else "broad"
+            en = _Enumerator(
+                graph,
+                chain_sets[family],
+                spec,
+                phase=phase,
+                company=company,
+                tokens=tokens,
+                rules=rules,
+            )
+            free = _LinkEnumerator.free_stops(en)
+            if free is not None:
+                try:
+                    en = _LinkEnumerator(en, free)
+                except _Budget:
+                    pass  # a mesh too big to list its ways: the plain walk
+            work.enumerators[spec] = en
         enumerators[spec] = en
-    search = _RunSearch(graph, chain_sets, enumerators, limit)
+    search = _RunSearch(graph, chain_sets, enumerators, limit, work.tops)
     chosen, exact, considered = search.best(trains)
     results = []
     for tid, spec in trains:
@@ -1528,6 +1564,31 @@ def _best_routes(
     return best
 
 
+@dataclass
+class _MapWork:
+    """What the searches of one company over one unchanged part of the map share, whatever
+    trains they run: the chain sets (their distance and bound tables, and the links of a
+    town mesh with every answer about which ways fit), one enumerator per train spec, and
+    each spec's best route.  A company's map often stands still while its trains change (a
+    train bought, one rusted): random 1858 p6 seed 20, company A ran 7E+6E, 7E and 7E+7E
+    on the same chains, and most of a cold 7E+7E search is working out the town ways."""
+
+    chain_sets: dict[str, _ChainSet]
+    enumerators: dict[TrainSpec, _Enumerator] = field(default_factory=dict)
+    tops: dict[TrainSpec, list[_Candidate]] = field(default_factory=dict)
+
+
+def _trim(links: dict[tuple[bool, ...], _Links]) -> None:
+    """Before a search reuses links: forget the answers about the track avoided by earlier
+    searches' partner routes once there are many (each search asks about its own), keeping
+    those about the whole map."""
+    for shared in links.values():
+        memo = shared[3]
+        if len(memo) > _MEMO_AVOIDS:
+            for avoid in [a for a in memo if a]:
+                del memo[avoid]
+
+
 def _has_partner(partners: Sequence[tuple[int, int]], least: int, track: int) -> bool:
     """Whether a route of ``partners`` ((revenue, core track), best first) earns at least
     ``least`` and runs on none of ``track``."""
@@ -1539,27 +1600,32 @@ def _has_partner(partners: Sequence[tuple[int, int]], least: int, track: int) ->
     return False
 
 
-#: the latest searches' results by everything they read (:func:`_inputs`): late in a game a
-#: company's part of the map often stands still while others build elsewhere, and its search
-#: would find the same run again (random 1858 p6 seed 20: 5E+5E, 7E and 6M+6E searches of
-#: 0.2-0.9 s each came back unchanged OR after OR)
+#: the latest searches' results by everything they read (:func:`_map_inputs`, the trains, the
+#: limit): late in a game a company's part of the map often stands still while others build
+#: elsewhere, and its search would find the same run again (random 1858 p6 seed 20: 5E+5E,
+#: 7E and 6M+6E searches of 0.2-0.9 s each came back unchanged OR after OR)
 _RECENT: OrderedDict[tuple[object, ...], BestRoutes] = OrderedDict()
 _RECENT_SIZE = 64
+#: the work of the latest searches by the part of the map they read (:class:`_MapWork`)
+_MAPS: OrderedDict[tuple[object, ...], _MapWork] = OrderedDict()
+_MAPS_SIZE = 16
+#: the links of the latest chain sets by their chains and track numbering (:class:`_MapWork`)
+_LINK_SETS: OrderedDict[tuple[object, ...], dict[tuple[bool, ...], _Links]] = OrderedDict()
+_MEMO_AVOIDS = 64  # avoided-track entries of a link memo kept between searches
 
 
-def _inputs(
+def _map_inputs(
     graph: TrackGraph,
     chain_sets: Mapping[str, _ChainSet],
-    trains: Sequence[tuple[str, TrainSpec]],
     phase: Sequence[str],
     company: str,
     tokens: Tokens,
     rules: RouteRules,
-    limit: int | None,
 ) -> tuple[object, ...]:
-    """Everything a search reads, as a key: the company's chains (in the order walked, which
-    fixes the order of everything after), the stops they touch (with who holds their
-    stations) and the paths they run over -- the rest of the map cannot change its routes."""
+    """Everything a search reads but its trains and limit, as a key: the company's chains
+    (in the order walked, which fixes the order of everything after, and the numbering of
+    their track), the stops they touch (with who holds their stations) and the paths they
+    run over -- the rest of the map cannot change its routes."""
     stops: set[int] = set()
     paths: set[int] = set()
     chains: list[tuple[Chain, ...]] = []
@@ -1573,10 +1639,8 @@ def _inputs(
         _PAIR_AFTER,  # (tests lower these to take the rare paths)
         _MAX_WAYS,
         company,
-        tuple(trains),
         tuple(phase),
         rules,
-        limit,
         tuple(chain_sets),
         tuple(chains),
         tuple((at[s], tuple(city_tokens(tokens, at[s]))) for s in sorted(stops)),
@@ -1595,6 +1659,7 @@ class _RunSearch:
         chain_sets: Mapping[str, _ChainSet],
         enumerators: Mapping[TrainSpec, _Enumerator],
         limit: int | None,
+        tops: dict[TrainSpec, list[_Candidate]] | None = None,
     ) -> None:
         self.graph, self.chain_sets, self.enumerators, self.limit = (
             graph,
@@ -1603,7 +1668,8 @@ class _RunSearch:
             limit,
         )
         self.kind = {spec: i for i, spec in enumerate(enumerators)}
-        self.tops: dict[TrainSpec, list[_Candidate]] = {}
+        #: each train's best route (shared by the searches over the same map)
+        self.tops: dict[TrainSpec, list[_Candidate]] = {} if tops is None else tops
         #: every route worth at least a floor, best first (:meth:`_twin_starts`), by train
         self.good: dict[TrainSpec, tuple[int, list[_Candidate]]] = {}
         #: kinds -> (best run as routes in kind order, exact)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
+from ferrovia import routesearch as rs
 from ferrovia.graph import TrackGraph, build_graph
 from ferrovia.notation import parse
 from ferrovia.routes import DEFAULT_ROUTE_RULES, TrainSpec
@@ -222,6 +223,53 @@ def test_the_partner_cut_keeps_every_sequence_with_a_partner(scenario, spec, dat
         if any(p.revenue >= target - c.revenue and not p.core & c.core for p in good):
             assert kept[key(c)], c
     event("cut some" if len(cut) < len(full) else "cut none")
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(meshes(), st.sampled_from(MESH_TRAINS), st.sampled_from(MESH_TRAINS), st.data())
+def test_searches_sharing_an_earlier_searchs_work_find_what_a_fresh_one_finds(  # type: ignore[no-untyped-def]
+    scenario, a, b, data
+) -> None:
+    """A search over the map of an earlier one reuses its work (:class:`_MapWork`: enumerators,
+    best routes, links with their answers), and one over the same chains with another
+    station reuses its links: each finds the run a search with every cache empty finds."""
+    g, tokens, _ = scenario
+    # another company fills a city without X's station: often the same chains, but a stop
+    # that now blocks X (the work of the first map must not be taken for the second)
+    other = {h: [list(slots) for slots in cities] for h, cities in tokens.items()}
+    open_cities = [(h, i) for h, cs in other.items() for i, c in enumerate(cs) if "X" not in c]
+    if open_cities:
+        h, i = data.draw(st.sampled_from(open_cities))
+        other[h][i] = ["Y"] * len(other[h][i])
+    # ... and a later phase: the same chains, other values (France pays 60)
+    runs = [
+        (tokens, ("yellow",), [("T-0", a)]),
+        (tokens, ("yellow",), [("T-0", a), ("T-1", b)]),
+        (other, ("yellow",), [("T-0", b), ("T-1", b)]),
+        (tokens, ("green",), [("T-0", b), ("T-1", b)]),
+        (tokens, ("yellow",), [("T-0", b), ("T-1", a)]),
+    ]
+
+    def search(toks, phase, trains):  # type: ignore[no-untyped-def]
+        rs._RECENT.clear()  # (a repeat would not search at all)
+        return best_routes(g, trains, phase=phase, company="X", tokens=toks)
+
+    rs._MAPS.clear()
+    rs._LINK_SETS.clear()
+    warm = [search(*run) for run in runs]
+    shared = len(rs._MAPS) < len(runs) or len(rs._LINK_SETS) < len(runs)
+    for run, found in zip(runs, warm, strict=True):
+        rs._MAPS.clear()
+        rs._LINK_SETS.clear()
+        fresh = search(*run)
+        assert found.total == fresh.total
+        keys = [r.route.keys for r in found.routes]
+        assert not any(x & y for x, y in itertools.combinations(keys, 2))
+    event("work shared" if shared else "nothing shared")
 
 
 def test_identical_trains_may_run_one_sequence_by_two_ways() -> None:
