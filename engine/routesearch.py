@@ -163,7 +163,34 @@ but dearer than the shorter lists saved).  Session 6 (random-game dumps, CPU):
 Where #1219 (7E+7E, greedy run optimal, 0.6-0.7 s) spends its time: the best route 0.10 s,
 the twin starts 0.17 s (34 routes >= 430 listed, 8 partner searches), the list of 694
 sequences 0.35-0.45 s; in a list the CSPs (propagation and backtracking on ways, cold)
-are half the time: the same list run again takes 0.17-0.20 s.
+are half the time: the same list run again takes 0.17-0.20 s.  Session 7: without the
+partner cut the 1,753 sequences >= 381 take 0.61 s cold and 0.16 s warm (so a search after
+another on the same chains, :class:`_MapWork`, is at 0.27 s), and the 7E+6E search before it
+(#1167) is the worst in that game (0.50-0.57 s, cold).
+
+Session 7, measured on the dumps (CPU, min of 2-3) and not kept:
+
+- a bound on a pair from one track key: at most one of two routes uses key k, so a pair
+  earns at most the best route plus the best route avoiding k.  Tried with each key of the
+  best route (40-70 keys) on the 16 1858 dumps and 6 India 6M+6M ones: for most keys
+  another route earns as much or within 10-30 (town meshes offer many near-equal routes),
+  the bound reached the greedy run at three searches only, and each avoiding search cost
+  20-650 ms;
+- the better route of a twin pair from a list (every route of at least half the target) and
+  the best partner avoiding its core: 104 of 144 found one at #1219 (a sequence's core is
+  small in a town mesh), 14 s;
+- M trains: the free part of the bound over only the stops reachable from the tail on
+  unused track through unvisited stops within the units left (a bucketed search per node):
+  at 1858_india p6 seed 2 #2770 the best route's search went from 248,888 bounds to 84,761
+  but from 0.62-0.74 s to 1.24-1.49 s, and no limit on depth (2-6) or slack (50-200) made it
+  faster: the cut subtrees are small.  That search finds its best route (460) after 7,113
+  bounds; the rest proves nothing beats it (starting at 460 saves nothing);
+- two different trains over sequences (7E+6E): the lesser one's full list as the other's
+  partners (then the cut applies at every node): #1167 listed 101 7E sequences instead of
+  604 but took 0.65 s instead of 0.57 s (#1381, 6E+7E: 0.25 -> 0.34 s), up to 1,192
+  partners checked per node;
+- in the CSP, a link kept whole without a scan when its ways miss the other links' cores,
+  and no trio learning: within noise, or slower.
 
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
