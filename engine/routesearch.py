@@ -98,16 +98,16 @@ Caching: per call, chains once per gauge family, one enumerator per distinct tra
 distance tables computed lazily, once per stop; its ways, cores and solved sequences per
 avoided track), each train's best route and each subset's optimum.  Between calls, the
 latest 64 results by everything a search reads (:func:`_map_inputs`: the company's chains in
-walk order, the stops they touch with their station holders, their paths, the trains, phase
-and rules): late in a game a company's part of the map often stands still while others
-build elsewhere (random 1858 p6 seed 20: 21 of 86 searches repeated one exactly).  And the
-work of the latest 16 maps (:class:`_MapWork`: the same key without the trains): a search
-on the map of an earlier one with other trains (one bought, one rusted) reuses its chain
-sets, enumerators and best routes, and one on the same chains under other stations or
-values reuses the links of its town meshes with every answer about their ways (session 7,
-random 1858 p6 seed 20: company A ran 7E+6E, 7E, then 7E+7E on the same chains; #1219 took
-0.69 s cold, 0.27 s after the others, min of 3 in game order: most of a cold search is
-working out which town ways fit).
+walk order, the stops they touch with whether they hold its station and whether they block
+it, their paths, the trains, phase and rules): late in a game a company's part of the map
+often stands still while others build elsewhere (random 1858 p6 seed 20: 21 of 86 searches
+repeated one exactly).  And the work of the latest 16 maps (:class:`_MapWork`: the same
+key without the trains): a search on the map of an earlier one with other trains (one
+bought, one rusted) reuses its chain sets, enumerators and best routes, and one on the same
+chains under other stations or values reuses the links of its town meshes with every
+answer about their ways (session 7, random 1858 p6 seed 20: company A ran 7E+6E, 7E, then
+7E+7E on the same chains; #1219 took 0.69 s cold, 0.27 s after the others, min of 3 in game
+order: most of a cold search is working out which town ways fit).
 
 Cost (session 4, CPU time on the shared 2-core machine at a load average of 8-11, which
 inflates it: the four 18xx.games games' 299 turns take a median 3.3 ms and at most 0.30 s
@@ -215,7 +215,6 @@ from ferrovia.graph import (
     TrackGraph,
     blocks,
     chains_from,
-    city_tokens,
     gauge_skip,
     tokened_by,
 )
@@ -1651,8 +1650,9 @@ def _map_inputs(
 ) -> tuple[object, ...]:
     """Everything a search reads but its trains and limit, as a key: the company's chains
     (in the order walked, which fixes the order of everything after, and the numbering of
-    their track), the stops they touch (with who holds their stations) and the paths they
-    run over -- the rest of the map cannot change its routes."""
+    their track), the stops they touch (with whether the company has a station there and
+    whether they block it) and the paths they run over -- the rest of the map cannot change
+    its routes."""
     stops: set[int] = set()
     paths: set[int] = set()
     chains: list[tuple[Chain, ...]] = []
@@ -1670,7 +1670,12 @@ def _map_inputs(
         rules,
         tuple(chain_sets),
         tuple(chains),
-        tuple((at[s], tuple(city_tokens(tokens, at[s]))) for s in sorted(stops)),
+        # (of the stations, the search reads only whose a stop is and whether it blocks:
+        # another company's station in a city with room left changes nothing)
+        tuple(
+            (at[s], tokened_by(at[s], company, tokens), blocks(at[s], company, tokens))
+            for s in sorted(stops)
+        ),
         tuple(graph.paths[p] for p in sorted(paths)),
     )
 

@@ -245,10 +245,22 @@ def test_searches_sharing_an_earlier_searchs_work_find_what_a_fresh_one_finds(  
     if open_cities:
         h, i = data.draw(st.sampled_from(open_cities))
         other[h][i] = ["Y"] * len(other[h][i])
+    # ... or takes a free slot where one stays free: nothing X's search reads changes
+    roomy = {h: [list(slots) for slots in cities] for h, cities in tokens.items()}
+    free_slots = [
+        (h, i, c.index(None))
+        for h, cs in roomy.items()
+        for i, c in enumerate(cs)
+        if c.count(None) > 1
+    ]
+    if free_slots:
+        h, i, j = data.draw(st.sampled_from(free_slots))
+        roomy[h][i][j] = "Y"
     # ... and a later phase: the same chains, other values (France pays 60)
     runs = [
         (tokens, ("yellow",), [("T-0", a)]),
         (tokens, ("yellow",), [("T-0", a), ("T-1", b)]),
+        (roomy, ("yellow",), [("T-0", a), ("T-1", b)]),
         (other, ("yellow",), [("T-0", b), ("T-1", b)]),
         (tokens, ("green",), [("T-0", b), ("T-1", b)]),
         (tokens, ("yellow",), [("T-0", b), ("T-1", a)]),
