@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 from ferrovia.graph import reachable
-from ferrovia.routesearch import _RECENT, best_routes
+from ferrovia.routesearch import _LINK_SETS, _MAPS, _RECENT, best_routes
 from ferrovia.routestate import ExportReader, RouteData
 
 DEFAULT = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "18xx.games" / "1858"
@@ -59,7 +59,11 @@ def main(argv: list[str] | None = None) -> int:
             company = action["entity"]
             trains = sorted(snap.company_trains(company).items())
             graph = snap.graph
-            _RECENT.clear()  # the search itself, not a repeat found in the cache
+            # the search itself, cold: not a repeat found in the cache, nor reusing the work
+            # of an earlier turn's search on the same chains (which a game does reuse)
+            _RECENT.clear()
+            _MAPS.clear()
+            _LINK_SETS.clear()
             start = time.process_time()
             best = best_routes(
                 graph,
