@@ -414,7 +414,9 @@ class _Enumerator:
 
         self.graph, self.cs, self.train = graph, cs, train
         self.phase, self.company, self.tokens, self.rules = phase, company, tokens, rules
-        stops = graph.stops
+        # the stops as they are now: an enumerator outlives its search (:class:`_MapWork`),
+        # and every table below is indexed by stop id up to this many
+        self.stops = stops = tuple(graph.stops)
         n = len(stops)
         self.blocked = [blocks(s, company, tokens) for s in stops]
         self.token = [tokened_by(s, company, tokens) for s in stops]
@@ -541,7 +543,7 @@ class _Enumerator:
         """What visiting ``stop`` costs of the one binding distance limit (0: nothing)."""
         if self.hex_sides or self.prune_row < 0 or self.row_of[stop] != self.prune_row:
             return 0
-        return self.graph.stops[stop].visit_cost
+        return self.stops[stop].visit_cost
 
     def run(
         self,
@@ -555,7 +557,7 @@ class _Enumerator:
         single best one, threshold rising as better routes are found); more than ``limit``
         routes raise :class:`_Budget`."""
         graph, cs = self.graph, self.cs
-        stops = graph.stops
+        stops = self.stops
         adjacency, chains, masks = self.adjacency, cs.chains, cs.masks
         blocked, token, to_token, inf = self.blocked, self.token, self.to_token, self.inf
         values = self.values
@@ -1003,7 +1005,7 @@ class _LinkEnumerator(_Enumerator):
         """Which stops ``en``'s train passes for free, or None if it cannot use this search."""
         if en.exact or en.hex_sides or en.values is None or en.has_special:
             return None
-        stops = en.graph.stops
+        stops = en.stops
         free = [False] * len(stops)
         cost: dict[int, int] = {}
         for s in en.cs.adjacency:
@@ -1149,7 +1151,7 @@ class _LinkEnumerator(_Enumerator):
         bound ``b`` leaves ``target - b >= floor`` to its partner is then entered only if one
         of them worth ``target - b`` avoids its core: the other route of such a run is in the
         list, and its track avoids all the track this one must use."""
-        stops = self.graph.stops
+        stops = self.stops
         blocked, token, to_token, inf = self.blocked, self.token, self.to_token, self.inf
         vals = self.vals
         row_of, row_limit, kind_ok = self.row_of, self.row_limit, self.kind_ok
