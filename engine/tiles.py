@@ -245,6 +245,14 @@ def city_town_edges(tile: Tile, rotation: int = 0) -> dict[int, list[int]]:
     return out
 
 
+@lru_cache(maxsize=8192)
+def _city_town_exits(tile: Tile, rotation: int) -> tuple[tuple[int, ...], ...]:
+    """The edge lists of :func:`city_town_edges`, in its order: the rotation test asks for the
+    old tile's at every rotation of every candidate (a third of a first replay's upgrade
+    checks went to re-deriving them)."""
+    return tuple(tuple(edges) for edges in city_town_edges(tile, rotation).values())
+
+
 # ----------------------------------------------------------------------------- path keeping
 End = Edge | Node
 
@@ -455,8 +463,8 @@ def rotation_is_legal(
         return False
     if not paths_maintained(old, old_rotation, new, rotation, gauge_fits=gauge_fits):
         return False
-    old_cte = list(city_town_edges(old, old_rotation).values())
-    new_cte = list(city_town_edges(new, rotation).values())
+    old_cte = _city_town_exits(old, old_rotation)
+    new_cte = _city_town_exits(new, rotation)
     added = max(0, len(new_cte) - len(old_cte))
     fresh = sum(1 for nct in new_cte if all(not set(nct) & set(oct) for oct in old_cte))
     if fresh > added:
