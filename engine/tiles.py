@@ -305,31 +305,39 @@ def path_kept(
     """Whether ``new_path`` keeps ``old_path``: every old end has a matching new end, and the
     gauge fits."""
     new_ends = path_ends(new_tile, new_path, new_rotation)
-    return _ends_kept(
-        path_ends(old_tile, old_path, old_rotation), old_path, new_ends, new_path, gauge_fits
-    )
+    return all(
+        any(_end_kept(o, n) for n in new_ends) for o in path_ends(old_tile, old_path, old_rotation)
+    ) and gauge_fits(old_path.track, new_path.track)
 
 
-def _ends_kept(
-    old_ends: tuple[End, ...],
-    old_path: Path,
-    new_ends: tuple[End, ...],
-    new_path: Path,
-    gauge_fits: GaugeFits,
-) -> bool:
-    """:func:`path_kept` on ends already worked out."""
-    return all(any(_end_kept(o, n) for n in new_ends) for o in old_ends) and gauge_fits(
-        old_path.track, new_path.track
-    )
+#: a path's ends at a rotation as the keeping test reads them: its edges, and its other ends
+EndSummary = tuple[frozenset[int], tuple[End, ...]]
 
 
 @lru_cache(maxsize=8192)
-def _ends_by_path(tile: Tile, rotation: int) -> tuple[tuple[End, ...], ...]:
-    """:func:`path_ends` of each track path of ``tile`` at ``rotation``, in path order: the
-    upgrade checks compare every old path with every new one at each rotation, so a process's
-    first lays re-derived the same ends tens of times (7,800 calls in a first replay of
-    1858_game_end_bank, 60 after)."""
-    return tuple(path_ends(tile, p, rotation) for p in tile.paths)
+def _end_summaries(tile: Tile, rotation: int) -> tuple[EndSummary, ...]:
+    """:func:`path_ends` of each track path of ``tile`` at ``rotation``, in path order, split
+    into edge numbers and other ends: the upgrade checks compare every old path with every new
+    one at each rotation, so a process's first lays re-derived the same ends tens of times
+    (7,800 path_ends calls in a first replay of 1858_game_end_bank, 60 after)."""
+    out = []
+    for p in tile.paths:
+        ends = path_ends(tile, p, rotation)
+        edges = frozenset(e.num for e in ends if isinstance(e, Edge))
+        out.append((edges, tuple(e for e in ends if not isinstance(e, Edge))))
+    return tuple(out)
+
+
+def _summary_kept(
+    old: EndSummary, old_path: Path, new: EndSummary, new_path: Path, gauge_fits: GaugeFits
+) -> bool:
+    """:func:`path_kept` on summaries: an old edge is kept only by the same new edge
+    (:func:`_end_kept`), any other old end by some new end that is not an edge."""
+    return (
+        old[0] <= new[0]
+        and all(any(_end_kept(o, n) for n in new[1]) for o in old[1])
+        and gauge_fits(old_path.track, new_path.track)
+    )
 
 
 @lru_cache(maxsize=8192)  # a pure question of two immutable tiles, asked at every lay check
@@ -346,10 +354,10 @@ def paths_maintained(
     # fail here, without comparing every pair of paths (same answer)
     if not set(exits(old, old_rotation)) <= set(exits(new, new_rotation)):
         return False
-    new_ends = list(zip(new.paths, _ends_by_path(new, new_rotation), strict=True))
+    new_ends = list(zip(new.paths, _end_summaries(new, new_rotation), strict=True))
     return all(
-        any(_ends_kept(oe, op, ne, np, gauge_fits) for np, ne in new_ends)
-        for op, oe in zip(old.paths, _ends_by_path(old, old_rotation), strict=True)
+        any(_summary_kept(oe, op, ne, np, gauge_fits) for np, ne in new_ends)
+        for op, oe in zip(old.paths, _end_summaries(old, old_rotation), strict=True)
     )
 
 
@@ -378,11 +386,11 @@ def new_track(
 def _new_track_at(
     old: Tile, old_rotation: int, new: Tile, new_rotation: int, gauge_fits: GaugeFits
 ) -> tuple[int, ...]:
-    old_ends = list(zip(old.paths, _ends_by_path(old, old_rotation), strict=True))
+    old_ends = list(zip(old.paths, _end_summaries(old, old_rotation), strict=True))
     return tuple(
         i
-        for i, (np, ne) in enumerate(zip(new.paths, _ends_by_path(new, new_rotation), strict=True))
-        if not any(_ends_kept(ne, np, oe, op, gauge_fits) for op, oe in old_ends)
+        for i, (np, ne) in enumerate(zip(new.paths, _end_summaries(new, new_rotation), strict=True))
+        if not any(_summary_kept(ne, np, oe, op, gauge_fits) for op, oe in old_ends)
     )
 
 
