@@ -105,7 +105,11 @@ def _attribute_docs(cls: type[Model], sources: dict[str, ast.Module]) -> dict[st
         return {}
     tree = sources.get(cls.__module__)
     if tree is None:
-        tree = sources[cls.__module__] = ast.parse(inspect.getsource(module))
+        try:
+            text = inspect.getsource(module)
+        except (OSError, TypeError):  # no source to read (as pydantic: no descriptions then)
+            return {}
+        tree = sources[cls.__module__] = ast.parse(text)
     body: list[ast.stmt] = tree.body
     node: ast.ClassDef | None = None
     for name in cls.__qualname__.split("."):
@@ -133,22 +137,24 @@ def _nested_models(annotation: Any) -> Iterator[type[Model]]:
         yield from _nested_models(arg)
 
 
-_DESCRIBED = False
+#: the models whose fields have been given their docstrings
+_DESCRIBED: set[type[Model]] = set()
 
 
 def field_descriptions() -> None:
     """Give every model field without a ``description`` the docstring written under it (in
     the class that declares the field), as ``use_attribute_docstrings`` would have at class
     creation; a model already built is rebuilt, models it contains first, so its JSON Schema
-    carries them.  Called before a JSON Schema is generated; later calls do nothing."""
-    global _DESCRIBED
-    if _DESCRIBED:
+    carries them.  Called before a JSON Schema is generated; it does nothing again unless a
+    model was defined since."""
+    models = list(dict.fromkeys(_models(Model)))
+    fresh = [cls for cls in models if cls not in _DESCRIBED]
+    if not fresh:
         return
-    _DESCRIBED = True
+    _DESCRIBED.update(fresh)
     sources: dict[str, ast.Module] = {}
     docs: dict[type[Model], dict[str, str]] = {}
-    models = list(dict.fromkeys(_models(Model)))
-    for cls in models:
+    for cls in fresh:
         for name, info in cls.model_fields.items():
             if info.description is not None:
                 continue
