@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ferrovia.schemas.base import field_descriptions
 from ferrovia.schemas.companies import CompaniesFile
 from ferrovia.schemas.game import GameFile
 from ferrovia.schemas.map import MapFile
@@ -38,6 +39,7 @@ FILE_KINDS: dict[str, type[BaseModel]] = {
 
 def json_schema(kind: str) -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of one file kind, as a dict."""
+    field_descriptions()  # the fields' docstrings, read only when a schema is made
     schema = FILE_KINDS[kind].model_json_schema(by_alias=True)
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
 

@@ -111,8 +111,9 @@ class GameFile(Model):
     """Name of a file in ``gamedata/tilesets/`` (without ``.yaml``)."""
     rules: Name
     """Name of the rule-hook set in ``engine/games/``."""
-    end: GameEnd = GameEnd()
-    files: Files = Files()
+    # defaults made unvalidated (same values): a validated one builds the validator at import
+    end: GameEnd = GameEnd.model_construct()
+    files: Files = Files.model_construct()
     hex_tokens: dict[Name, HexTokens] = Field(default_factory=dict)
     """Kinds of collectable hex tokens by name (read by the game's rule hooks)."""
     rule_sections: dict[str, str] = Field(default_factory=dict)

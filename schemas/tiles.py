@@ -89,7 +89,8 @@ class UpgradeRules(Model):
     city or town on it whose value changes)."""
     metre_gauge_from_phase: Name | None = None
     """Tiles with metre-gauge track are available from this phase."""
-    terrain: TerrainRules = TerrainRules()
+    # unvalidated default (same value): a validated one builds the validator at import
+    terrain: TerrainRules = TerrainRules.model_construct()
     gauge_conversions: GaugeConversions | None = None
     """Gauge conversions are allowed (absent: never)."""
     hexes: dict[str, tuple[str, ...]] = Field(default_factory=dict)
@@ -112,6 +113,7 @@ class TilesFile(Model):
     """Tile manifest keyed by tile name, plus upgrade rules and tile lays per turn."""
 
     tiles: dict[str, ManifestEntry]
-    upgrades: UpgradeRules = UpgradeRules()
+    # unvalidated default (same value): a validated one builds the validator at import
+    upgrades: UpgradeRules = UpgradeRules.model_construct()
     lays: dict[Name, tuple[TileLay, ...]] = Field(default_factory=dict)
     """Tile operations per operating turn, by kind of operator (``corporation``, ``private``)."""

@@ -3,10 +3,14 @@ to a data file is seen, and a cache that cannot be written or read never gets in
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from conftest import shared_path
 from ferrovia import defcache
 from ferrovia.definition import load_game
 from ferrovia.errors import DataErrors
@@ -112,3 +116,30 @@ def test_the_cache_keeps_only_the_most_recently_used_entries(
     assert stored() == {entry(game), entry(others[1])}
     load_game(others[2])
     assert stored() == {entry(others[1]), entry(others[2])}
+
+
+_HIT_REPLAY = """
+import sys
+from pathlib import Path
+from ferrovia.replay import load_export, replay
+res = replay(load_export(Path(sys.argv[1])))
+from ferrovia.schemas.base import Model, _models
+built = sorted(m.__name__ for m in _models(Model) if m.__pydantic_complete__)
+heavy = ("lark", "ruamel.yaml", "ferrovia.loader", "ferrovia.overlay", "ferrovia.validate",
+         "ferrovia.notation.parser", "importlib.metadata")
+print(res.state.finished, built, [m for m in heavy if m in sys.modules])
+"""
+
+
+def test_a_replay_served_from_the_cache_needs_no_parser_loader_or_validator(
+    tmp_path: Path,
+) -> None:
+    # what a command pays on a cache hit: the definition is read whole from the pickle, so the
+    # YAML loader, the tile grammar and pydantic's validators (and its plugin scan) stay unloaded
+    fixture = shared_path("fixtures", "18xx.games", "1858", "1858-quick-start-a.json")
+    env = {**os.environ, "FERROVIA_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("FERROVIA_NO_CACHE", None)
+    run = [sys.executable, "-c", _HIT_REPLAY, str(fixture)]
+    subprocess.run(run, env=env, check=True, capture_output=True)  # a miss: loads and stores
+    out = subprocess.run(run, env=env, check=True, capture_output=True, text=True)
+    assert out.stdout.split() == ["True", "[]", "[]"]

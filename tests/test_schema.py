@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -165,3 +168,29 @@ def test_the_schema_checker_can_fail() -> None:
         "map.hexes.A1.name: 3 is not of type string",
         "map: unknown key 'extra'",
     ]
+
+
+def test_committed_schemas_carry_the_field_docstrings_when_models_were_built_first() -> None:
+    # the docstrings are read only when a schema is made (not at import: engine start-up);
+    # models validated before that (a game loaded, every model built) must be rebuilt with them
+    code = (
+        "from pathlib import Path\n"
+        "from ferrovia.definition import load_game\n"
+        "from ferrovia.schemas import json_schema_text, FILE_KINDS\n"
+        "from ferrovia.schemas.base import Model, _models\n"
+        "import sys\n"
+        "load_game(Path(sys.argv[1]))\n"
+        "for m in _models(Model): m.model_rebuild(force=True)\n"
+        "print('\\0'.join(json_schema_text(k) for k in FILE_KINDS), end='')\n"
+    )
+    env = {**os.environ, "FERROVIA_NO_CACHE": "1"}
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(GAMEDATA / "1858")],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    texts = out.stdout.split("\0")
+    assert texts == [(COMMITTED / f"{k}.schema.json").read_text("utf-8") for k in FILE_KINDS]
+    assert '"description": "Short identifier' in texts[list(FILE_KINDS).index("game")]

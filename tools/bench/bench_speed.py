@@ -11,7 +11,8 @@
    reference lib (XCHECK_18XX_LIB, default /tmp/xcheck/18xx/lib) are there, skipped with a note
    otherwise; and what one command-line call pays, as whole processes: ``ferrovia replay FILE``
    against a Ruby process that loads the 18xx.games engine and replays the file
-   (tools/bench/ref_fresh.rb);
+   (tools/bench/ref_fresh.rb); then the first replay of 1858_game_end_bank in a fresh process
+   split into phases (imports, definition, game, first and second replay);
 4. start-up: ``ferrovia --version`` as a whole process.
 Needs ../shared/fixtures for 1 and 3 (skipped with a note when absent).
 """
@@ -139,6 +140,7 @@ def bench_replay() -> None:
             )
         else:
             print(f"{f.name:<36} {warm:7.3f} {first:8.3f} {'':>7} {'':>8} {'':>9} {cli:6.3f}")
+    _print_first_phases(next((f for f in files if f.name == "1858_game_end_bank.json"), files[0]))
     if ratios:
         print(
             f"replay: median warm/ref {statistics.median(ratios):.2f} (goal <= 0.5), "
@@ -209,6 +211,50 @@ def _fresh_replay(path: Path) -> float:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=_fresh_env()
     )
     return float(out.stdout.strip().splitlines()[-1])
+
+
+#: what a first replay in a fresh process pays, phase by phase (CPU s, printed as JSON)
+_PHASES = """
+import json, sys, time
+from pathlib import Path
+clock = time.process_time
+t0 = clock()
+from ferrovia.replay import game_for, load_export, locate_game, replay
+t1 = clock()
+data = load_export(Path(sys.argv[1]))
+from ferrovia.definition import load_game
+load_game(locate_game(data))
+t2 = clock()
+game_for(data)
+t3 = clock()
+replay(data)
+t4 = clock()
+replay(data)
+t5 = clock()
+print(json.dumps({"imports": t1 - t0, "definition": t2 - t1, "game": t3 - t2,
+                  "replay 1": t4 - t3, "replay 2": t5 - t4}))
+"""
+
+
+def _print_first_phases(path: Path, runs: int = 5) -> None:
+    """The fresh-process first replay of one fixture split into phases, the least of ``runs``
+    processes per phase: importing ferrovia.replay, reading the file and loading the
+    definition (its imports and the on-disk cache), a Game and its initial state, the first
+    replay (which builds a Game again), and a second replay in the same process: the first
+    minus the second is what a process pays once (caches of tile geometry, graphs...)."""
+    best: dict[str, float] = {}
+    for _ in range(runs):
+        out = subprocess.run(
+            [sys.executable, "-c", _PHASES, str(path)],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=_fresh_env(),
+        )
+        for phase, seconds in json.loads(out.stdout.strip().splitlines()[-1]).items():
+            best[phase] = min(seconds, best.get(phase, seconds))
+    parts = ", ".join(f"{phase} {seconds:.3f}" for phase, seconds in best.items())
+    print(f"first replay of {path.name} by phase (CPU s, least of {runs} processes): {parts}")
 
 
 def _whole_process(

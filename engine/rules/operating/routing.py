@@ -220,7 +220,7 @@ def train_spec(game: Game, state: GameState, tid: str) -> TrainSpec:
 def _train_spec(game: Game, name: str, obsolete: bool) -> TrainSpec:
     typ, variant = common.face_def(game, name)
     face = variant or typ
-    distance = face.distance.model_dump(exclude_none=True)
+    distance = face.distance.given()
     return train_spec_from_data(
         name,
         distance,

@@ -265,7 +265,8 @@ class TrackStep(Step):
             raise self.illegal(action, "tile operations", f"{op} has laid all its tiles")
         if action.hex not in state.hexes:
             raise self.illegal(action, "map", f"no hex {action.hex}")
-        lay = TileLay(upgrade=True) if special else lays[index]
+        # unvalidated (same value): validating builds TileLay's validator at the first special lay
+        lay = TileLay.model_construct(upgrade=True) if special else lays[index]
         if board.tile_name(action.tile) not in game.definition.tiles:
             raise self.illegal(action, "tiles", f"no tile {action.tile!r} in this game")
         if action.rotation not in range(6):
