@@ -73,7 +73,7 @@ class RouteData:
             for face in faces:
                 trains[face.name] = train_spec_from_data(
                     face.name,
-                    face.distance.model_dump(exclude_none=True),
+                    face.distance.given(),
                     gauge=face.gauge,
                     multiplier=face.multiplier,
                 )

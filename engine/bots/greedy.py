@@ -78,11 +78,10 @@ def tile_revenue(tile: Any) -> int:
 def train_distance(game: Game, face: str) -> int:
     """A rough length of a train face (hexes or cities; for sorting only)."""
     typ, variant = common.face_def(game, face)
-    d = (variant or typ).distance.model_dump(exclude_none=True)
-    if isinstance(d.get("hexes"), int):
-        return int(d["hexes"])
-    large = d.get("large_stops")
-    return int(large.get("visit", 0)) if isinstance(large, dict) else 0
+    d = (variant or typ).distance
+    if isinstance(d.hexes, int):
+        return d.hexes
+    return d.large_stops.visit if d.large_stops is not None else 0
 
 
 class GreedyBot(Bot):
@@ -796,7 +795,7 @@ class GreedyBot(Bot):
             typ, variant = common.face_def(game, face)
             spec = train_spec_from_data(
                 face,
-                (variant or typ).distance.model_dump(exclude_none=True),
+                (variant or typ).distance.given(),
                 gauge=str((variant or typ).gauge),
                 multiplier=int((variant or typ).multiplier),
             )
