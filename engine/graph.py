@@ -2295,10 +2295,13 @@ def chains_from(
 
     The walk never uses a path twice nor leaves a hex twice by the same side and lane, and
     passes a junction at most once (in and out).  With ``prefix`` only chains whose hex list
-    is exactly ``prefix`` are produced (and the walk is pruned by it).
+    is exactly ``prefix`` are produced (and the walk is pruned by it).  (Found all at once,
+    in the walk's order: a recursive generator cost a generator per path visited, and every
+    caller takes them all.)
     """
     paths = graph.paths
     target = tuple(prefix) if prefix is not None else None
+    out: list[Chain] = []
     if target is not None and len(target) == 1 and " " in target[0]:
         # "<hex> n.m": one stop-to-stop path of a tile with several of them
         h = target[0].split()[0]
@@ -2309,16 +2312,17 @@ def chains_from(
                     if other != start:
                         c = make_chain(graph, start, other, [pid])
                         if c.hexes == target:
-                            yield c
-        return
+                            out.append(c)
+        return iter(out)
 
     stack: list[int] = []
     on_stack: set[int] = set()
     used_sides: set[tuple[str, int, int]] = set()
     hex_list: list[str] = []
     junction_uses: dict[int, int] = {}
+    links_of = graph.links
 
-    def visit(pid: int, came_by: int | None, via_junction: bool) -> Iterator[Chain]:
+    def visit(pid: int, came_by: int | None, via_junction: bool) -> None:
         p = paths[pid]
         if pid in on_stack or p.track == skip:
             return
@@ -2345,24 +2349,24 @@ def chains_from(
                 if s != start and (target is None or len(hex_list) == len(target)):
                     c = make_chain(graph, start, s, stack)
                     if target is None or c.hexes == target:
-                        yield c
+                        out.append(c)
             ends_here = any(s != start for s in p.stops)
             if not ends_here:
                 if p.junction >= 0 and not via_junction:
                     for q in graph.junction_paths[p.junction]:
                         if q != pid:
-                            yield from visit(q, None, True)
+                            visit(q, None, True)
                 for e, lane in zip(p.exits, p.lanes, strict=True):
                     if e == came_by:
                         continue
-                    links = graph.links.get((pid, e))
+                    links = links_of.get((pid, e))
                     if not links:
                         continue
                     side = (p.hex, e, lane[1])
                     used_sides.add(side)
-                    back = hexmap.invert(e)
+                    back = (e + 3) % 6  # hexmap.invert
                     for q in links:
-                        yield from visit(q, back, False)
+                        visit(q, back, False)
                     used_sides.discard(side)
         finally:
             stack.pop()
@@ -2373,4 +2377,5 @@ def chains_from(
                 hex_list.pop()
 
     for pid in graph.stop_paths[start]:
-        yield from visit(pid, None, False)
+        visit(pid, None, False)
+    return iter(out)
