@@ -131,7 +131,7 @@ class Hex:
             _edited.append(self.coord)  # (set first by __init__)
             if len(_edited) > _EDITED_MAX:
                 del _edited[: _EDITED_MAX // 2]
-        elif name == "tokens":
+        elif name == "tokens" and bool(value) != bool(self.__dict__.get("tokens")):
             # which hexes have city spaces changes only so: counted, so the list of them is
             # known to be still right (routing.token_map)
             global token_edits
@@ -145,9 +145,9 @@ _MAP_FIELDS = frozenset({"tile", "rotation"})
 #: a restored snapshot brings new Hex objects and a new ``hexes`` dict)
 map_edits = 0
 
-#: ``tokens`` assignments to any :class:`Hex` so far (the per-city lists are changed in
-#: place; a hex gains or loses its cities' lists only by an assignment, or in a restored
-#: snapshot, which brings a new ``hexes`` dict)
+#: ``tokens`` assignments to any :class:`Hex` so far that gave a hex city spaces or took
+#: them away (the per-city lists are changed in place; a hex gains or loses them only by an
+#: assignment, or in a restored snapshot, which brings a new ``hexes`` dict)
 token_edits = 0
 
 #: the hexes of the last assignments counted by ``map_edits`` (of any state's Hex), oldest

@@ -253,20 +253,22 @@ def car_bonus(game: Game, state: GameState, corp: str, train: str, stop_kinds: l
 
 
 #: id(state) -> (its hexes dict, token_edits then, its hexes with city spaces)
-_TOKEN_HEXES: dict[int, tuple[dict[str, Any], int, list[tuple[str, Any]]]] = {}
+_TOKEN_HEXES: dict[int, tuple[dict[str, Any], int, list[str]]] = {}
 
 
 def token_map(state: GameState) -> dict[str, list[list[str | None]]]:
     """The map's station spaces, hex -> per city, per slot: the hexes with a city only (the
-    walks and route checks read the map's tokens with ``.get``).  Which hexes those are is
-    kept while no Hex's ``tokens`` is assigned (most actions; the lists are read afresh)."""
+    walks and route checks read the map's tokens with ``.get``, so a hex left with none is
+    harmless).  Which hexes those are is kept until a Hex gains or loses its city spaces
+    (``state.token_edits``); the lists themselves are read afresh."""
+    hexes = state.hexes
     hit = _TOKEN_HEXES.get(id(state))
-    if hit is None or hit[0] is not state.hexes or hit[1] != state_module.token_edits:
-        pairs = [(c, h) for c, h in state.hexes.items() if h.tokens]
+    if hit is None or hit[0] is not hexes or hit[1] != state_module.token_edits:
+        coords = [c for c, h in hexes.items() if h.tokens]
         if len(_TOKEN_HEXES) > 16:
             _TOKEN_HEXES.clear()
-        hit = _TOKEN_HEXES[id(state)] = (state.hexes, state_module.token_edits, pairs)
-    return {c: h.tokens for c, h in hit[2]}
+        hit = _TOKEN_HEXES[id(state)] = (hexes, state_module.token_edits, coords)
+    return {c: hexes[c].tokens for c in hit[2]}
 
 
 def route_revenues(game: Game, state: GameState, corp: str, routes: Any) -> list[int]:
