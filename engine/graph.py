@@ -848,9 +848,14 @@ def passable_stops(graph: TrackGraph, company: str | None, tokens: Tokens) -> li
                 stop = stops[sid]
                 n = stop.city_number  # (city_tokens and blocks, inline: per city of the map)
                 if n is not None and n < len(per_city):
-                    held = [t for t in per_city[n] if t]
+                    slots = per_city[n]
+                    if company and company in slots:
+                        out[sid] = True
+                        continue
+                    # the markers there (no list made: this runs per city, per walk)
+                    held = len(slots) - slots.count(None) - slots.count("")
                     if held:
-                        out[sid] = company in held or len(held) < stop.slots
+                        out[sid] = held < stop.slots
     return out
 
 
@@ -1174,6 +1179,7 @@ class _Walk:
         self.watch_got: set[int] = set()
         self.watch_most: set[int] = set()
         self.watch_hexes: frozenset[str] = frozenset()  # the hex and its neighbours
+        self.watch_first = False  # :func:`reached_edges` ``first``: stop at the first edge
         #: :func:`reaches_stop` / :func:`runs_into`: the stop looked for (-1: any path on
         #: ``watch_hexes``); the walk stops at the first find that settles it
         self.look_for = -1
@@ -1457,7 +1463,7 @@ class _Walk:
             for e in p.exits:
                 if neighbours.get(e) == h:
                     got.add((e + 3) % 6)  # hexmap.invert
-        if got >= self.watch_most:
+        if got >= self.watch_most or (self.watch_first and got & self.watch_most):
             raise _AllFound
         if len(got) > had and not self.watch_pruned:
             # the first edge found: the rest are often ones no path from a start leads to
@@ -1983,12 +1989,16 @@ def reached_edges(
     home_hexes: Collection[str] = (),
     home_cities: Mapping[str, Collection[int]] | None = None,
     within: Collection[int] | None = None,
+    first: bool = False,
 ) -> frozenset[int]:
     """``reachable(...).hexes.get(coord, frozenset())``, the walk stopped as soon as every edge
     of ``coord`` that any path could mark is found (a lay check asks about one hex only; the
     walk only adds paths, so what it has found then is its final answer for ``coord``).
     ``within``: only those edges are asked about (the answer is cut to them), so the walk
     stops once they are found -- a lay check needs only the new tile's exits.
+    ``first``: the walk stops at the first of those edges found (every find is a real one),
+    so the answer is a part of the whole one, empty only when that is: a lay on a hex
+    without track asks only whether one of the new exits is reached.
 
     >>> from ferrovia.notation import parse
     >>> g = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0),
@@ -2006,6 +2016,7 @@ def reached_edges(
         mode="walk",
         watch=coord,
         within=None if within is None else frozenset(within),
+        first=first,
     )
     assert isinstance(out, frozenset)
     return out
@@ -2119,6 +2130,7 @@ def _reach(
     watch: str | None = None,
     within: frozenset[int] | None = None,
     look_for: int | frozenset[str] | None = None,
+    first: bool = False,
 ) -> Reach | frozenset[int] | bool | None:
     skip = gauge_skip(gauge)
     hexes: dict[str, set[int]] = {}
@@ -2157,13 +2169,14 @@ def _reach(
         most = _watch_most(graph, watch, skip) | got
         if within is not None:
             most &= within
-        if got >= most:  # known before any walk (the hex of a start, no track there...)
+        if got >= most or (first and got & most):  # known before any walk (a start's hex...)
             return _cut(got, within)
     if isinstance(look_for, int) and look_for in seen_stops:
         return True  # a start
     walk = _Walk(graph, company, tokens, skip, hexes, seen_stops, seen_paths)
     if watch is not None:
         walk.watch, walk.watch_got, walk.watch_most = watch, got, most
+        walk.watch_first = first
         walk.watch_hexes = frozenset(
             [watch, *(other for _, other in hexmap.neighbour_table(watch, graph.layout))]
         )
@@ -2282,10 +2295,13 @@ def chains_from(
 
     The walk never uses a path twice nor leaves a hex twice by the same side and lane, and
     passes a junction at most once (in and out).  With ``prefix`` only chains whose hex list
-    is exactly ``prefix`` are produced (and the walk is pruned by it).
+    is exactly ``prefix`` are produced (and the walk is pruned by it).  (Found all at once,
+    in the walk's order: a recursive generator cost a generator per path visited, and every
+    caller takes them all.)
     """
     paths = graph.paths
     target = tuple(prefix) if prefix is not None else None
+    out: list[Chain] = []
     if target is not None and len(target) == 1 and " " in target[0]:
         # "<hex> n.m": one stop-to-stop path of a tile with several of them
         h = target[0].split()[0]
@@ -2296,16 +2312,17 @@ def chains_from(
                     if other != start:
                         c = make_chain(graph, start, other, [pid])
                         if c.hexes == target:
-                            yield c
-        return
+                            out.append(c)
+        return iter(out)
 
     stack: list[int] = []
     on_stack: set[int] = set()
     used_sides: set[tuple[str, int, int]] = set()
     hex_list: list[str] = []
     junction_uses: dict[int, int] = {}
+    links_of = graph.links
 
-    def visit(pid: int, came_by: int | None, via_junction: bool) -> Iterator[Chain]:
+    def visit(pid: int, came_by: int | None, via_junction: bool) -> None:
         p = paths[pid]
         if pid in on_stack or p.track == skip:
             return
@@ -2332,24 +2349,24 @@ def chains_from(
                 if s != start and (target is None or len(hex_list) == len(target)):
                     c = make_chain(graph, start, s, stack)
                     if target is None or c.hexes == target:
-                        yield c
+                        out.append(c)
             ends_here = any(s != start for s in p.stops)
             if not ends_here:
                 if p.junction >= 0 and not via_junction:
                     for q in graph.junction_paths[p.junction]:
                         if q != pid:
-                            yield from visit(q, None, True)
+                            visit(q, None, True)
                 for e, lane in zip(p.exits, p.lanes, strict=True):
                     if e == came_by:
                         continue
-                    links = graph.links.get((pid, e))
+                    links = links_of.get((pid, e))
                     if not links:
                         continue
                     side = (p.hex, e, lane[1])
                     used_sides.add(side)
-                    back = hexmap.invert(e)
+                    back = (e + 3) % 6  # hexmap.invert
                     for q in links:
-                        yield from visit(q, back, False)
+                        visit(q, back, False)
                     used_sides.discard(side)
         finally:
             stack.pop()
@@ -2360,4 +2377,5 @@ def chains_from(
                 hex_list.pop()
 
     for pid in graph.stop_paths[start]:
-        yield from visit(pid, None, False)
+        visit(pid, None, False)
+    return iter(out)

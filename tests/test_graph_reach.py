@@ -217,6 +217,9 @@ def same_edges_as_reach(
                 want &= within
             got = reached_edges(g, company, coord, tokens=tokens, within=within, **kw)
             assert got == want, (coord, within)
+            # stopped at the first edge found: a part of the answer, empty only when it is
+            first = reached_edges(g, company, coord, tokens=tokens, within=within, first=True, **kw)
+            assert first <= want and bool(first) == bool(want), (coord, within, first)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -264,6 +267,9 @@ def test_the_edges_of_a_laid_hex_are_those_of_the_whole_reach_along_a_real_game(
                 asked = routing.reached_edges_by_gauge(game, state, action.entity, action.hex)
                 whole = routing.reached_edges_by_gauge(game, state, action.entity, action.hex)
                 assert asked.within(gauge, exits) == whole[gauge] & exits
+                part = routing.reached_edges_by_gauge(game, state, action.entity, action.hex)
+                some = part.within(gauge, exits, first=True)
+                assert some <= whole[gauge] & exits and bool(some) == bool(whole[gauge] & exits)
                 # and the same once a whole reach is kept for the map (asked of it, no walk)
                 routing._reaches(game, state, action.entity)
                 again = routing.reached_edges_by_gauge(game, state, action.entity, action.hex)

@@ -145,3 +145,25 @@ def test_edited_since_names_the_hexes_assigned_since_and_forgets_old_edits() -> 
     for _ in range(state_module._EDITED_MAX + 1):
         h.rotation = 1
     assert state_module.edited_since(edits) is None  # too long ago: the caller reads all
+
+
+def test_the_kept_station_spaces_are_the_maps_after_every_action_of_a_game() -> None:
+    """routing.token_map keeps which hexes have city spaces until a Hex gains or loses them
+    (state.token_edits): after every action of a real game (lays that add, keep and replace
+    cities; stations placed) it holds every hex with city spaces, their lists as they are."""
+    from ferrovia.replay import filter_actions, game_for
+    from ferrovia.rules.actions import action_from_json
+
+    data = load_export(shared_path("fixtures", "18xx.games", "1858", "219682.json"))
+    game, state = game_for(data)
+    for action in (action_from_json(a) for a in filter_actions(list(data["actions"]))):
+        game.apply(state, action)
+        kept = routing.token_map(state)
+        assert {c: t for c, t in kept.items() if t} == {
+            c: h.tokens for c, h in state.hexes.items() if h.tokens
+        }
+        assert all(kept[c] is h.tokens for c, h in state.hexes.items() if h.tokens)
+    # a hex given city spaces by assignment (a hand-built position) is seen at once
+    empty = next(c for c, h in state.hexes.items() if not h.tokens)
+    state.hexes[empty].tokens = [["X", None]]
+    assert routing.token_map(state)[empty] == [["X", None]]

@@ -170,9 +170,10 @@ class Game:
         # the active step the round found as it finished processing, while certainly still
         # the answer: the first finished() below then need not ask every step again
         kept = rnd.kept
-        if kept is not None and not self.rules.changes_nothing_after(self, state, action):
+        if kept is None or not self.rules.changes_nothing_after(self, state, action):
             kept = None
-        self.rules.action_processed(self, state, action)
+            # (not asked when the rules have just said it leaves the state as it is)
+            self.rules.action_processed(self, state, action)
         trigger = self.rules.game_end_check(self, state)
         if trigger is not None:
             kept = None

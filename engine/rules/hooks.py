@@ -155,8 +155,9 @@ class Rules:
     def changes_nothing_after(self, game: Game, state: GameState, action: Any) -> bool:
         """Whether :meth:`action_processed` and :meth:`game_end_check` will leave the state as
         it is after this action, so the interpreter may keep the active step the round just
-        found instead of asking every step again.  True only when that is certain: here when
-        neither hook is overridden (a title that overrides one answers for it)."""
+        found instead of asking every step again (and need not call ``action_processed``).
+        True only when that is certain: here when neither hook is overridden (a title that
+        overrides one answers for it)."""
         cls = type(self)
         return (
             cls.action_processed is Rules.action_processed

@@ -131,6 +131,11 @@ class Hex:
             _edited.append(self.coord)  # (set first by __init__)
             if len(_edited) > _EDITED_MAX:
                 del _edited[: _EDITED_MAX // 2]
+        elif name == "tokens" and bool(value) != bool(self.__dict__.get("tokens")):
+            # which hexes have city spaces changes only so: counted, so the list of them is
+            # known to be still right (routing.token_map)
+            global token_edits
+            token_edits += 1
         object.__setattr__(self, name, value)
 
 
@@ -139,6 +144,11 @@ _MAP_FIELDS = frozenset({"tile", "rotation"})
 #: tile or rotation assignments to any :class:`Hex` so far (a map changes by no other way;
 #: a restored snapshot brings new Hex objects and a new ``hexes`` dict)
 map_edits = 0
+
+#: ``tokens`` assignments to any :class:`Hex` so far that gave a hex city spaces or took
+#: them away (the per-city lists are changed in place; a hex gains or loses them only by an
+#: assignment, or in a restored snapshot, which brings a new ``hexes`` dict)
+token_edits = 0
 
 #: the hexes of the last assignments counted by ``map_edits`` (of any state's Hex), oldest
 #: first: what the track graph's signature is brought up to date from

@@ -94,10 +94,18 @@ class Step:
 
     #: whether the class keeps :meth:`active_entities` as written here (set per subclass)
     _PLAIN_ACTIVE: ClassVar[bool] = True
+    #: whether :meth:`blocking` is, as written here, ``blocks()`` and ``has_actions`` of the
+    #: round's entity when that is open (set per subclass; see Round.skip_steps)
+    _PLAIN_BLOCKING: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._PLAIN_ACTIVE = cls.active_entities is Step.active_entities
+        cls._PLAIN_BLOCKING = (
+            cls._PLAIN_ACTIVE
+            and cls.blocking is Step.blocking
+            and cls.current_entity is Step.current_entity
+        )
 
     def current_actions(self) -> list[str]:
         ent = self.current_entity()

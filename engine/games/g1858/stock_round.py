@@ -467,8 +467,19 @@ class StockTurn(Step):
         return next(self._sellable(player), None) is not None
 
     def _sellable(self, player: str) -> Iterator[sh.Bundle]:
+        # can_sell's tests that do not depend on the bundle, asked once per company before
+        # its bundles are made (the bundles are most of what a stock-round test costs)
+        plain = type(self).can_sell is StockTurn.can_sell
+        rules = self.game.definition.market
+        if plain and rules.sell_buy_order == "sell_buy" and self.bought():
+            return
         for corp in self.state.corporations.values():
             if corp.closed:
+                continue
+            if plain and (
+                not self.may_sell_company(corp)
+                or (rules.must_sell_in_blocks and self.sold_now(player, corp.sym))
+            ):
                 continue
             for b in sh.bundles_for(self.state, corp, player):
                 if self.can_sell(player, b):

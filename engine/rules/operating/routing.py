@@ -252,6 +252,25 @@ def car_bonus(game: Game, state: GameState, corp: str, train: str, stop_kinds: l
     return per_stop * sum(1 for k in stop_kinds if k in ("city", "offboard"))
 
 
+#: id(state) -> (its hexes dict, token_edits then, its hexes with city spaces)
+_TOKEN_HEXES: dict[int, tuple[dict[str, Any], int, list[str]]] = {}
+
+
+def token_map(state: GameState) -> dict[str, list[list[str | None]]]:
+    """The map's station spaces, hex -> per city, per slot: the hexes with a city only (the
+    walks and route checks read the map's tokens with ``.get``, so a hex left with none is
+    harmless).  Which hexes those are is kept until a Hex gains or loses its city spaces
+    (``state.token_edits``); the lists themselves are read afresh."""
+    hexes = state.hexes
+    hit = _TOKEN_HEXES.get(id(state))
+    if hit is None or hit[0] is not hexes or hit[1] != state_module.token_edits:
+        coords = [c for c, h in hexes.items() if h.tokens]
+        if len(_TOKEN_HEXES) > 16:
+            _TOKEN_HEXES.clear()
+        hit = _TOKEN_HEXES[id(state)] = (hexes, state_module.token_edits, coords)
+    return {c: hexes[c].tokens for c in hit[2]}
+
+
 def route_revenues(game: Game, state: GameState, corp: str, routes: Any) -> list[int]:
     """Ferrovia's value of each recorded route of a ``run_routes`` (raises IllegalAction for
     an illegal route or combination)."""
@@ -265,7 +284,7 @@ def route_revenues(game: Game, state: GameState, corp: str, routes: Any) -> list
         for r in routes
     ]
     trains = {r.train: train_spec(game, state, r.train) for r in routes}
-    tokens = {c: h.tokens for c, h in state.hexes.items()}
+    tokens = token_map(state)
     phase = list(common.current_phase(game, state).tiles)
     graph = track_graph(game, state)
     result = run_revenue(
@@ -334,11 +353,13 @@ def _reached_edges(
     family: str,
     coord: str,
     within: frozenset[int] | None = None,
+    first: bool = False,
 ) -> frozenset[int]:
     """``_reach(...).hexes.get(coord)`` (cut to ``within`` when given): from a reach already
     made, else from a walk that stops once those edges of ``coord`` are all found
     (:func:`ferrovia.graph.reached_edges`; a lay check on a map just changed needs no more;
-    kept beside the reaches, by hex)."""
+    kept beside the reaches, by hex).  ``first``: once one is found (a part of the answer,
+    empty only when it is)."""
 
     def cut(edges: frozenset[int]) -> frozenset[int]:
         return edges if within is None else edges & within
@@ -349,9 +370,11 @@ def _reached_edges(
         state,
         operator,
         family,
-        ("edges", coord, within),
+        ("edges", coord, within, first),
         lambda reach: cut(reach.hexes.get(coord, frozenset())),
-        lambda graph, **kw: walk_reached_edges(graph, operator, coord, within=within, **kw),
+        lambda graph, **kw: walk_reached_edges(
+            graph, operator, coord, within=within, first=first, **kw
+        ),
     )
     return edges
 
@@ -401,7 +424,7 @@ def _reach_args(
 ) -> tuple[dict[str, Any], tuple[str, ...], dict[str, list[int]]]:
     """The stations on the map, and a private railway's home hexes and reserved cities."""
     # (hexes without a city left out: the walk reads the map's token lists once or twice)
-    tokens = {c: h.tokens for c, h in state.hexes.items() if h.tokens}
+    tokens = token_map(state)
     home: tuple[str, ...] = ()
     home_cities: dict[str, list[int]] = {}
     if operator in state.privates:
@@ -517,9 +540,11 @@ class ReachedEdges(Mapping[str, set[int]]):
             hit = self._done[family] = set(_reached_edges(*self._args, family, self._coord))
         return hit
 
-    def within(self, family: str, edges: Collection[int]) -> set[int]:
+    def within(self, family: str, edges: Collection[int], *, first: bool = False) -> set[int]:
         """``self[family] & edges``, the walk stopped once those edges are found when the
-        family's edges are not known yet (a lay check needs only the new tile's exits)."""
+        family's edges are not known yet (a lay check needs only the new tile's exits).
+        ``first``: a part of it, empty only when it is (the walk stopped at the first edge
+        found: a lay on a hex without track asks no more)."""
         hit = self._done.get(family)
         if hit is not None:
             return hit & set(edges)
@@ -527,7 +552,7 @@ class ReachedEdges(Mapping[str, set[int]]):
             raise KeyError(family)
         if not edges:
             return set()  # (nothing asked: no walk)
-        return set(_reached_edges(*self._args, family, self._coord, frozenset(edges)))
+        return set(_reached_edges(*self._args, family, self._coord, frozenset(edges), first))
 
     def __iter__(self) -> Iterator[str]:
         return iter(GAUGE_FAMILIES)
@@ -537,11 +562,12 @@ class ReachedEdges(Mapping[str, set[int]]):
 
 
 def reached_within(
-    by_gauge: Mapping[str, set[int]], family: str, edges: Collection[int]
+    by_gauge: Mapping[str, set[int]], family: str, edges: Collection[int], *, first: bool = False
 ) -> set[int]:
-    """``by_gauge[family] & edges``, asking no more of a :class:`ReachedEdges` than that."""
+    """``by_gauge[family] & edges``, asking no more of a :class:`ReachedEdges` than that
+    (``first``: a part of it, empty only when it is; see :meth:`ReachedEdges.within`)."""
     if isinstance(by_gauge, ReachedEdges):
-        return by_gauge.within(family, edges)
+        return by_gauge.within(family, edges, first=first)
     return by_gauge[family] & set(edges)
 
 

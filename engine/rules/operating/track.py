@@ -447,6 +447,9 @@ class TrackStep(Step):
         # and dual track and once on the metre network with its metre and dual track: metre
         # track that only touches a broad line does not extend a route (nor broad a metre one).
         extends = upgrades = False
+        # a lay where any new track will do (none there before) asks only whether one of
+        # the new exits is reached: the walk stops at the first it finds
+        enough = rules.must_use == "any" or not old.tile.paths
         # (worked out when first asked: most lays never ask)
         made = functools.cache(
             lambda: self._passable(action.entity, coord, old, new_tile, action.rotation)
@@ -466,24 +469,20 @@ class TrackStep(Step):
             }
             # only the reached edges among the new exits count below (the new paths' edges
             # are all exits): asking no more lets the walk stop once those are found
-            reached = routing.reached_within(by_gauge, family, exits)
+            reached = routing.reached_within(by_gauge, family, exits, first=enough)
             if not reached:
                 continue
             extends = True
-            if (
-                rules.must_use == "any"
-                or not old.tile.paths
-                or uses_new_track_or_city(
-                    old.tile,
-                    old.rotation,
-                    new_tile,
-                    action.rotation,
-                    reached,
-                    usable=usable,
-                    passable=passable,
-                    revenue=rules.must_use == "new_track_or_revenue",
-                    gauge_fits=fits,
-                )
+            if enough or uses_new_track_or_city(
+                old.tile,
+                old.rotation,
+                new_tile,
+                action.rotation,
+                reached,
+                usable=usable,
+                passable=passable,
+                revenue=rules.must_use == "new_track_or_revenue",
+                gauge_fits=fits,
             ):
                 upgrades = True
                 break

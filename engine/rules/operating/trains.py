@@ -120,15 +120,17 @@ def depot_offer(game: Game, state: GameState) -> list[str]:
     reached = common.phases_reached(game, state)
     out: list[str] = []
     names: set[str] = set()
+    trains = state.trains
     for i, tid in enumerate(state.depot):
+        name = trains[tid].name
+        if name in names:
+            continue  # (asked first: most cards are a name already offered)
         if i:  # (the type looked up only for the cards after the first)
             available_on = common.train_type_def(game, tid).available_on
             if available_on is None or available_on not in reached:
                 continue
-        name = state.trains[tid].name
-        if name not in names:
-            names.add(name)
-            out.append(tid)
+        names.add(name)
+        out.append(tid)
     pool_names: set[str] = set()
     for tid in common.pool_trains(state):
         if not buyable_train(game, state, tid):

@@ -1,0 +1,87 @@
+"""Instructions of a warm replay, counted by valgrind (callgrind): a figure the machine's
+load does not move, for changes too small to see in CPU time on a shared machine (the
+warm replay's CPU time, and the reference's, move by 10-50 % between runs).
+
+    .venv/bin/python tools/bench/bench_instructions.py [FIXTURE ...]
+
+Each file (default: 1858_game_end_bank, random-s104-p6, 1858-quick-start-b; paths under
+../shared/fixtures) is replayed once to warm the process, then once more inside
+``operator.call``, the only function callgrind counts (``--toggle-collect``); hash seeds are
+fixed (``PYTHONHASHSEED=0``) so the walks go the same way each run.  Prints the instructions
+of those warm replays.  About 40 s a file under valgrind; needs ``valgrind`` on PATH.
+Compare two versions by running it on each (same files): a difference of 0.2 % is real.
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT.parent / "shared" / "fixtures"
+DEFAULT = (
+    "18xx.games/1858/1858_game_end_bank.json",
+    "reference-random/random-s104-p6.json",
+    "18xx.games/1858/1858-quick-start-b.json",
+)
+
+
+def _child(names: list[str]) -> None:
+    """Inside valgrind: warm up, then the counted replays."""
+    from ferrovia.replay import load_export, replay
+
+    datas = [load_export(FIXTURES / n) for n in names]
+    for d in datas:
+        replay(d)
+    for d in datas:
+        operator.call(replay, d)  # counted (--toggle-collect=_operator_call)
+
+
+def main() -> int:
+    args = sys.argv[1:]
+    if args[:1] == ["--child"]:
+        _child(args[1:])
+        return 0
+    if shutil.which("valgrind") is None:
+        print("instructions: skipped (needs valgrind on PATH)")
+        return 0
+    names = args or list(DEFAULT)
+    missing = [n for n in names if not (FIXTURES / n).is_file()]
+    if missing:
+        print(f"instructions: no {', '.join(missing)} under {FIXTURES}")
+        return 1
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                "--collect-atstart=no",
+                "--toggle-collect=_operator_call",
+                f"--callgrind-out-file={Path(tmp) / 'callgrind.out'}",
+                sys.executable,
+                __file__,
+                "--child",
+                *names,
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+        )
+    found = re.search(r"Collected : (\d+)", out.stderr)
+    if out.returncode != 0 or found is None:
+        print(out.stderr[-2000:])
+        return 1
+    print(f"instructions of one warm replay of {', '.join(Path(n).name for n in names)}:")
+    print(f"  {int(found.group(1)):,}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
