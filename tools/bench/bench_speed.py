@@ -96,9 +96,10 @@ def bench_reach() -> None:
 
 def bench_replay(runs: int = 3) -> None:
     """``runs``: each process figure (first replay, whole command; Ferrovia's and the
-    reference's alike) is the least of this many fresh processes, as each warm figure is the
-    best of three: one process's time for one file moves by up to half between runs on a
-    shared machine, and a single draw per side made the median swing by +-0.1."""
+    reference's alike) is the least of this many fresh processes, and each warm figure the
+    best of ``3 * runs`` replays on both sides: on this virtual machine even a plain Python
+    loop's CPU time moves by +-25 % from one run to the next, and a single draw per side made
+    the median ratio swing by +-0.1."""
     from ferrovia.replay import load_export, replay
 
     files = fixture_files()
@@ -127,7 +128,7 @@ def bench_replay(runs: int = 3) -> None:
         data = load_export(f)
         replay(data)
         warms = []
-        for _ in range(3):  # the best of three, as the reference side takes
+        for _ in range(3 * runs):  # as many as the reference side's warm repeats (3 a run)
             t0 = time.process_time()
             replay(data)
             warms.append(time.process_time() - t0)
@@ -165,8 +166,8 @@ def bench_replay(runs: int = 3) -> None:
 
 def _ref_replay(path: Path, runs: int = 1) -> dict[str, float] | None:
     """The 18xx.games engine's first and best warm in-process replay of one file (CPU s): the
-    least first over ``runs`` Ruby processes, and the best warm of all their repeats (so the
-    reference's warm figure is the best of ``3 * runs``: if anything, in its favour)."""
+    least first over ``runs`` Ruby processes, and the best warm of all their repeats (the best
+    of ``3 * runs``, as many as Ferrovia's warm figure is the best of)."""
     docs: list[dict[str, float]] = []
     for _ in range(runs):
         out = subprocess.run(
