@@ -1,7 +1,7 @@
 """All the speed figures of issue #12 in one command (CPU seconds: user + sys of this process).
 
     .venv/bin/python tools/bench/bench_speed.py [--seeds 20] [--players 2 3 4 5 6] [--skip-play]
-        [--only startup reach replay play] [--runs 3]
+        [--only startup reach replay routes play] [--runs 3]
 
 1. reach: fast reach against the plain 18xx.games walk (tests/reach_oracle.py) on the boards
    of 1858_game_end_bank every 10 actions, every company and private, both gauges;
@@ -14,8 +14,10 @@
    (tools/bench/ref_fresh.rb); then the first replay of 1858_game_end_bank in a fresh process
    split into phases (imports, definition, game, first and second replay).  Each process
    figure, on both sides, is the least of ``--runs`` fresh processes (default 3);
-4. start-up: ``ferrovia --version`` as a whole process.
-Needs ../shared/fixtures for 1 and 3 (skipped with a note when absent).
+4. start-up: ``ferrovia --version`` as a whole process;
+5. routes: the exact route search, cold, at every company turn of the four 18xx.games 1858
+   games (tools/bench/bench_routes.py: median, worst, turns over 200 ms).
+Needs ../shared/fixtures for 1, 3 and 5 (skipped with a note when absent).
 """
 
 from __future__ import annotations
@@ -294,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, nargs="*", default=[2, 3, 4, 5, 6])
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--skip-play", action="store_true")
-    ap.add_argument("--only", choices=["startup", "reach", "replay", "play"], nargs="*")
+    ap.add_argument("--only", choices=["startup", "reach", "replay", "routes", "play"], nargs="*")
     ap.add_argument(
         "--runs",
         type=int,
@@ -302,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
         help="replay: fresh processes per first/whole-command figure, the least taken (both sides)",
     )
     args = ap.parse_args(argv)
-    want = set(args.only or ["startup", "reach", "replay", "play"])
+    want = set(args.only or ["startup", "reach", "replay", "routes", "play"])
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (CPU seconds below)")
     if "startup" in want:
         bench_startup()
@@ -310,6 +312,13 @@ def main(argv: list[str] | None = None) -> int:
         bench_reach()
     if "replay" in want:
         bench_replay(max(1, args.runs))
+    if "routes" in want:
+        import bench_routes  # the exact route search at every company turn of the real games
+
+        if FIXTURES.is_dir():
+            bench_routes.main([])
+        else:
+            print("routes: skipped (no ../shared/fixtures)")
     if "play" in want and not args.skip_play:
         import bench_tail  # the heavy-tail figures (per game, per player count, worst calls)
 
