@@ -115,18 +115,27 @@ MESH_TRAINS = [
 ]
 
 
+def _stations(
+    draw: st.DrawFn, g: TrackGraph, holders: list[str | None]
+) -> dict[str, list[list[str | None]]]:
+    """Station spaces of every city of ``g``, the first slot held by one of ``holders``
+    (drawn; None leaves it free), the others free."""
+    tokens: dict[str, list[list[str | None]]] = {}
+    for s in g.stops:
+        if s.kind == "city":
+            slots: list[str | None] = [None] * s.slots
+            slots[0] = draw(st.sampled_from(holders))
+            tokens.setdefault(s.hex, []).append(slots)
+    return tokens
+
+
 @st.composite
 def meshes(draw: st.DrawFn) -> tuple[TrackGraph, dict[str, list[list[str | None]]], list]:  # type: ignore[type-arg]
     weights = [3, 3, 2, 1, 2, 1, 1]
     pool = [t for t, w in zip(MESH_TILES, weights, strict=True) for _ in range(w)]
     hexes = {h: (parse(draw(st.sampled_from(pool))), draw(st.integers(0, 5))) for h in HEXES}
     g = build_graph(hexes)
-    tokens: dict[str, list[list[str | None]]] = {}
-    for s in g.stops:
-        if s.kind == "city":
-            slots: list[str | None] = [None] * s.slots
-            slots[0] = draw(st.sampled_from(["X", "X", "Y", None]))
-            tokens.setdefault(s.hex, []).append(slots)
+    tokens = _stations(draw, g, ["X", "X", "Y", None])
     # mostly two trains: their routes compete for the ways through the mesh
     n = draw(st.sampled_from([1, 2, 2, 2]))
     picks = draw(st.lists(st.sampled_from(MESH_TRAINS), min_size=n, max_size=n))
@@ -354,13 +363,7 @@ def wide_meshes(draw: st.DrawFn) -> tuple[TrackGraph, dict[str, list[list[str | 
     hexes = [f"{r}{c + (i % 2)}" for i, r in enumerate("ABCD") for c in (1, 3, 5, 7)]
     tiles = {h: (parse(draw(st.sampled_from(pool))), draw(st.integers(0, 5))) for h in hexes}
     g = build_graph(tiles)
-    tokens: dict[str, list[list[str | None]]] = {}
-    for s in g.stops:
-        if s.kind == "city":
-            slots: list[str | None] = [None] * s.slots
-            slots[0] = draw(st.sampled_from(["X", "Y", None, None]))
-            tokens.setdefault(s.hex, []).append(slots)
-    return g, tokens
+    return g, _stations(draw, g, ["X", "Y", None, None])
 
 
 @settings(
