@@ -180,7 +180,7 @@ def optimum_before(
     corp = action.entity
     train_ids = [t for t in common.engines(game, state, corp) if not state.trains[t].operated]
     graph = routing.track_graph(game, state)
-    tokens = {c: h.tokens for c, h in state.hexes.items()}
+    tokens = routing.token_map(state)
     phase = list(common.current_phase(game, state).tiles)
     trains = [(t, routing.train_spec(game, state, t)) for t in train_ids]
     best = best_routes(

@@ -773,7 +773,7 @@ class GreedyBot(Bot):
 
         game, state, op = turn.game, turn.state, turn.entity
         graph = routing.track_graph(game, state)
-        tokens = {c: h.tokens for c, h in state.hexes.items()}
+        tokens = routing.token_map(state)
         phase = list(common.current_phase(game, state).tiles)
         have = [(t, routing.train_spec(game, state, t)) for t in common.trains_of(state, op)]
 

@@ -69,7 +69,7 @@ def _from_rules(
     graph = routing.track_graph(game, state)
     trains = [(t, routing.train_spec(game, state, t)) for t in common.trains_of(state, company)]
     phase = list(common.current_phase(game, state).tiles)
-    tokens = {c: h.tokens for c, h in state.hexes.items()}
+    tokens = routing.token_map(state)
     return graph, trains, phase, tokens
 
 

@@ -612,7 +612,7 @@ def best_run(game: Game, state: GameState, corp: str, train_ids: list[str]) -> l
     from ferrovia.rules.actions import Route
 
     graph = track_graph(game, state)
-    tokens = {c: h.tokens for c, h in state.hexes.items()}
+    tokens = token_map(state)
     phase = list(common.current_phase(game, state).tiles)
     trains = [(t, train_spec(game, state, t)) for t in train_ids]
     best = best_routes(
