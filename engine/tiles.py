@@ -304,10 +304,13 @@ def path_kept(
 ) -> bool:
     """Whether ``new_path`` keeps ``old_path``: every old end has a matching new end, and the
     gauge fits."""
-    new_ends = path_ends(new_tile, new_path, new_rotation)
-    return all(
-        any(_end_kept(o, n) for n in new_ends) for o in path_ends(old_tile, old_path, old_rotation)
-    ) and gauge_fits(old_path.track, new_path.track)
+    return _summary_kept(
+        _end_summary(old_tile, old_path, old_rotation),
+        old_path,
+        _end_summary(new_tile, new_path, new_rotation),
+        new_path,
+        gauge_fits,
+    )
 
 
 #: a path's ends at a rotation as the keeping test reads them: its edges, and its other ends
@@ -320,19 +323,21 @@ def _end_summaries(tile: Tile, rotation: int) -> tuple[EndSummary, ...]:
     into edge numbers and other ends: the upgrade checks compare every old path with every new
     one at each rotation, so a process's first lays re-derived the same ends tens of times
     (7,800 path_ends calls in a first replay of 1858_game_end_bank, 60 after)."""
-    out = []
-    for p in tile.paths:
-        ends = path_ends(tile, p, rotation)
-        edges = frozenset(e.num for e in ends if isinstance(e, Edge))
-        out.append((edges, tuple(e for e in ends if not isinstance(e, Edge))))
-    return tuple(out)
+    return tuple(_end_summary(tile, p, rotation) for p in tile.paths)
+
+
+def _end_summary(tile: Tile, path: Path, rotation: int) -> EndSummary:
+    ends = path_ends(tile, path, rotation)
+    edges = frozenset(e.num for e in ends if isinstance(e, Edge))
+    return edges, tuple(e for e in ends if not isinstance(e, Edge))
 
 
 def _summary_kept(
     old: EndSummary, old_path: Path, new: EndSummary, new_path: Path, gauge_fits: GaugeFits
 ) -> bool:
-    """:func:`path_kept` on summaries: an old edge is kept only by the same new edge
-    (:func:`_end_kept`), any other old end by some new end that is not an edge."""
+    """Whether the new path keeps the old one, on their end summaries: an old edge is kept
+    only by the same new edge (:func:`_end_kept`), any other old end by some new end that is
+    not an edge; and the gauge fits."""
     return (
         old[0] <= new[0]
         and all(any(_end_kept(o, n) for n in new[1]) for o in old[1])
