@@ -448,15 +448,20 @@ class StockTurn(Step):
 
     def can_sell(self, player: str, bundle: sh.Bundle) -> bool:
         g, s = self.game, self.state
-        corp = s.corporations[bundle.corp]
-        rules = g.definition.market
         return (
             bundle.owner == player
-            and self.may_sell_company(corp)
-            and not (rules.must_sell_in_blocks and self.sold_now(player, corp.sym))
-            and not (rules.sell_buy_order == "sell_buy" and self.bought())
+            and self._may_sell_of(player, s.corporations[bundle.corp])
             and sh.fits_in_pool(g, s, bundle)
             and sh.can_dump(s, player, bundle)
+        )
+
+    def _may_sell_of(self, player: str, corp: Corporation) -> bool:
+        """:meth:`can_sell`'s tests that do not depend on the bundle."""
+        rules = self.game.definition.market
+        return (
+            self.may_sell_company(corp)
+            and not (rules.must_sell_in_blocks and self.sold_now(player, corp.sym))
+            and not (rules.sell_buy_order == "sell_buy" and self.bought())
         )
 
     def sellable_bundles(self, player: str) -> list[sh.Bundle]:
@@ -470,16 +475,8 @@ class StockTurn(Step):
         # can_sell's tests that do not depend on the bundle, asked once per company before
         # its bundles are made (the bundles are most of what a stock-round test costs)
         plain = type(self).can_sell is StockTurn.can_sell
-        rules = self.game.definition.market
-        if plain and rules.sell_buy_order == "sell_buy" and self.bought():
-            return
         for corp in self.state.corporations.values():
-            if corp.closed:
-                continue
-            if plain and (
-                not self.may_sell_company(corp)
-                or (rules.must_sell_in_blocks and self.sold_now(player, corp.sym))
-            ):
+            if corp.closed or (plain and not self._may_sell_of(player, corp)):
                 continue
             for b in sh.bundles_for(self.state, corp, player):
                 if self.can_sell(player, b):
