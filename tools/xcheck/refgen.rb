@@ -62,7 +62,8 @@ def bids(game, step, player)
   # take a bid on another one then)
   auctioned = nil
   step.send(:active_auction) { |company, _| auctioned = company }
-  companies = auctioned ? [auctioned] : step.companies
+  # an auction step lists its companies; 1858's stock round bids on its auctionable privates
+  companies = auctioned ? [auctioned] : step.respond_to?(:companies) ? step.companies : step.send(:auctionable_companies)
   companies.each do |c|
     min = step.min_bid(c)
     max = step.max_bid(player, c)
@@ -99,6 +100,8 @@ def share_buys(game, step, entity)
   corps.flat_map do |corp|
     ipo = entity.company? ? corp.available_share : corp.ipo_shares.first
     bundles = [ipo, game.share_pool.shares_by_corporation[corp]&.first].compact.map(&:to_bundle)
+    # (1858's exchange step takes only the president's share of a company not yet floated)
+    bundles = bundles.reject { |b| !corp.floated? && !b.presidents_share } if entity.company? && TITLE.start_with?('1858')
     bundles.select { |b| entity.company? ? step.can_exchange?(entity, b) : step.can_buy?(holder, b) }.map do |b|
       Engine::Action::BuyShares.new(entity, shares: b.shares, share_price: b.price_per_share, percent: b.percent)
     end
