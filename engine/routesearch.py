@@ -246,7 +246,10 @@ class _Budget(Exception):
 
 
 class _OutOfWork(Exception):
-    """A budgeted search (:class:`Work`) has spent its budget."""
+    """A budgeted search (:class:`Work`) has spent its budget (``partial``: the routes a
+    listing had found by then)."""
+
+    partial: list[_Candidate] | None = None
 
 
 class Work:
@@ -793,8 +796,11 @@ class _Enumerator:
                 group_used.difference_update(groups[start])
                 on_route[start] = 0
                 route.pop()
-        except _OutOfWork:
+        except _OutOfWork as stop:
             if not best_only:
+                for cand in out.values():
+                    cand.mask &= ~avoid
+                stop.partial = list(out.values())
                 raise
             # the budget ran out: the best route found so far (a legal one), if any
         # the avoided track is not part of the routes' own masks
@@ -1511,8 +1517,9 @@ class _LinkEnumerator(_Enumerator):
                 group_used.difference_update(groups[start])
                 on_route[start] = 0
                 route.pop()
-        except _OutOfWork:
+        except _OutOfWork as stop:
             if not best_only:
+                stop.partial = out
                 raise
             # the budget ran out: the best route found so far (a legal one), if any
             route.clear()
@@ -1991,8 +1998,24 @@ class _RunSearch:
             )
             exact = self.work is None or not self.work.ran_out
             return chosen, exact, sum(len(v) for v in by_spec.values())
-        except _OutOfWork:
-            return greedy, False, 0  # the budget ran out listing candidates
+        except _OutOfWork as stop:
+            # the budget ran out listing: the best run of the routes listed so far (with the
+            # reserve), at worst the greedy run -- they are legal, and often the optimum's
+            if stop.partial is None or self.work is None:
+                return greedy, False, 0
+            by_spec[spec] = sorted(stop.partial, key=lambda c: -c.revenue)
+            for other in kinds:
+                by_spec.setdefault(other, list(self.top(other)))
+            self.work.grant(1)
+            chosen = _combine(
+                [(tid, by_spec[s]) for tid, s in trains],
+                lower,
+                greedy,
+                _Meet(_exits(self.graph, self.chain_sets.values())),
+                None,
+                self.work,
+            )
+            return chosen, False, sum(len(v) for v in by_spec.values())
         except _Budget:
             if pair and (limit is None or limit > _PAIR_AFTER):
                 try:
