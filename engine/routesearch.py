@@ -263,11 +263,12 @@ class Work:
     __slots__ = ("cap", "ran_out", "reserve", "spent")
 
     def __init__(self, budget: int) -> None:
-        # a quarter is kept back to complete the greedy run when the rest runs out in it
-        # (the first train's best route alone can take all of it: then the others still
-        # get a route each)
+        # a quarter more is granted once the budget is spent, to complete the greedy run
+        # (the first train's best route alone can take all of it: then the others still get
+        # a route each) or to combine the routes listed so far; not a part kept back, so
+        # every search that fits in ``budget`` stays exact
         self.reserve = budget // 4
-        self.cap = budget - self.reserve
+        self.cap = budget
         self.spent = 0
         self.ran_out = False  # once out of work, the result is not proven best
 
@@ -2038,10 +2039,14 @@ _START_LIST = 60  # ... and none when more routes than this are that good
 _MAX_WAYS = 50000  # ways between stops beyond which the plain walk is used instead
 #: the work budget (:class:`Work`) of the searches of play -- ``legal_actions``' run and the
 #: greedy bot's -- so no listing waits on an exponential corner.  Not a rule: chosen on this
-#: machine so that the slowest cold budgeted search of session 7's slowest dumps (1858 p6
-#: 7E+7E and 7E+6E, 1858 India 6M+6M, 0.1-2.7 s exact) takes at most ~120 ms of CPU
-#: (a unit is 1-4 us; ~40 ms of each search is fixed: chains, ways, tables)
-PLAY_BUDGET = 40000
+#: machine (session 8, CPU, load 3-4) so that the slowest cold budgeted search of 112 dumps
+#: (session 7's slowest, 1858 p6 7E+7E / 7E+6E and India 6M+6M, 0.1-2.7 s exact, and the
+#: searches 40,000 stopped in 1858 p6 seeds 6, 7, 20 and India p6 seeds 1-2) takes 70-130 ms
+#: (a unit is 1-4 us, and 30-40 ms of a search is fixed: chains, ways, tables).  Of the
+#: budgets of the same worst case, this one (with its quarter granted after) came closest to
+#: the optimum: 36,000 + 9,000 a mean 5.1-5.8 % below it, 30,000 + 10,000 5.2-7.8 %,
+#: 35,000 + 4,375 5.1-8.6 %
+PLAY_BUDGET = 36000
 
 
 def _pair_search(

@@ -128,25 +128,34 @@ def test_a_real_slow_search_stops_at_the_same_run_cold_and_warm() -> None:
     assert best_routes(graph, trains, **kw, budget=10**9).exact  # enough: exact
 
 
-def test_bot_games_do_not_depend_on_the_games_before(monkeypatch: Any) -> None:
-    """With a budget small enough that many of its searches stop, a game played after
-    another in the same process is the game played first in it."""
+def test_the_searches_of_a_bot_game_played_after_another_are_those_of_a_cold_search(
+    monkeypatch: Any,
+) -> None:
+    """With a budget small enough that many of its searches stop, every search of a game
+    played after another in the same process (every route-search cache warm) finds what the
+    same search finds with every cache empty.  (Whole bot games can still differ after
+    another game, budget or not: the track graph's path ids depend on the graphs built
+    before -- 1858 p3 seed 5 with these bots ran ZPB's 2H+4H with the trains swapped at
+    action 260, same revenue, when played after seed 6, already before the budget -- and the
+    exact search breaks ties between equal runs by chain order.)"""
     from ferrovia.play import play
 
-    stopped = [0]
+    seen: list[tuple[Any, Any, BestRoutes]] = []
     orig = rs.best_routes
 
-    def counting(*args: Any, **kw: Any) -> BestRoutes:
+    def recording(*args: Any, **kw: Any) -> BestRoutes:
         out = orig(*args, **kw)
-        stopped[0] += not out.exact
+        seen.append((args, kw, out))
         return out
 
-    monkeypatch.setattr(rs, "PLAY_BUDGET", 200)
-    monkeypatch.setattr(rs, "best_routes", counting)
+    monkeypatch.setattr(rs, "PLAY_BUDGET", 100)
     bots = ["greedy", "random", "greedy"]
-    _cold()
-    first = play(3, 5, bots=bots, max_actions=500).actions
-    assert stopped[0] > 0
-    play(3, 6, bots=bots, max_actions=500)  # another game fills every cache
-    again = play(3, 5, bots=bots, max_actions=500).actions
-    assert again == first
+    play(3, 6, bots=bots, max_actions=500)  # fills every cache
+    monkeypatch.setattr(rs, "best_routes", recording)
+    play(3, 5, bots=bots, max_actions=500)
+    budgeted = [x for x in seen if x[1].get("budget") is not None]
+    stopped = [x for x in budgeted if not x[2].exact]
+    assert len(stopped) >= 5
+    for args, kw, out in stopped + budgeted[:: max(1, len(budgeted) // 20)]:
+        _cold()
+        assert _run(orig(*args, **kw)) == _run(out)
