@@ -195,6 +195,35 @@ Session 7, measured on the dumps (CPU, min of 2-3) and not kept:
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
 reported as inexact.
+
+Budget (session 8, issue #12 item 3)
+------------------------------------
+The exact optimum of two long trains keeps its exponential corner, so the searches of play --
+``legal_actions``' run (:func:`ferrovia.rules.operating.routing.best_run`) and the greedy bot's
+train choice -- pass ``budget=PLAY_BUDGET``, as 18xx.games bounds its auto-router (routes per
+train, timeouts); ``ferrovia routes`` (unless ``--budget``), ``replay --check-routes`` and
+``tools/bench/bench_routes.py`` stay exact.  A :class:`Work` counts logical work, never time:
+a node of a route walk (both enumerators), a step looked at from a sequence's tail, the ways
+of each joint question solved (in a route and in the combination), a candidate tried in the
+combination.  Past the budget the search stops where it is: a train's best-route search keeps
+the best route found, the greedy run is completed with a quarter more granted (shared by the
+trains left), a candidate list cut short is combined as far as listed (with that quarter),
+and the best legal run found is returned, ``exact=False`` -- at worst the greedy run.
+
+Deterministic and history-independent: a budgeted search builds all its own work (chain
+sets, enumerators, links and their answers; it reads and leaves nothing in ``_MAPS`` or
+``_LINK_SETS``), so where it stops and what it has found then depend on its inputs and the
+budget only; its result is remembered in ``_RECENT`` under both.  The cost: no reuse of an
+earlier search's work (the reuse could not be charged faithfully: an answer about town ways
+remembers the ways the first asker chose, so a warm search may realise a route by other
+ways).  ``tests/test_routes_budget.py`` checks cold against warm runs, flags included.
+
+Figures (CPU, load 2-4): on 112 dumps (session 7's slowest and every search 40,000 units
+stopped in 1858 p6 seeds 6, 7, 20 and India p6 seeds 1-2; exact 0.06-12 s) a cold budgeted
+search takes at most 105-132 ms per run of the set, mostly 50-90; its run is the optimum in
+43 of them and below it by a mean 5.1-5.8 % per set, at most 27 % (7E+7E and 6M+6M whose
+best single route alone is over the budget: the second train gets what is left).  In play,
+see README (Speed).
 """
 
 from __future__ import annotations
