@@ -755,6 +755,8 @@ class _Enumerator:
                         extra = sums[-1] - fsum + free_val[tail]
                     else:
                         extra = sums[bisect.bisect_right(ds, k)]
+                        if work is not None:  # (a look at every stop of the route)
+                            work.charge(len(route) // 6)
                         for st in route:
                             d = dmap.get(st)
                             if d is not None and d <= k:
