@@ -203,8 +203,9 @@ The exact optimum of two long trains keeps its exponential corner, so the search
 train choice -- pass ``budget=PLAY_BUDGET``, as 18xx.games bounds its auto-router (routes per
 train, timeouts); ``ferrovia routes`` (unless ``--budget``), ``replay --check-routes`` and
 ``tools/bench/bench_routes.py`` stay exact.  A :class:`Work` counts logical work, never time:
-a node of a route walk (both enumerators), a step looked at from a sequence's tail, the ways
-of each joint question solved (in a route and in the combination), a candidate tried in the
+a node of a route walk (both enumerators; an M train's node one more per six stops of its
+route when its bound scans them), a step looked at from a sequence's tail, the ways of each
+joint question solved (in a route and in the combination), a candidate tried in the
 combination.  Past the budget the search stops where it is: a train's best-route search keeps
 the best route found, the greedy run is completed with a quarter more granted (shared by the
 trains left), a candidate list cut short is combined as far as listed (with that quarter),
@@ -220,9 +221,10 @@ ways).  ``tests/test_routes_budget.py`` checks cold against warm runs, flags inc
 
 Figures (CPU, load 2-4): on 112 dumps (session 7's slowest and every search 40,000 units
 stopped in 1858 p6 seeds 6, 7, 20 and India p6 seeds 1-2; exact 0.06-12 s) a cold budgeted
-search takes at most 105-132 ms per run of the set, mostly 50-90; its run is the optimum in
-43 of them and below it by a mean 5.1-5.8 % per set, at most 27 % (7E+7E and 6M+6M whose
-best single route alone is over the budget: the second train gets what is left).  In play,
+search takes at most 101-129 ms (load ~3; the same search moves by 87-129 ms), mostly 50-90;
+its run is the optimum in 36 of them and below it by a mean 5.5-5.9 % per set, at most 29 %
+(7E+7E and 6M+6M whose best single route alone is over the budget: the second train gets
+what is left).  In play,
 see README (Speed).
 """
 
@@ -2072,11 +2074,12 @@ _MAX_WAYS = 50000  # ways between stops beyond which the plain walk is used inst
 #: greedy bot's -- so no listing waits on an exponential corner.  Not a rule: chosen on this
 #: machine (session 8, CPU, load 3-4) so that the slowest cold budgeted search of 112 dumps
 #: (session 7's slowest, 1858 p6 7E+7E / 7E+6E and India 6M+6M, 0.1-2.7 s exact, and the
-#: searches 40,000 stopped in 1858 p6 seeds 6, 7, 20 and India p6 seeds 1-2) takes 70-130 ms
-#: (a unit is 1-4 us, and 30-40 ms of a search is fixed: chains, ways, tables).  Of the
+#: searches 40,000 stopped in 1858 p6 seeds 6, 7, 20 and India p6 seeds 1-2) takes 87-129 ms
+#: (a unit is 1-3 us, and 30-40 ms of a search is fixed: chains, ways, tables).  Of the
 #: budgets of the same worst case, this one (with its quarter granted after) came closest to
 #: the optimum: 36,000 + 9,000 a mean 5.1-5.8 % below it, 30,000 + 10,000 5.2-7.8 %,
-#: 35,000 + 4,375 5.1-8.6 %
+#: 35,000 + 4,375 5.1-8.6 % (before M-train nodes were charged by route length: since,
+#: 5.5-5.9 %)
 PLAY_BUDGET = 36000
 
 
