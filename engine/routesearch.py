@@ -195,6 +195,37 @@ Session 7, measured on the dumps (CPU, min of 2-3) and not kept:
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
 reported as inexact.
+
+Budget (session 8, issue #12 item 3)
+------------------------------------
+The exact optimum of two long trains keeps its exponential corner, so the searches of play --
+``legal_actions``' run (:func:`ferrovia.rules.operating.routing.best_run`) and the greedy bot's
+train choice -- pass ``budget=PLAY_BUDGET``, as 18xx.games bounds its auto-router (routes per
+train, timeouts); ``ferrovia routes`` (unless ``--budget``), ``replay --check-routes`` and
+``tools/bench/bench_routes.py`` stay exact.  A :class:`Work` counts logical work, never time:
+a node of a route walk (both enumerators; an M train's node one more per six stops of its
+route when its bound scans them), a step looked at from a sequence's tail, the ways of each
+joint question solved (in a route and in the combination), a candidate tried in the
+combination.  Past the budget the search stops where it is: a train's best-route search keeps
+the best route found, the greedy run is completed with a quarter more granted (shared by the
+trains left), a candidate list cut short is combined as far as listed (with that quarter),
+and the best legal run found is returned, ``exact=False`` -- at worst the greedy run.
+
+Deterministic and history-independent: a budgeted search builds all its own work (chain
+sets, enumerators, links and their answers; it reads and leaves nothing in ``_MAPS`` or
+``_LINK_SETS``), so where it stops and what it has found then depend on its inputs and the
+budget only; its result is remembered in ``_RECENT`` under both.  The cost: no reuse of an
+earlier search's work (the reuse could not be charged faithfully: an answer about town ways
+remembers the ways the first asker chose, so a warm search may realise a route by other
+ways).  ``tests/test_routes_budget.py`` checks cold against warm runs, flags included.
+
+Figures (CPU, load 2-4): on 112 dumps (session 7's slowest and every search 40,000 units
+stopped in 1858 p6 seeds 6, 7, 20 and India p6 seeds 1-2; exact 0.06-12 s) a cold budgeted
+search takes at most 101-129 ms (load ~3; the same search moves by 87-129 ms), mostly 50-90;
+its run is the optimum in 36 of them and below it by a mean 5.5-5.9 % per set, at most 29 %
+(7E+7E and 6M+6M whose best single route alone is over the budget: the second train gets
+what is left).  In play,
+see README (Speed).
 """
 
 from __future__ import annotations
@@ -243,6 +274,52 @@ class BestRoutes:
 
 class _Budget(Exception):
     """More candidate routes than the caller's ``limit``."""
+
+
+class _OutOfWork(Exception):
+    """A budgeted search (:class:`Work`) has spent its budget (``partial``: the routes a
+    listing had found by then)."""
+
+    partial: list[_Candidate] | None = None
+
+
+class Work:
+    """The work budget of one search (``best_routes(budget=...)``): units of logical work,
+    charged where the search does something whatever any cache holds -- a node of a route
+    walk, a way looked at by a joint question, a candidate tried in the combination.  A
+    budgeted search builds all its own work (no :class:`_MapWork` or link answers of earlier
+    searches), so where it stops, and so its answer, depends on its inputs and the budget
+    alone, never on the searches before it nor on time."""
+
+    __slots__ = ("cap", "ran_out", "reserve", "spent")
+
+    def __init__(self, budget: int) -> None:
+        # a quarter more is granted once the budget is spent, to complete the greedy run
+        # (the first train's best route alone can take all of it: then the others still get
+        # a route each) or to combine the routes listed so far; not a part kept back, so
+        # every search that fits in ``budget`` stays exact
+        self.reserve = budget // 4
+        self.cap = budget
+        self.spent = 0
+        self.ran_out = False  # once out of work, the result is not proven best
+
+    def charge(self, units: int = 1) -> None:
+        """Count ``units`` of work; past the budget, raise :class:`_OutOfWork`."""
+        self.spent += units
+        if self.spent > self.cap:
+            self.ran_out = True
+            raise _OutOfWork
+
+    @property
+    def exhausted(self) -> bool:
+        """Nothing left to spend now (a share of the reserve may still be granted)."""
+        return self.spent > self.cap
+
+    def grant(self, parts: int) -> None:
+        """Out of work: one of ``parts`` equal shares of what is left of the reserve."""
+        units = self.reserve // max(parts, 1)
+        self.reserve -= units
+        self.cap = self.spent + units
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,6 +475,9 @@ class _Enumerator:
     bound (value so far + the best values the remaining distance could still add) below the
     threshold.
     """
+
+    #: the budget of the search this enumerator serves (None: no budget, exact)
+    work: Work | None = None
 
     def __init__(
         self,
@@ -638,8 +718,11 @@ class _Enumerator:
         hex_counted = hex_sides
         room_extra = self.zero_side_chains if hex_sides else 0
         prune_limit = row_limit[prune_row] if prune_row >= 0 else 0
+        work = self.work
 
         def extend(mask: int, raw: int, has_token: bool, sides: int, fsum: int) -> None:
+            if work is not None:
+                work.charge()  # a node of the walk
             tail = route[-1]
             n = len(route)
             # an end that scores nothing only lengthens a route (same revenue, more track):
@@ -674,6 +757,8 @@ class _Enumerator:
                         extra = sums[-1] - fsum + free_val[tail]
                     else:
                         extra = sums[bisect.bisect_right(ds, k)]
+                        if work is not None:  # (a look at every stop of the route)
+                            work.charge(len(route) // 6)
                         for st in route:
                             d = dmap.get(st)
                             if d is not None and d <= k:
@@ -724,26 +809,34 @@ class _Enumerator:
                 route.pop()
 
         vals = values or [0] * len(stops)
-        for start in sorted(adjacency, key=lambda s: -vals[s]):
-            row = row_of[start]
-            if row_limit and not hex_sides:
-                if not kind_ok[start]:
+        try:
+            for start in sorted(adjacency, key=lambda s: -vals[s]):
+                row = row_of[start]
+                if row_limit and not hex_sides:
+                    if not kind_ok[start]:
+                        continue
+                    if row >= 0 and stops[start].visit_cost > row_limit[row]:
+                        continue
+                if to_token[start] >= inf:
                     continue
-                if row >= 0 and stops[start].visit_cost > row_limit[row]:
-                    continue
-            if to_token[start] >= inf:
-                continue
-            route.append(start)
-            on_route[start] = 1
-            group_used.update(groups[start])
-            if row >= 0:
-                counts[row] += stops[start].visit_cost
-            extend(avoid, vals[start], token[start], 0, free_val[start])
-            if row >= 0:
-                counts[row] -= stops[start].visit_cost
-            group_used.difference_update(groups[start])
-            on_route[start] = 0
-            route.pop()
+                route.append(start)
+                on_route[start] = 1
+                group_used.update(groups[start])
+                if row >= 0:
+                    counts[row] += stops[start].visit_cost
+                extend(avoid, vals[start], token[start], 0, free_val[start])
+                if row >= 0:
+                    counts[row] -= stops[start].visit_cost
+                group_used.difference_update(groups[start])
+                on_route[start] = 0
+                route.pop()
+        except _OutOfWork as stop:
+            if not best_only:
+                for cand in out.values():
+                    cand.mask &= ~avoid
+                stop.partial = list(out.values())
+                raise
+            # the budget ran out: the best route found so far (a legal one), if any
         # the avoided track is not part of the routes' own masks
         for cand in out.values():
             cand.mask &= ~avoid
@@ -1265,11 +1358,14 @@ class _LinkEnumerator(_Enumerator):
 
         # per depth, the links so far with their ways propagated (None: not needed yet)
         prefix: list[list[list[_Option]] | None] = [[]]
+        work = self.work
 
         def extend(
             raw: int, has_token: bool, track: int, passed: int, core_t: int, core_s: int
         ) -> None:
             nonlocal witness
+            if work is not None:
+                work.charge()  # a node of the walk
             tail = route[-1]
             n = len(route)
             if (
@@ -1291,6 +1387,8 @@ class _LinkEnumerator(_Enumerator):
             taken_both = track | passed << shift
             core_both = core_t | core_s << shift
             for other in self.link_adj.get(tail, ()):
+                if work is not None:
+                    work.charge()  # a step looked at
                 if on_route[other]:
                     continue
                 row = row_of[other]
@@ -1366,6 +1464,8 @@ class _LinkEnumerator(_Enumerator):
                             None if narrowed_by is None else [narrowed_by[id(x)] for x in order]
                         )
                     else:
+                        if work is not None:  # a joint question: the ways it looks at
+                            work.charge(len(opts) + sum(map(len, link_opts)))
                         # the links so far, propagated once per prefix (siblings share it)
                         if prefix[-1] is None:
                             prefix[-1] = _propagate_one(
@@ -1430,26 +1530,35 @@ class _LinkEnumerator(_Enumerator):
                     witness = saved
                     # the earlier links keep their old ways, which fit the shorter sequence
 
-        for start in sorted(self.link_adj, key=lambda s: -vals[s]):
-            row = row_of[start]
-            if row_limit:
-                if not kind_ok[start]:
+        try:
+            for start in sorted(self.link_adj, key=lambda s: -vals[s]):
+                row = row_of[start]
+                if row_limit:
+                    if not kind_ok[start]:
+                        continue
+                    if row >= 0 and cost[start] > row_limit[row]:
+                        continue
+                if to_token[start] >= inf:
                     continue
-                if row >= 0 and cost[start] > row_limit[row]:
-                    continue
-            if to_token[start] >= inf:
-                continue
-            route.append(start)
-            on_route[start] = 1
-            group_used.update(groups[start])
-            if row >= 0:
-                counts[row] += cost[start]
-            extend(vals[start], token[start], 0, 0, 0, 0)
-            if row >= 0:
-                counts[row] -= cost[start]
-            group_used.difference_update(groups[start])
-            on_route[start] = 0
-            route.pop()
+                route.append(start)
+                on_route[start] = 1
+                group_used.update(groups[start])
+                if row >= 0:
+                    counts[row] += cost[start]
+                extend(vals[start], token[start], 0, 0, 0, 0)
+                if row >= 0:
+                    counts[row] -= cost[start]
+                group_used.difference_update(groups[start])
+                on_route[start] = 0
+                route.pop()
+        except _OutOfWork as stop:
+            if not best_only:
+                stop.partial = out
+                raise
+            # the budget ran out: the best route found so far (a legal one), if any
+            route.clear()
+            link_opts.clear()
+            witness.clear()
         # stubs: a stop with the company's station and one chain to a free stop
         for x, stub in self.stubs.items():
             if not token[x] or vals[x] < need:
@@ -1477,16 +1586,19 @@ def best_routes(
     tokens: Tokens,
     rules: RouteRules = DEFAULT_ROUTE_RULES,
     limit: int | None = None,
+    budget: int | None = None,
 ) -> BestRoutes:
     """The company's highest-earning legal run (exact; algorithm in the module docstring).
 
     ``trains``: (train id, spec) of every train the company may run now.  ``limit``: for
     callers that need any good legal run quickly (random play): when proving the optimum
     would list more than ``limit`` candidate routes, the best run found so far (at least the
-    greedy one) is returned with ``exact=False``.  Without it the result is always exact.
+    greedy one) is returned with ``exact=False``.  ``budget``: units of work (:class:`Work`,
+    "Budget" in the module docstring; :data:`PLAY_BUDGET` for play); when they run out, the
+    best legal run found so far, ``exact=False``.  Without either the result is always exact.
     """
     with _collector_paused():
-        return _best_routes(graph, trains, phase, company, tokens, rules, limit)
+        return _best_routes(graph, trains, phase, company, tokens, rules, limit, budget)
 
 
 @contextmanager
@@ -1512,6 +1624,7 @@ def _best_routes(
     tokens: Tokens,
     rules: RouteRules,
     limit: int | None,
+    budget: int | None = None,
 ) -> BestRoutes:
     chain_sets: dict[str, _ChainSet] = {}
     bits: dict[int, int] = {}
@@ -1520,13 +1633,19 @@ def _best_routes(
         if family not in chain_sets:
             chain_sets[family] = _chain_set(graph, company, tokens, family, bits)
     where = _map_inputs(graph, chain_sets, phase, company, tokens, rules)
-    key = (where, tuple(trains), limit)
+    # (a budgeted result depends on its inputs and budget alone: remembered like any other)
+    key = (where, tuple(trains), limit) if budget is None else (where, tuple(trains), limit, budget)
     known = _RECENT.get(key)
     if known is not None:
         _RECENT.move_to_end(key)
         return known
+    budgeted = None if budget is None else Work(budget)
     work = _MAPS.get(where)
-    if work is None:
+    if budgeted is not None:
+        # a budgeted search reuses no work of earlier searches (and leaves none): it must
+        # stop at the same point, with the same routes found, whatever ran before it
+        work = _MapWork(chain_sets)
+    elif work is None:
         work = _MAPS[where] = _MapWork(chain_sets)
         if len(_MAPS) > _MAPS_SIZE:
             _MAPS.popitem(last=False)
@@ -1572,10 +1691,13 @@ def _best_routes(
                     en = _LinkEnumerator(en, free)
                 except _Budget:
                     pass  # a mesh too big to list its ways: the plain walk
+            en.work = budgeted
             work.enumerators[spec] = en
         enumerators[spec] = en
-    search = _RunSearch(graph, chain_sets, enumerators, limit, work.tops)
+    search = _RunSearch(graph, chain_sets, enumerators, limit, work.tops, budgeted)
     chosen, exact, considered = search.best(trains)
+    if budgeted is not None and budgeted.ran_out:
+        exact = False  # (a train's best route, or a bound, may have been cut short)
     results = []
     for tid, spec in trains:
         c = chosen.get(tid)
@@ -1694,6 +1816,7 @@ class _RunSearch:
         enumerators: Mapping[TrainSpec, _Enumerator],
         limit: int | None,
         tops: dict[TrainSpec, list[_Candidate]] | None = None,
+        work: Work | None = None,
     ) -> None:
         self.graph, self.chain_sets, self.enumerators, self.limit = (
             graph,
@@ -1701,6 +1824,7 @@ class _RunSearch:
             enumerators,
             limit,
         )
+        self.work = work  # the search's budget (None: exact)
         self.kind = {spec: i for i, spec in enumerate(enumerators)}
         #: each train's best route (shared by the searches over the same map)
         self.tops: dict[TrainSpec, list[_Candidate]] = {} if tops is None else tops
@@ -1749,7 +1873,10 @@ class _RunSearch:
         orders = itertools.permutations(kinds) if len(kinds) <= 3 else [tuple(kinds)]
         lower = 0
         greedy: dict[str, _Candidate] = {}
+        work = self.work
         for kind_order in orders:
+            if work is not None and work.ran_out and greedy:
+                break  # out of work: the best greedy run so far
             rank = {spec: i for i, spec in enumerate(kind_order)}
             order = sorted(trains, key=lambda t: rank[t[1]])
             first_tid, first_spec = order[0]
@@ -1760,7 +1887,9 @@ class _RunSearch:
                 picks: dict[str, _Candidate] = {}
                 if start is not None:
                     total, used, picks = start.revenue, start.mask, {first_tid: start}
-                for tid, spec in order[1:]:
+                for k, (tid, spec) in enumerate(order[1:]):
+                    if work is not None and work.exhausted:
+                        work.grant(len(order) - 1 - k)  # each train left a share of the reserve
                     found = (
                         self.enumerators[spec].run(1, best_only=True, avoid=used)
                         if used
@@ -1794,7 +1923,7 @@ class _RunSearch:
         floor = top - max(10, (top - low) // _START_PART)
         try:
             starts = en.run(floor, limit=_START_LIST)
-        except _Budget:
+        except (_Budget, _OutOfWork):
             return lower, greedy
         starts.sort(key=lambda c: -c.revenue)
         self.good[spec] = (floor, starts)
@@ -1824,6 +1953,8 @@ class _RunSearch:
         lower = 0
         greedy: dict[str, _Candidate] = {}
         lower, greedy = self._greedy(trains, kinds)
+        if self.work is not None and self.work.ran_out:
+            return greedy, False, 0  # the budget ran out: the best greedy run found
         if lower >= sum_single:
             return greedy, True, 0  # every train earns its best: nothing can beat it
         if len(trains) == 2 and len(kinds) == 1:
@@ -1850,6 +1981,8 @@ class _RunSearch:
                     greedy = self._assign(others, routes)
                     greedy[left_out[0]] = found[0]
             rest[spec] = most
+        if self.work is not None and self.work.ran_out:
+            return greedy, False, 0  # (the bounds above may be cut short)
         # 3. every route that can be part of a run worth at least `lower`
         by_spec: dict[TrainSpec, list[_Candidate]] = {}
         # two trains: the list-and-combine search (5-6) while the lists stay short (usually
@@ -1890,9 +2023,33 @@ class _RunSearch:
                 return sum(c.revenue for _, c in routes) if exact_sub else None
 
             chosen = _combine(
-                [(tid, by_spec[spec]) for tid, spec in trains], lower, greedy, meet, bound
+                [(tid, by_spec[spec]) for tid, spec in trains],
+                lower,
+                greedy,
+                meet,
+                bound,
+                self.work,
             )
-            return chosen, True, sum(len(v) for v in by_spec.values())
+            exact = self.work is None or not self.work.ran_out
+            return chosen, exact, sum(len(v) for v in by_spec.values())
+        except _OutOfWork as stop:
+            # the budget ran out listing: the best run of the routes listed so far (with the
+            # reserve), at worst the greedy run -- they are legal, and often the optimum's
+            if stop.partial is None or self.work is None:
+                return greedy, False, 0
+            by_spec[spec] = sorted(stop.partial, key=lambda c: -c.revenue)
+            for other in kinds:
+                by_spec.setdefault(other, list(self.top(other)))
+            self.work.grant(1)
+            chosen = _combine(
+                [(tid, by_spec[s]) for tid, s in trains],
+                lower,
+                greedy,
+                _Meet(_exits(self.graph, self.chain_sets.values())),
+                None,
+                self.work,
+            )
+            return chosen, False, sum(len(v) for v in by_spec.values())
         except _Budget:
             if pair and (limit is None or limit > _PAIR_AFTER):
                 try:
@@ -1900,7 +2057,7 @@ class _RunSearch:
                         trains, enumerators, single, lower, greedy, limit
                     )
                     return chosen, True, considered
-                except _Budget:
+                except (_Budget, _OutOfWork):
                     pass
             return greedy, False, 0
 
@@ -1913,6 +2070,17 @@ _STARTS = 8  # two identical trains: greedy runs from at most this many good rou
 _START_PART = 8  # ... those in the top eighth of the way down to the list's threshold,
 _START_LIST = 60  # ... and none when more routes than this are that good
 _MAX_WAYS = 50000  # ways between stops beyond which the plain walk is used instead
+#: the work budget (:class:`Work`) of the searches of play -- ``legal_actions``' run and the
+#: greedy bot's -- so no listing waits on an exponential corner.  Not a rule: chosen on this
+#: machine (session 8, CPU, load 3-4) so that the slowest cold budgeted search of 112 dumps
+#: (session 7's slowest, 1858 p6 7E+7E / 7E+6E and India 6M+6M, 0.1-2.7 s exact, and the
+#: searches 40,000 stopped in 1858 p6 seeds 6, 7, 20 and India p6 seeds 1-2) takes 87-129 ms
+#: (a unit is 1-3 us, and 30-40 ms of a search is fixed: chains, ways, tables).  Of the
+#: budgets of the same worst case, this one (with its quarter granted after) came closest to
+#: the optimum: 36,000 + 9,000 a mean 5.1-5.8 % below it, 30,000 + 10,000 5.2-7.8 %,
+#: 35,000 + 4,375 5.1-8.6 % (before M-train nodes were charged by route length: since,
+#: 5.5-5.9 %)
+PLAY_BUDGET = 36000
 
 
 def _pair_search(
@@ -2134,6 +2302,7 @@ def _combine(
     incumbent: dict[str, _Candidate],
     meet: _Meet | None = None,
     bound: Callable[[Sequence[str]], int | None] | None = None,
+    work: Work | None = None,
 ) -> dict[str, _Candidate]:
     """Branch and bound: one candidate (or none) per train, track-disjoint, best total.
 
@@ -2142,7 +2311,8 @@ def _combine(
     run when some way of running it does: the run keeps one realisation of everything taken,
     tries the new sequence against it, and only when that fails solves all the taken
     sequences' links together (:func:`_solve`), so earlier routes may switch ways.  What is
-    returned is plain routes.
+    returned is plain routes.  ``work``: a budget (one unit per candidate tried, and the
+    ways of each joint question); when it runs out, the best run found so far.
     """
 
     def top(lst: list[_Candidate]) -> int:
@@ -2229,6 +2399,8 @@ def _combine(
         (the plain routes as fixed track), or None."""
         key = tuple(map(id, group))
         if key not in joint:
+            if work is not None:  # a joint question: the ways it looks at
+                work.charge(sum(len(x) for t in group if t.links is not None for x in t.links))
             fixed = 0
             links: list[tuple[int, Sequence[_Option]]] = []
             for slot, t in enumerate(group):
@@ -2330,6 +2502,8 @@ def _combine(
                 v = c.revenue
                 if total + v + min(rest, v * after + beyond) <= best_total:
                     break
+                if work is not None:
+                    work.charge()  # a candidate tried
                 c_core = c.core if c.links is not None else c.mask
                 if c_core & core:
                     continue
@@ -2380,7 +2554,10 @@ def _combine(
                         load[st] -= u
         search(i + 1, track, core, total, len(cands), touch, through, hit)  # train stays home
 
-    search(0, 0, 0, 0, 0, 0, 0, 0)
+    try:
+        search(0, 0, 0, 0, 0, 0, 0, 0)
+    except _OutOfWork:
+        pass  # the budget ran out: the best run found so far
     search = None  # type: ignore[assignment]  # (a reference cycle: freed now)
     if best_run is None:
         return incumbent

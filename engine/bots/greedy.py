@@ -763,12 +763,13 @@ class GreedyBot(Bot):
     def best_train(
         self, turn: Turn, offers: list[BuyTrain], *, forced: bool, wanted: bool = False
     ) -> BuyTrain | None:
-        """Of the trains on offer, the one that adds most to the company's best run (exact
+        """Of the trains on offer, the one that adds most to the company's best run (budgeted
         search with the train added; the longer and dearer face breaks ties); None when none
         adds anything, unless the company must have a train (``forced``) or wants one
         (``wanted``: then one that would run on the network by itself, though it adds
         nothing to today's run)."""
         from ferrovia.routes import best_routes, train_spec_from_data
+        from ferrovia.routesearch import PLAY_BUDGET
         from ferrovia.rules.operating import routing
 
         game, state, op = turn.game, turn.state, turn.entity
@@ -781,7 +782,9 @@ class GreedyBot(Bot):
             if not trains:
                 return 0
             try:
-                run = best_routes(graph, trains, phase=phase, company=op, tokens=tokens)
+                run = best_routes(
+                    graph, trains, phase=phase, company=op, tokens=tokens, budget=PLAY_BUDGET
+                )
             except GameError:
                 return 0
             return sum(r.revenue for r in run.routes)

@@ -3,9 +3,10 @@
 Replays the export through the rules engine (:mod:`ferrovia.replay`) up to and including action
 ``ID`` (``--before ID``: up to the action before it, e.g. to compare with a recorded
 ``run_routes``), then runs the exact search :func:`ferrovia.routesearch.best_routes` for the
-company's trains and prints each route (train, stops, revenue) and the total.  When the rules engine
-cannot replay that far (an illegal action, another game's data), the run fails with exit 1 and
-the reason: there is no position to value.
+company's trains and prints each route (train, stops, revenue) and the total (``--budget N``:
+the search as play runs it, stopped after N units of work, then the best run found).  When the
+rules engine cannot replay that far (an illegal action, another game's data), the run fails
+with exit 1 and the reason: there is no position to value.
 """
 
 from __future__ import annotations
@@ -42,6 +43,14 @@ def register(sub: Any) -> None:
         help="the game's data directory (default: the game the file's title names)",
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument(
+        "--budget",
+        type=int,
+        default=None,
+        metavar="N",
+        help="stop the search after N units of work, as play does (routesearch.PLAY_BUDGET); "
+        "a run found then is legal but not proven best (default: exact)",
+    )
     p.set_defaults(func=run)
 
 
@@ -107,12 +116,19 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     from ferrovia.routesearch import best_routes  # slow to import: only when the command runs
 
-    best = best_routes(graph, trains, phase=phase, company=args.company, tokens=tokens)
+    best = best_routes(
+        graph, trains, phase=phase, company=args.company, tokens=tokens, budget=args.budget
+    )
     took = time.perf_counter() - start
     if args.json:
-        print(json.dumps(_as_json(graph, best, args.company, took)))
+        out = _as_json(graph, best, args.company, took)
+        if args.budget is not None:
+            out["exact"] = best.exact
+        print(json.dumps(out))
         return 0
     print(f"{args.company}: best run {best.total} ({len(trains)} trains, {took * 1000:.1f} ms)")
+    if not best.exact:
+        print(f"  (the search stopped at its budget of {args.budget}: not proven best)")
     for r in best.routes:
         stops = "-".join(graph.stops[s].hex for s in r.route.stops)
         print(f"  {r.train:<8} {r.revenue:>5}  {stops}")

@@ -19,7 +19,10 @@ token step), which the route search cannot be blamed for.
 
 ``--dump DIR`` pickles the inputs of every route search slower than ``--dump-ms`` (the graph,
 trains, phase, company, tokens, rules of :func:`ferrovia.routes.best_routes`) so a slow search
-can be rerun alone (``--rerun FILE``: its CPU time and result).  ``--json FILE`` saves the
+can be rerun alone (``--rerun FILE``: its CPU time and result).  The route search of play has
+a work budget (``routesearch.PLAY_BUDGET``): the searches it stopped are counted, and
+``--dump-stopped DIR`` pickles theirs, which ``--rerun`` runs exact (how far below the optimum
+the budgeted run was).  ``--json FILE`` saves the
 per-game figures, ``--merge`` prints the tables of saved pieces (run the 100-game set in
 pieces on a busy machine).
 """
@@ -79,6 +82,7 @@ class GameFigures:
     slow_listings: int = 0  # listings over 200 ms
     slow_others: int = 0  # of which listings with no route search in them
     slow_routes: int = 0  # route searches over 200 ms
+    stopped: int = 0  # route searches stopped at their work budget (a run not proven best)
 
     @property
     def per_action(self) -> float:
@@ -98,7 +102,10 @@ LIMIT_MS = 200.0
 
 @contextmanager
 def watching(
-    fig: GameFigures, dump: Path | None = None, dump_ms: float = LIMIT_MS
+    fig: GameFigures,
+    dump: Path | None = None,
+    dump_ms: float = LIMIT_MS,
+    dump_stopped: Path | None = None,
 ) -> Iterator[None]:
     """Time every ``Game.legal_actions`` and ``routing.best_run`` call of one game."""
     from ferrovia import routes as route_module
@@ -162,11 +169,13 @@ def watching(
         t0 = time.process_time()
         out = orig_best(*args, **kw)
         ms = 1000 * (time.process_time() - t0)
-        if dump is not None and ms > dump_ms:
-            dump.mkdir(parents=True, exist_ok=True)
-            name = f"{fig.game}-p{fig.players}-s{fig.seed}-a{applied[0]}.pickle"
-            with open(dump / name, "wb") as fh:
-                pickle.dump((args, kw, ms, out.total), fh)
+        fig.stopped += not out.exact
+        for folder in (dump if ms > dump_ms else None, None if out.exact else dump_stopped):
+            if folder is not None:
+                folder.mkdir(parents=True, exist_ok=True)
+                name = f"{fig.game}-p{fig.players}-s{fig.seed}-a{applied[0]}.pickle"
+                with open(folder / name, "wb") as fh:
+                    pickle.dump((args, kw, ms, out.total), fh)
         return out
 
     gc.callbacks.append(on_gc)
@@ -186,12 +195,17 @@ def watching(
 
 
 def play_one(
-    game: str, players: int, seed: int, dump: Path | None = None, dump_ms: float = LIMIT_MS
+    game: str,
+    players: int,
+    seed: int,
+    dump: Path | None = None,
+    dump_ms: float = LIMIT_MS,
+    dump_stopped: Path | None = None,
 ) -> GameFigures:
     from ferrovia.play import play
 
     fig = GameFigures(game, players, seed)
-    with watching(fig, dump, dump_ms):
+    with watching(fig, dump, dump_ms, dump_stopped):
         t0 = time.process_time()
         res = play(players, seed, game_name=game)
         fig.cpu = time.process_time() - t0
@@ -205,7 +219,8 @@ def game_line(g: GameFigures) -> str:
         f"  {g.game} p{g.players} seed {g.seed:>2}: {g.actions:>5} actions {g.cpu:7.1f} s "
         f"{1000 * g.per_action:6.2f} ms/action (gc {g.gc:.1f} s); "
         f"listing <= {g.listing.ms:4.0f} ms (gc {g.listing.gc_ms:.0f}), "
-        f"route <= {g.route.ms:4.0f} ms (gc {g.route.gc_ms:.0f})"
+        f"route <= {g.route.ms:4.0f} ms (gc {g.route.gc_ms:.0f}); "
+        f"{g.stopped} of {g.routes} searches stopped at the budget"
         f"{'' if g.finished else '  NOT FINISHED'}"
     )
 
@@ -267,22 +282,36 @@ def table(games: list[GameFigures], out: Callable[[str], None] = print) -> None:
         f"{sum(g.slow_routes for g in games)} of {sum(g.routes for g in games)} searches "
         f"over {LIMIT_MS:.0f} ms"
     )
+    out(
+        f"route searches stopped at their work budget (routesearch.PLAY_BUDGET; the best run "
+        f"found, not proven best): {sum(g.stopped for g in games)} of "
+        f"{sum(g.routes for g in games)} (--dump-stopped DIR, then --rerun: how far below "
+        f"the exact optimum)"
+    )
 
 
-def rerun(path: Path) -> None:
-    """Run one dumped route search again: its CPU time and total then and now."""
+def rerun(path: Path) -> tuple[int, int]:
+    """Run one dumped route search again, exact (without the budget it may have had): its
+    CPU time and total then and now; returns (total then, exact total)."""
+    from ferrovia import routesearch
     from ferrovia.routes import best_routes
 
     with open(path, "rb") as fh:
         args, kw, ms, total = pickle.load(fh)
+    budget = kw.pop("budget", None)
+    # cold, as the search ran in the game (the caches hold nothing of it)
+    for cache in (routesearch._RECENT, routesearch._MAPS, routesearch._LINK_SETS):
+        cache.clear()
     t0 = time.process_time()
     out = best_routes(*args, **kw)
     now = 1000 * (time.process_time() - t0)
     trains = "+".join(spec.name for _, spec in args[1]) if len(args) > 1 else "?"
+    then = f"budget {budget}" if budget is not None else "exact"
     print(
-        f"{path.name}: {trains}, {ms:.0f} ms then, {now:.0f} ms now; total {total} then, "
-        f"{out.total} now{'' if out.total == total else '  DIFFERENT'}"
+        f"{path.name}: {trains}, {ms:.0f} ms then ({then}), {now:.0f} ms now exact; total "
+        f"{total} then, {out.total} now{'' if out.total == total else '  DIFFERENT'}"
     )
+    return total, out.total
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -295,11 +324,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--merge", type=Path, nargs="*", help="print the table of saved pieces")
     ap.add_argument("--dump", type=Path, help="pickle slow route searches' inputs here")
     ap.add_argument("--dump-ms", type=float, default=LIMIT_MS)
+    ap.add_argument(
+        "--dump-stopped", type=Path, help="pickle the inputs of searches stopped at the budget"
+    )
     ap.add_argument("--rerun", type=Path, nargs="*", help="rerun dumped route searches")
     args = ap.parse_args(argv)
     if args.rerun:
-        for p in args.rerun:
-            rerun(p)
+        pairs = [rerun(p) for p in args.rerun]
+        gaps = [(exact - then) / exact for then, exact in pairs if exact]
+        if gaps:
+            print(
+                f"{len(pairs)} searches: {sum(g == 0 for g in gaps)} found the optimum; below "
+                f"it by {100 * statistics.mean(gaps):.1f} % on average, at most "
+                f"{100 * max(gaps):.1f} %"
+            )
         return 0
     if args.merge:
         games = [GameFigures.from_json(d) for p in args.merge for d in json.loads(p.read_text())]
@@ -315,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
     for title, counts, seeds in sets:
         for players in counts:
             for seed in range(args.first, args.first + seeds):
-                g = play_one(title, players, seed, args.dump, args.dump_ms)
+                g = play_one(title, players, seed, args.dump, args.dump_ms, args.dump_stopped)
                 games.append(g)
                 print(game_line(g), flush=True)
                 if args.json:

@@ -607,8 +607,11 @@ def reaches_any_hex(game: Game, state: GameState, corp: str, hexes: Any) -> bool
 
 
 def best_run(game: Game, state: GameState, corp: str, train_ids: list[str]) -> list[Any]:
-    """The best legal routes of a company's trains, as ``run_routes`` routes."""
+    """The best legal routes of a company's trains, as ``run_routes`` routes: the exact best
+    unless the search runs out of its work budget (:data:`ferrovia.routesearch.PLAY_BUDGET`),
+    then the best legal run it found."""
     from ferrovia.routes import best_routes
+    from ferrovia.routesearch import PLAY_BUDGET
     from ferrovia.rules.actions import Route
 
     graph = track_graph(game, state)
@@ -616,7 +619,13 @@ def best_run(game: Game, state: GameState, corp: str, train_ids: list[str]) -> l
     phase = list(common.current_phase(game, state).tiles)
     trains = [(t, train_spec(game, state, t)) for t in train_ids]
     best = best_routes(
-        graph, trains, phase=phase, company=corp, tokens=tokens, rules=route_rules(game)
+        graph,
+        trains,
+        phase=phase,
+        company=corp,
+        tokens=tokens,
+        rules=route_rules(game),
+        budget=PLAY_BUDGET,
     )
     out = []
     for r in best.routes:
