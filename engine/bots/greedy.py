@@ -777,13 +777,20 @@ class GreedyBot(Bot):
         tokens = routing.token_map(state)
         phase = list(common.current_phase(game, state).tiles)
         have = [(t, routing.train_spec(game, state, t)) for t in common.trains_of(state, op)]
+        rules = routing.route_rules(game)  # the game's own (a wounded train's divisor), as best_run
 
         def revenue(trains: list[Any]) -> int:
             if not trains:
                 return 0
             try:
                 run = best_routes(
-                    graph, trains, phase=phase, company=op, tokens=tokens, budget=PLAY_BUDGET
+                    graph,
+                    trains,
+                    phase=phase,
+                    company=op,
+                    tokens=tokens,
+                    rules=rules,
+                    budget=PLAY_BUDGET,
                 )
             except GameError:
                 return 0
