@@ -125,7 +125,7 @@ from ferrovia.replay import load_export, replay
 res = replay(load_export(Path(sys.argv[1])))
 heavy = ("lark", "ruamel.yaml", "ferrovia.loader", "ferrovia.overlay", "ferrovia.validate",
          "ferrovia.notation.parser", "importlib.metadata", "pydantic", "pydantic_core",
-         "ferrovia.schemas", "importlib.resources", "tempfile")
+         "ferrovia.schemas", "importlib.resources", "tempfile", "hashlib")
 loaded = [m for m in heavy if m in sys.modules]
 from ferrovia.schemas.base import Model, _models
 built = sorted(m.__name__ for m in _models(Model) if m.__pydantic_complete__)
