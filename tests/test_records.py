@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import pickle
 from collections.abc import Iterator
+from functools import cached_property
 from typing import Any
 
 import pytest
@@ -94,3 +95,22 @@ def test_replace_fields_changes_only_what_it_is_given() -> None:
     assert changed.trains == loaded.trains_file.trains
     assert changed != loaded.trains_file
     assert loaded.trains_file.between_companies != changed.between_companies
+
+
+def test_every_method_a_model_defines_has_a_record_twin() -> None:
+    # a record has its model's fields, not its methods: one the rules could call must be in
+    # ferrovia.records._METHODS (validators and pydantic's own API are not the rules')
+    from ferrovia.records import _METHODS
+    from ferrovia.schemas.base import Model, _models
+
+    missing = []
+    for cls in dict.fromkeys(_models(Model)):
+        for name, value in vars(cls).items():
+            if name.startswith(("_", "model_")):
+                continue
+            if not callable(value) and not isinstance(value, property | cached_property):
+                continue
+            key = f"{cls.__module__}.{cls.__qualname__}"
+            if name not in _METHODS.get(key, {}):
+                missing.append(f"{key}.{name}")
+    assert missing == []
