@@ -17,18 +17,28 @@ files (a session of tests and edits left 600 entries, 61 MB, before this bound).
 from __future__ import annotations
 
 import copyreg
-import hashlib
 import os
 import pickle
 import sys
-import tempfile
 import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ferrovia.paths import package_dir
+
 if TYPE_CHECKING:
     from ferrovia.definition import GameDefinition
+
+# SHA-256 from CPython's own module where it has one, as the standard library's random does
+# for SHA-512: hashlib loads OpenSSL first (~3 ms of every cache-hit process); same digests
+try:
+    from _sha2 import sha256  # type: ignore[import-not-found,unused-ignore]  # Python >= 3.12
+except ImportError:
+    try:
+        from _sha256 import sha256  # type: ignore[import-not-found,no-redef,unused-ignore]
+    except ImportError:  # a Python built without them
+        from hashlib import sha256  # type: ignore[assignment,no-redef,unused-ignore]
 
 _FORMAT = 1
 
@@ -65,16 +75,30 @@ def engine_fingerprint() -> str:
     """Hash of the engine and schema sources (path, size, mtime) and the Python version."""
     global _ENGINE
     if _ENGINE is None:
-        h = hashlib.sha256(f"{_FORMAT} {sys.version}".encode())
-        from ferrovia import schemas
+        h = sha256(f"{_FORMAT} {sys.version}".encode())
 
         # the package's own folders, wherever it is installed (engine/ and schemas/ in a checkout)
-        for root in (Path(__file__).resolve().parent, Path(schemas.__file__).resolve().parent):
-            for f in sorted(root.rglob("*.py")):
-                st = f.stat()
-                h.update(f"{f.relative_to(root.parent)} {st.st_size} {st.st_mtime_ns}\n".encode())
+        for root in (Path(__file__).resolve().parent, package_dir("ferrovia.schemas")):
+            files: list[tuple[str, int, int]] = []
+            _python_files(str(root), root.name, files)
+            for name, size, mtime in sorted(files):
+                h.update(f"{name} {size} {mtime}\n".encode())
         _ENGINE = h.hexdigest()
     return _ENGINE
+
+
+def _python_files(folder: str, shown: str, out: list[tuple[str, int, int]]) -> None:
+    """(path under the root, size, mtime) of every ``*.py`` file below ``folder``: with
+    os.scandir, whose entries carry their stat on Linux (Path.rglob and a stat per file took
+    ~3 ms per process, a first replay pays it)."""
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.is_dir():
+                if entry.name != "__pycache__":
+                    _python_files(entry.path, f"{shown}/{entry.name}", out)
+            elif entry.name.endswith(".py"):
+                st = entry.stat()
+                out.append((f"{shown}/{entry.name}", st.st_size, st.st_mtime_ns))
 
 
 def _dir_state(directory: Path) -> tuple[tuple[str, str], ...]:
@@ -82,8 +106,7 @@ def _dir_state(directory: Path) -> tuple[tuple[str, str], ...]:
     if not directory.is_dir():
         return ()
     return tuple(
-        (f.name, hashlib.sha256(f.read_bytes()).hexdigest())
-        for f in sorted(directory.glob("*.yaml"))
+        (f.name, sha256(f.read_bytes()).hexdigest()) for f in sorted(directory.glob("*.yaml"))
     )
 
 
@@ -98,7 +121,7 @@ def _source_dirs(game_dir: Path) -> list[Path]:
 
 
 def _entry_path(root: Path, game_dir: Path, shown: str) -> Path:
-    key = hashlib.sha256(f"{game_dir.resolve()}\0{shown}\0{engine_fingerprint()}".encode())
+    key = sha256(f"{game_dir.resolve()}\0{shown}\0{engine_fingerprint()}".encode())
     return root / f"definition-{key.hexdigest()[:32]}.pickle"
 
 
@@ -134,6 +157,8 @@ def cached_definition(path: Path, load: Callable[[Path], GameDefinition]) -> Gam
         blob = pickle.dumps(
             {"dirs": dirs, "definition": definition}, protocol=pickle.HIGHEST_PROTOCOL
         )
+        import tempfile  # only on a write: a cache hit does not pay for importing it
+
         root.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=root, suffix=".tmp")
         try:

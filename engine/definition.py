@@ -45,18 +45,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from typing import TYPE_CHECKING, cast
 
 from ferrovia.errors import DataErrors
 from ferrovia.notation.models import Tile
-from ferrovia.schemas.companies import CompaniesFile, Corporation, ShareStructure
-from ferrovia.schemas.game import GameFile, Players
-from ferrovia.schemas.map import RouteBonus
-from ferrovia.schemas.market import MarketFile
-from ferrovia.schemas.options import Option, OptionsFile
-from ferrovia.schemas.phases import Phase, PhasesFile
-from ferrovia.schemas.privates import Private, PrivatesFile, TwoPlayerUnavailable
-from ferrovia.schemas.tiles import SpecialLay, TileLay, UpgradeRules
-from ferrovia.schemas.trains import CompanySales, Train, TrainsFile, Variant, WoundedRules
+
+if TYPE_CHECKING:  # at run time the definition holds records of these (ferrovia.records)
+    from ferrovia.schemas.companies import CompaniesFile, Corporation, ShareStructure
+    from ferrovia.schemas.game import GameFile, Players
+    from ferrovia.schemas.map import RouteBonus
+    from ferrovia.schemas.market import MarketFile
+    from ferrovia.schemas.options import Option, OptionsFile
+    from ferrovia.schemas.phases import Phase, PhasesFile
+    from ferrovia.schemas.privates import Private, PrivatesFile, TwoPlayerUnavailable
+    from ferrovia.schemas.tiles import SpecialLay, TileLay, UpgradeRules
+    from ferrovia.schemas.trains import CompanySales, Train, TrainsFile, Variant, WoundedRules
 
 __all__ = [
     "GameDefinition",
@@ -134,6 +137,9 @@ class GameDefinition:
     options: tuple[Option, ...]
     route_bonuses: Mapping[str, RouteBonus] = field(default_factory=dict)
     """map.yaml ``route_bonuses``: name -> a route bonus."""
+    private_lay: TileLay | None = None
+    """The tile operation of a private's extra lay (an upgrade allowed, no cost of its own):
+    made with the definition, so a replay needs no schema model (built by build_definition)."""
     _index: dict[str, dict[str, object]] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -203,15 +209,11 @@ class GameDefinition:
 
     def corporation(self, symbol: str) -> Corporation:
         """The public company with this symbol (KeyError if none)."""
-        found = self._index["corporation"][symbol]
-        assert isinstance(found, Corporation)
-        return found
+        return cast("Corporation", self._index["corporation"][symbol])
 
     def private(self, symbol: str) -> Private:
         """The private railway with this symbol (KeyError if none)."""
-        found = self._index["private"][symbol]
-        assert isinstance(found, Private)
-        return found
+        return cast("Private", self._index["private"][symbol])
 
     # ------------------------------------------------------------------ trains, phases
     @property
@@ -242,14 +244,10 @@ class GameDefinition:
         return train.count
 
     def phase(self, name: str) -> Phase:
-        found = self._index["phase"][name]
-        assert isinstance(found, Phase)
-        return found
+        return cast("Phase", self._index["phase"][name])
 
     def option(self, option_id: str) -> Option:
-        found = self._index["option"][option_id]
-        assert isinstance(found, Option)
-        return found
+        return cast("Option", self._index["option"][option_id])
 
     # ------------------------------------------------------------------ money
     def bank_cash(self, players: int) -> int:
@@ -304,6 +302,8 @@ def build_definition(
     route_bonuses: Mapping[str, RouteBonus] | None = None,
 ) -> GameDefinition:
     """Assemble a definition from validated parts (used by :mod:`ferrovia.validate`)."""
+    from ferrovia.schemas.tiles import TileLay  # validated parts: the schemas are loaded
+
     return GameDefinition(
         path=path,
         game=game,
@@ -319,6 +319,8 @@ def build_definition(
         market=market,
         options=options.options,
         route_bonuses=dict(route_bonuses or {}),
+        # unvalidated (same value): validating builds TileLay's validator
+        private_lay=TileLay.model_construct(upgrade=True),
     )
 
 
@@ -335,9 +337,11 @@ def load_game(path: Path | str) -> GameDefinition:
 
 
 def _load_checked(path: Path) -> GameDefinition:
+    from ferrovia.records import plain
     from ferrovia.validate import validate_game  # late: validate builds definitions
 
     result = validate_game(path)
     if result.errors or result.definition is None:
         raise DataErrors(result.errors)
-    return result.definition
+    # records, not models: read back from the cache they need no pydantic (ferrovia.records)
+    return plain(result.definition)

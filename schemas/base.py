@@ -13,8 +13,9 @@ import itertools
 import sys
 import typing
 from collections.abc import Iterator
-from typing import Annotated, Any, Literal, NoReturn
+from typing import Annotated, Any, Literal
 
+from ferrovia.records import FrozenDict  # the read-only mappings; pickled without pydantic
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
@@ -30,35 +31,6 @@ Money = Annotated[int, Field(ge=0, description="an amount of money (integer)")]
 PositiveInt = Annotated[int, Field(gt=0)]
 Name = Annotated[str, Field(min_length=1)]
 PlayerCount = Annotated[int, Field(ge=1, le=12, description="a number of players")]
-
-
-class FrozenDict(dict[Any, Any]):
-    """A dict that refuses every change (the mappings inside a loaded definition).
-
-    >>> d = FrozenDict({"a": 1})
-    >>> d["a"] = 2
-    Traceback (most recent call last):
-    ...
-    TypeError: game data is read-only
-    """
-
-    def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
-        raise TypeError("game data is read-only")
-
-    __setitem__ = _read_only
-    __delitem__ = _read_only
-    __ior__ = _read_only
-    clear = _read_only
-    pop = _read_only
-    popitem = _read_only
-    setdefault = _read_only
-    update = _read_only
-
-    def __hash__(self) -> int:  # type: ignore[override]
-        return hash(tuple(self.items()))
-
-    def __reduce__(self) -> tuple[Any, ...]:  # copy/pickle without __setitem__
-        return (FrozenDict, (dict(self),))
 
 
 def _freeze(value: Any) -> Any:

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ferrovia.records import Record
 from ferrovia.schemas import FILE_KINDS
 from ferrovia.schemas.base import Model
 from ferrovia.schemas.game import Files
@@ -75,6 +76,17 @@ def recording() -> Iterator[set[str]]:
     read: set[str] = set()
     original = Model.__getattribute__
     fields = {m: set(m.model_fields) for m in all_models()}
+    # a loaded definition holds records of the models (ferrovia.records), by the model's key
+    by_key = {
+        f"{m.__module__}.{m.__qualname__}": (m.__name__, names) for m, names in fields.items()
+    }
+    record_original = Record.__getattribute__
+
+    def record_get(self: Any, name: str) -> Any:
+        model, names = by_key.get(type(self)._key, ("", ()))
+        if name in names:
+            read.add(f"{model}.{name}")
+        return record_original(self, name)
 
     def model_get(self: Any, name: str) -> Any:
         cls = type(self)
@@ -110,11 +122,13 @@ def recording() -> Iterator[set[str]]:
         patched.append((cls, get))
         cls.__getattribute__ = view_get  # type: ignore[method-assign]
     Model.__getattribute__ = model_get  # type: ignore[method-assign]
+    Record.__getattribute__ = record_get  # type: ignore[method-assign]
     BaseModel.model_dump = model_dump  # type: ignore[method-assign]
     try:
         yield read
     finally:
         Model.__getattribute__ = original  # type: ignore[method-assign]
+        Record.__getattribute__ = record_original  # type: ignore[method-assign]
         BaseModel.model_dump = dump  # type: ignore[method-assign]
         for cls, get in patched:
             cls.__getattribute__ = get  # type: ignore[method-assign]

@@ -16,6 +16,7 @@ from ferrovia.definition import GameDefinition, load_game
 from ferrovia.errors import IllegalAction
 from ferrovia.games import get_rules
 from ferrovia.paths import gamedata_root
+from ferrovia.records import plain, replace_fields
 from ferrovia.rules import market
 from ferrovia.rules.actions import (
     Action,
@@ -311,8 +312,8 @@ def test_other_company_train_minimum_is_data(definition: object) -> None:
     assert isinstance(definition, GameDefinition)
     dearer = dataclasses.replace(
         definition,
-        trains_file=definition.trains_file.model_copy(
-            update={"between_companies": CompanySales(min_price=40)}
+        trains_file=replace_fields(
+            definition.trains_file, between_companies=plain(CompanySales(min_price=40))
         ),
     )
     game = Game(dearer, get_rules("1858"), len(PLAYERS))

@@ -27,6 +27,17 @@ def test_undo_to_an_action_keeps_it_and_removes_what_followed() -> None:
     assert ids([a(1), a(2), a(3), a(4, "undo", action_id=1), a(5)]) == [1, 5]
 
 
+def test_undo_to_an_id_used_twice_goes_back_to_its_first_action() -> None:
+    # (filter_actions looks targets up in an id -> first index table, made once)
+    assert ids([a(1), a(2), a(1), a(3), a(4, "undo", action_id=1), a(5)]) == [1, 5]
+    assert ids([a(1), a(2), a(3, "undo", action_id=2), a(4, "undo", action_id=1)]) == [1]
+
+
+def test_undo_to_an_id_no_table_can_hold_still_finds_it() -> None:
+    odd = {"id": [7], "type": "pass"}
+    assert ids([odd, a(2), a(3, "undo", action_id=[7]), a(4)]) == [[7], 4]  # type: ignore[list-item]
+
+
 def test_undo_to_zero_goes_back_to_the_start() -> None:
     assert ids([a(1), a(2), a(3, "undo", action_id=0), a(4)]) == [4]
 

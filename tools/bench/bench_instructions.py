@@ -2,7 +2,7 @@
 load does not move, for changes too small to see in CPU time on a shared machine (the
 warm replay's CPU time, and the reference's, move by 10-50 % between runs).
 
-    .venv/bin/python tools/bench/bench_instructions.py [FIXTURE ...]
+    .venv/bin/python tools/bench/bench_instructions.py [--first] [FIXTURE ...]
 
 Each file (default: 1858_game_end_bank, random-s104-p6, 1858-quick-start-b; paths under
 ../shared/fixtures) is replayed once to warm the process, then once more inside
@@ -10,6 +10,11 @@ Each file (default: 1858_game_end_bank, random-s104-p6, 1858-quick-start-b; path
 fixed (``PYTHONHASHSEED=0``) so the walks go the same way each run.  Prints the instructions
 of those warm replays.  About 40 s a file under valgrind; needs ``valgrind`` on PATH.
 Compare two versions by running it on each (same files): a difference of 0.2 % is real.
+
+``--first``: instead, the instructions of a whole fresh process that replays the first file
+(interpreter start, imports, the definition from the on-disk cache, the first replay), what one
+``ferrovia replay FILE`` pays; the definition cache and bytecode are primed by an untimed run
+first.  About a minute under valgrind.
 """
 
 from __future__ import annotations
@@ -43,11 +48,51 @@ def _child(names: list[str]) -> None:
         operator.call(replay, d)  # counted (--toggle-collect=_operator_call)
 
 
+#: the fresh process counted by --first: what ``ferrovia replay FILE`` does before printing
+_FIRST = (
+    "import sys; from pathlib import Path; from ferrovia.replay import load_export, replay; "
+    "replay(load_export(Path(sys.argv[1])))"
+)
+
+
+def _first(path: Path) -> int:
+    """Instructions of a whole fresh process replaying ``path`` (primed caches)."""
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as an installed package runs: with bytecode
+    env.setdefault("PYTHONPYCACHEPREFIX", str(Path(tempfile.gettempdir()) / "ferrovia-pycache"))
+    subprocess.run([sys.executable, "-c", _FIRST, str(path)], check=True, env=env)  # primes
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={Path(tmp) / 'callgrind.out'}",
+                sys.executable,
+                "-c",
+                _FIRST,
+                str(path),
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=env,
+        )
+    found = re.search(r"Collected : (\d+)", out.stderr)
+    if out.returncode != 0 or found is None:
+        print(out.stderr[-2000:])
+        return 1
+    print(f"instructions of a fresh process's first replay of {path.name}:")
+    print(f"  {int(found.group(1)):,}")
+    return 0
+
+
 def main() -> int:
     args = sys.argv[1:]
     if args[:1] == ["--child"]:
         _child(args[1:])
         return 0
+    first = args[:1] == ["--first"]
+    args = args[1:] if first else args
     if shutil.which("valgrind") is None:
         print("instructions: skipped (needs valgrind on PATH)")
         return 0
@@ -56,6 +101,8 @@ def main() -> int:
     if missing:
         print(f"instructions: no {', '.join(missing)} under {FIXTURES}")
         return 1
+    if first:
+        return _first(FIXTURES / names[0])
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run(
             [

@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ferrovia import hexmap, tiles
 from ferrovia.errors import IllegalAction
@@ -36,7 +36,9 @@ from ferrovia.rules.ledger import transfer
 from ferrovia.rules.operating import board, common, routing, upgrading
 from ferrovia.rules.state import BANK
 from ferrovia.rules.step import Step
-from ferrovia.schemas.tiles import TerrainRules, TileLay
+
+if TYPE_CHECKING:  # the definition holds records of them (ferrovia.records)
+    from ferrovia.schemas.tiles import TerrainRules, TileLay
 
 METRE = "narrow"  # 18xx.games' name for metre gauge, used in tile codes
 MAX_LAYS_OFFERED = 40  # random play needs some legal lays, not all of them
@@ -265,8 +267,8 @@ class TrackStep(Step):
             raise self.illegal(action, "tile operations", f"{op} has laid all its tiles")
         if action.hex not in state.hexes:
             raise self.illegal(action, "map", f"no hex {action.hex}")
-        # unvalidated (same value): validating builds TileLay's validator at the first special lay
-        lay = TileLay.model_construct(upgrade=True) if special else lays[index]
+        lay = game.definition.private_lay if special else lays[index]
+        assert lay is not None  # every loaded definition has one
         if board.tile_name(action.tile) not in game.definition.tiles:
             raise self.illegal(action, "tiles", f"no tile {action.tile!r} in this game")
         if action.rotation not in range(6):

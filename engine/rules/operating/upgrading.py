@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ferrovia import tiles
 from ferrovia.notation.models import FutureLabel, Gauge
-from ferrovia.schemas.tiles import UpgradeRules
+
+if TYPE_CHECKING:  # the definition holds records of it (ferrovia.records)
+    from ferrovia.schemas.tiles import UpgradeRules
 
 _SCHEMA_GAUGE = {"broad": Gauge.BROAD, "metre": Gauge.NARROW, "dual": Gauge.DUAL}
 
