@@ -2318,7 +2318,12 @@ def _combine(
     def top(lst: list[_Candidate]) -> int:
         return lst[0].revenue if lst else 0
 
-    lists = sorted(lists, key=lambda t: (-top(t[1]), id(t[1])))
+    # best list first; trains sharing a list stay together (twins), in the order given: never
+    # by id(), a memory address, which made ties between equal trains differ from run to run
+    first: dict[int, int] = {}
+    for i, (_, lst) in enumerate(lists):
+        first.setdefault(id(lst), i)
+    lists = sorted(lists, key=lambda t: (-top(t[1]), first[id(t[1])]))
     n = len(lists)
     suffix = [0] * (n + 1)
     for i in range(n - 1, -1, -1):

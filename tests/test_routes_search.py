@@ -185,3 +185,33 @@ def test_the_pair_search_and_the_plain_walk_fallbacks_are_exact(scenario) -> Non
 
     with patch.object(routesearch, "_PAIR_AFTER", 3), patch.object(routesearch, "_MAX_WAYS", 2):
         test_best_routes_matches_brute_force.hypothesis.inner_test(scenario)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios())
+def test_the_search_does_not_depend_on_memory_addresses(
+    scenario: tuple[TrackGraph, dict[str, list[list[str | None]]], list],  # type: ignore[type-arg]
+) -> None:
+    # A seeded game must be the same game in every process: which train runs which of two
+    # equal routes may not follow id() (a memory address), so the search gives the same
+    # routes with id() reversed.
+    import builtins
+    from unittest import mock
+
+    import ferrovia.routesearch as rs
+
+    g, tokens, drawn = scenario
+    # two kinds that can run the same short routes: the ties this is about
+    trains = [("T-a", TRAINS[1]), ("T-b", TRAINS[0]), *drawn]
+
+    def run() -> list[tuple[str, tuple[int, ...], tuple[object, ...]]]:
+        rs._RECENT.clear()
+        rs._MAPS.clear()
+        rs._LINK_SETS.clear()
+        out = best_routes(g, trains, phase=["yellow", "green"], company="X", tokens=tokens)
+        return [(r.train, r.route.stops, tuple(r.route.chains)) for r in out.routes]
+
+    plain = run()
+    with mock.patch.object(rs, "id", lambda o: -builtins.id(o), create=True):
+        reversed_ids = run()
+    assert reversed_ids == plain
