@@ -61,16 +61,25 @@ def _first(path: Path) -> int:
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as an installed package runs: with bytecode
     env.setdefault("PYTHONPYCACHEPREFIX", str(Path(tempfile.gettempdir()) / "ferrovia-pycache"))
     subprocess.run([sys.executable, "-c", _FIRST, str(path)], check=True, env=env)  # primes
+    count = _callgrind([], [sys.executable, "-c", _FIRST, str(path)], env)
+    if count is None:
+        return 1
+    print(f"instructions of a fresh process's first replay of {path.name}:")
+    print(f"  {count:,}")
+    return 0
+
+
+def _callgrind(options: list[str], command: list[str], env: dict[str, str]) -> int | None:
+    """The instructions callgrind collects running ``command`` (None, with its error shown,
+    when it fails)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run(
             [
                 "valgrind",
                 "--tool=callgrind",
+                *options,
                 f"--callgrind-out-file={Path(tmp) / 'callgrind.out'}",
-                sys.executable,
-                "-c",
-                _FIRST,
-                str(path),
+                *command,
             ],
             capture_output=True,
             text=True,
@@ -80,10 +89,8 @@ def _first(path: Path) -> int:
     found = re.search(r"Collected : (\d+)", out.stderr)
     if out.returncode != 0 or found is None:
         print(out.stderr[-2000:])
-        return 1
-    print(f"instructions of a fresh process's first replay of {path.name}:")
-    print(f"  {int(found.group(1)):,}")
-    return 0
+        return None
+    return int(found.group(1))
 
 
 def main() -> int:
@@ -103,30 +110,15 @@ def main() -> int:
         return 1
     if first:
         return _first(FIXTURES / names[0])
-    with tempfile.TemporaryDirectory() as tmp:
-        out = subprocess.run(
-            [
-                "valgrind",
-                "--tool=callgrind",
-                "--collect-atstart=no",
-                "--toggle-collect=_operator_call",
-                f"--callgrind-out-file={Path(tmp) / 'callgrind.out'}",
-                sys.executable,
-                __file__,
-                "--child",
-                *names,
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
-            env={**os.environ, "PYTHONHASHSEED": "0"},
-        )
-    found = re.search(r"Collected : (\d+)", out.stderr)
-    if out.returncode != 0 or found is None:
-        print(out.stderr[-2000:])
+    count = _callgrind(
+        ["--collect-atstart=no", "--toggle-collect=_operator_call"],
+        [sys.executable, __file__, "--child", *names],
+        {**os.environ, "PYTHONHASHSEED": "0"},
+    )
+    if count is None:
         return 1
     print(f"instructions of one warm replay of {', '.join(Path(n).name for n in names)}:")
-    print(f"  {int(found.group(1)):,}")
+    print(f"  {count:,}")
     return 0
 
 
