@@ -2064,6 +2064,9 @@ class _Nogoods:
         self.pair: dict[int, int] = {}  # link -> the links it cannot run beside
         self.triple: dict[int, list[int]] = {}  # link -> masks of two links it cannot run beside
         self.fits: dict[tuple[int, ...], bool] = {}
+        #: per link, the track any of its ways uses (union) and every way uses (core)
+        self.union: list[int] = []
+        self.core: list[int] = []
 
     def links(self, key: int, doms: Sequence[Sequence[_Option]]) -> tuple[int, tuple[int, ...]]:
         """(mask, numbers) of a route's links (``key``: the route's id, remembered)."""
@@ -2076,6 +2079,12 @@ class _Nogoods:
                 if n is None:
                     n = self.number[k] = len(self.ways)
                     self.ways.append(d)
+                    union, core = 0, -1
+                    for o in d:
+                        union |= o.track
+                        core &= o.track
+                    self.union.append(union)
+                    self.core.append(core)
                 nums.append(n)
             mask = 0
             for n in nums:
@@ -2099,16 +2108,46 @@ class _Nogoods:
         """Whether link ``one`` of a route and links ``others`` of another can all be run."""
         key = (one, *others)
         found = self.fits.get(key)
+        if found is None and len(others) == 1:
+            # two links of different routes (only track can clash): they fit when no track
+            # of one is any of the other's, and cannot when both cores share track (#979:
+            # the learning was 40 % of the combination's instructions, mostly such CSPs)
+            (other,) = others
+            if not self.union[one] & self.union[other]:
+                found = True
+            elif self.core[one] & self.core[other]:
+                found = False
+            else:
+                # some way of one beside some way of the other (a CSP of two links is
+                # just this, dearer)
+                theirs = [p.track for p in self.ways[other]]
+                found = any(not o.track & t for o in self.ways[one] for t in theirs)
+            self.fits[key] = found
+        elif found is None and len(others) == 2:
+            # link ``one`` of a route beside two links of the other: when some way of it
+            # avoids all the track the two could use, it fits exactly when they fit together
+            y, z = others
+            near = self.union[y] | self.union[z]
+            if any(not o.track & near for o in self.ways[one]):
+                found = self.fits[key] = self._fit_same(y, z)
         if found is None:
             ways = self.ways
             groups = [(0, ways[one]), *((1, ways[o]) for o in others)]
             found = self.fits[key] = _solve(groups) is not None
         return found
 
+    def _fit_same(self, y: int, z: int) -> bool:
+        """Whether links ``y`` and ``z`` of one route can both be run (remembered)."""
+        key = (-1, y, z)
+        found = self.fits.get(key)
+        if found is None:
+            found = self.fits[key] = _solve([(1, self.ways[y]), (1, self.ways[z])]) is not None
+        return found
+
     def learn(self, a: tuple[int, tuple[int, ...]], b: tuple[int, tuple[int, ...]]) -> None:
         """Find and keep a small reason why routes ``a`` and ``b`` cannot fit (if there is one:
         a pair or a triple of their links)."""
-        ways = self.ways
+        union = self.union
         for x in a[1]:
             for y in b[1]:
                 if not self._fit(x, y):
@@ -2117,10 +2156,9 @@ class _Nogoods:
                     return
         for (_, mine), (_, theirs) in ((a, b), (b, a)):
             for x in mine:
-                # only links some way of which crosses some way of x can take part
-                near = [
-                    y for y in theirs if any(o.track & p.track for o in ways[x] for p in ways[y])
-                ]
+                # only links some way of which crosses some way of x can take part (some
+                # pair of ways shares track exactly when the unions of their track do)
+                near = [y for y in theirs if union[x] & union[y]]
                 for i, y in enumerate(near):
                     for z in near[i + 1 :]:
                         if not self._fit(x, y, z):

@@ -354,6 +354,29 @@ def test_learnt_reasons_only_refute_pairs_that_cannot_fit(pairs) -> None:  # typ
             assert _solve([(0, ways[x]), (1, ways[y]), (1, ways[z])]) is None
 
 
+@settings(max_examples=300, deadline=None)
+@given(route_pairs())
+def test_nogoods_fit_answers_as_trying_every_choice(pairs) -> None:  # type: ignore[no-untyped-def]
+    """The shortcuts of ``_Nogoods._fit`` (unions apart, cores crossing, a way clear of two
+    links) answer as trying every choice does, for a link beside one or two of another route."""
+    nogoods = _Nogoods()
+    for n, (one, other) in enumerate(pairs):
+        nogoods.links(2 * n, one)
+        nogoods.links(2 * n + 1, other)
+    ways = nogoods.ways
+    for x, y in itertools.product(range(len(ways)), repeat=2):
+        groups = [(0, ways[x]), (1, ways[y])]
+        every = any(fits(groups, c, 0) for c in itertools.product(ways[x], ways[y]))
+        assert nogoods._fit(x, y) == every
+        for z in range(len(ways)):
+            if z == y:
+                continue
+            groups = [(0, ways[x]), (1, ways[y]), (1, ways[z])]
+            every = any(fits(groups, c, 0) for c in itertools.product(*(w for _, w in groups)))
+            assert nogoods._fit(x, y, z) == every
+            event("fits" if every else "cannot fit")
+
+
 @st.composite
 def wide_meshes(draw: st.DrawFn) -> tuple[TrackGraph, dict[str, list[list[str | None]]]]:
     """A wider town mesh with more cities than :func:`meshes` (no brute force runs on it),
