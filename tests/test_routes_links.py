@@ -19,6 +19,8 @@ from ferrovia.routes import DEFAULT_ROUTE_RULES, TrainSpec
 from ferrovia.routesearch import (
     _Candidate,
     _chain_set,
+    _clash_sets,
+    _clashing,
     _combine,
     _Enumerator,
     _LinkEnumerator,
@@ -375,6 +377,41 @@ def test_nogoods_fit_answers_as_trying_every_choice(pairs) -> None:  # type: ign
             every = any(fits(groups, c, 0) for c in itertools.product(*(w for _, w in groups)))
             assert nogoods._fit(x, y, z) == every
             event("fits" if every else "cannot fit")
+
+
+routes_masks = st.tuples(
+    st.booleans(),  # a sequence (its core is read) or a plain route (its track)
+    st.integers(0, (1 << 12) - 1),  # core or track
+    st.integers(0, (1 << 6) - 1),  # touch
+    st.integers(0, (1 << 6) - 1),  # through
+    st.integers(0, (1 << 6) - 1),  # hit
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(routes_masks, min_size=1, max_size=40), routes_masks, st.integers(0, 63))
+def test_clash_sets_answer_as_the_pair_tests(cands, taken, three) -> None:  # type: ignore[no-untyped-def]
+    """The candidates ``_clashing`` marks against a taken route are exactly those the two
+    cheap pair tests of the combination refute: cores crossing, or the pigeonhole at stops
+    (a hit stop touched, a touched stop hit, both passing through a stop of three exits)."""
+
+    def made(seq: bool, track: int) -> _Candidate:
+        if seq:
+            return _Candidate((), (), 0, 1, links=(), core=track)
+        return _Candidate((), (), track, 1)
+
+    lst = [made(seq, track) for seq, track, *_ in cands]
+    meets = {id(c): tuple(m[2:]) for c, m in zip(lst, cands, strict=True)}
+    sets = _clash_sets(lst, lambda c: meets[id(c)])  # type: ignore[arg-type]
+    _, t_core, t_touch, t_through, t_hit = taken
+    found = _clashing(sets, t_core, (t_touch, t_through, t_hit), three)
+    for k, (_, core, touch, through, hit) in enumerate(cands):
+        refuted = bool(
+            core & t_core or hit & t_touch or touch & t_hit or through & t_through & three
+        )
+        assert bool(found >> k & 1) == refuted
+        event("refuted" if refuted else "kept")
+    assert found >> len(cands) == 0
 
 
 @st.composite
