@@ -1209,13 +1209,17 @@ class _LinkEnumerator(_Enumerator):
             narrowed = prefix[-1] if prefix and not best_only else None
             if narrowed is not None and len(narrowed) == len(link_opts):
                 links = tuple(tuple(d) for d in narrowed)
+                for opts in links:
+                    common = -1
+                    for o in opts:
+                        common &= o.track
+                    core |= common
             else:
+                # (the links as listed: their cores are known; #979: 133,533 ways were
+                # scanned here for 1,170 sequences, three in four of them not narrowed)
                 links = tuple(link_opts)
-            for opts in links:
-                common = -1
-                for o in opts:
-                    common &= o.track
-                core |= common
+                for opts in links:
+                    core |= link_core(opts)[0]
             c = _Candidate(tuple(route), tuple(chains), mask, value, links, tuple(witness), core)
             if best_only:
                 best[:] = [_realise(c, witness)]
@@ -1357,6 +1361,11 @@ class _LinkEnumerator(_Enumerator):
                 )
                 saved = None
                 narrowed: list[list[_Option]] | None = None
+                if way is None and link_core(opts)[2] & core_both:
+                    # every way crosses track or a town the sequence must use: refuted
+                    # before any lookup (#979's list: 1,398 of the 4,440 links whose way
+                    # did not fit the realisation)
+                    continue
                 if way is None:
                     # a sequence's ways fit or not whatever order its links come in: the
                     # answer, or its refutation by a cheap proof, is looked up first (7E+7E
@@ -1933,6 +1942,7 @@ _STARTS = 8  # two identical trains: greedy runs from at most this many good rou
 _START_PART = 8  # ... those in the top eighth of the way down to the list's threshold,
 _START_LIST = 60  # ... and none when more routes than this are that good
 _MAX_WAYS = 50000  # ways between stops beyond which the plain walk is used instead
+_SCAN_WAYS = 512  # choices of ways a question of three links scans rather than solving
 
 
 def _pair_search(
@@ -2029,6 +2039,9 @@ class _Meet:
                 self.two |= 1 << s
             elif n == 3:
                 self.three |= 1 << s
+        #: a link's ways (by id, kept alive) -> the towns every one of them passes: links
+        #: recur in hundreds of sequences (#979: the scans were 40 % of indexing 1,124)
+        self.towns: dict[int, tuple[Sequence[_Option], int]] = {}
 
     def uses(self, c: _Candidate) -> tuple[tuple[int, int, int], ...]:
         """(stop, chains route ``c`` uses there, the stop's exits) at stops with few exits
@@ -2057,12 +2070,16 @@ class _Meet:
             touch |= 1 << s
         for s in stops[1:-1]:
             through |= 1 << s
+        known = self.towns
         for opts in c.links or ():
-            towns = -1
-            for o in opts:
-                towns &= o.stops
-            through |= towns
-            touch |= towns
+            found = known.get(id(opts))
+            if found is None:
+                towns = -1
+                for o in opts:
+                    towns &= o.stops
+                found = known[id(opts)] = (opts, towns)
+            through |= found[1]
+            touch |= found[1]
         return touch, through, (touch & self.one) | (through & self.two)
 
 
@@ -2152,8 +2169,13 @@ class _Nogoods:
             # avoids all the track the two could use, it fits exactly when they fit together
             y, z = others
             near = self.union[y] | self.union[z]
-            if any(not o.track & near for o in self.ways[one]):
+            ways = self.ways
+            if any(not o.track & near for o in ways[one]):
                 found = self.fits[key] = self._fit_same(y, z)
+            elif len(ways[one]) * len(ways[y]) * len(ways[z]) <= _SCAN_WAYS:
+                # few ways: every choice scanned, cheaper than a CSP's set-up
+                two = [p.track | q.track for p in ways[y] for q in ways[z] if not p.both & q.both]
+                found = self.fits[key] = any(not o.track & t for o in ways[one] for t in two)
         if found is None:
             ways = self.ways
             groups = [(0, ways[one]), *((1, ways[o]) for o in others)]
