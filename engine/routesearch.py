@@ -81,7 +81,15 @@ total revenue no legal combination beats.  The algorithm:
    the chains routes use at a stop cannot outnumber its exits; for two routes at stops of 1-3
    exits this is three ANDs of stop masks -- at #979 it settles 33,274 of 71,994 pairs above
    the optimum, the cores 38,207, leaving 513 for the CSP), or by a link of it whose every way
-   runs over the taken core.  A sequence fits when the run's current realisation leaves it a
+   runs over the taken core.  Both first tests are tests of two routes, so once a list's
+   candidates have been looked at one by one eight times over (:data:`_INDEX_AFTER`; lists
+   of at most 5,000) the list is *indexed* (:func:`_clash_sets`): per track key and per stop
+   of few exits the set of its candidates (bits of an int) whose core uses it, or that
+   touch, pass or conflict there, so the candidates that clash with the routes taken are an
+   OR of a few dozen ints and only the others are looked at (session 8).  A failed pair's
+   reason is looked for with exact shortcuts before any CSP (link unions apart: fits; cores
+   crossing: cannot; else a scan of way pairs; :meth:`_Nogoods._fit`).  A sequence fits
+   when the run's current realisation leaves it a
    way; otherwise all taken sequences and it are solved together (each pair first, then all;
    remembered), so earlier routes may switch ways.  A pair of sequences that fails teaches
    its small reason (:class:`_Nogoods`: a link of one against a link, or two links, of the
@@ -191,6 +199,22 @@ Session 7, measured on the dumps (CPU, min of 2-3) and not kept:
   partners checked per node;
 - in the CSP, a link kept whole without a scan when its ways miss the other links' cores,
   and no trio learning: within noise, or slower.
+
+Session 8 (#979, the one fixture turn over 200 ms; callgrind instructions of one cold
+search, which repeat exactly where CPU time on the shared machine moved +-30 %): 2,297M ->
+see the commit log for the figures after each step.  Measured and not kept:
+
+- the combination's index built for every list at once: #979's combination 698M -> 626M,
+  but random 1858 p6 seed 6 #1304 (4,096 candidates, each looked at 4 times) 281M -> 795M
+  and 1858_india p6 seed 2 #2770 (84,485 plain routes) 2.3 s -> 20 s: hence the index only
+  after eight looks per candidate, and never beyond 5,000;
+- the index's bit positions read from the binary string (``bin``) rather than by lowest
+  bit: 181M -> 200M;
+- no learning of failed pairs' reasons at all: #979's combination 619M -> 588M (the
+  reasons refute 417 of 522 questions, but finding them cost as much as the CSPs they
+  save), kept for 6E+7E at random-s108-p6 #1249, where 5,062 failures had 329 reasons;
+- the listing's bound (:func:`_bound`) never cuts at #979's list (6,851 calls, 6,851 pass,
+  after the path bound), but its value is what the twins' partner cut reads: kept.
 
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
@@ -1942,6 +1966,16 @@ _STARTS = 8  # two identical trains: greedy runs from at most this many good rou
 _START_PART = 8  # ... those in the top eighth of the way down to the list's threshold,
 _START_LIST = 60  # ... and none when more routes than this are that good
 _MAX_WAYS = 50000  # ways between stops beyond which the plain walk is used instead
+#: candidates beyond which a list is not indexed for the combination (:func:`_clash_sets`):
+#: the sets are ints of a bit per candidate, and building one per track key and stop grows
+#: with the list's length times its routes' keys (1858_india p6 seed 2 #2770, 84,485 plain
+#: routes: 2.3 s -> 20 s); #979's 1,124 sequences gain, the random 1858 dumps' 4,096 too
+_INDEX_AT_MOST = 5000
+#: ... and a list is indexed only once this many times its length of candidates were looked
+#: at one by one: building the sets costs about as much as looking at each candidate a few
+#: dozen times (#979: 45,125 looked at for 1,124, the index paid; random 1858 p6 seed 6
+#: #1304: 17,697 for 4,096, it cost three times the combination)
+_INDEX_AFTER = 8
 _SCAN_WAYS = 512  # choices of ways a question of three links scans rather than solving
 
 
@@ -1996,12 +2030,8 @@ class _Index:
         groups: dict[int, list[int]] = {}
         for i, m in enumerate(cores):
             groups.setdefault(m & hot, []).append(i)
-        # groups best first (lists keep the candidates' best-first order), each also as a
-        # set of positions (bits of an int)
-        self.groups = [
-            (key, members, sum(1 << k for k in members))
-            for key, members in sorted(groups.items(), key=lambda kv: kv[1][0])
-        ]
+        # groups best first (lists keep the candidates' best-first order)
+        self.groups = sorted(groups.items(), key=lambda kv: kv[1][0])
 
 
 def _exits(graph: TrackGraph, chain_sets: Iterable[_ChainSet]) -> dict[int, int]:
@@ -2213,7 +2243,10 @@ class _Nogoods:
 
 
 def _clash_sets(
-    cands: Sequence[_Candidate], masks: Callable[[_Candidate], tuple[int, int, int]]
+    cands: Sequence[_Candidate],
+    masks: Callable[[_Candidate], tuple[int, int, int]],
+    few: int = -1,
+    three: int = -1,
 ) -> tuple[dict[int, int], ...]:
     """For :func:`_combine`: which candidates of a list use each track key in their core (a
     plain route: in its track), and which touch, pass through, or conflict at each stop of
@@ -2223,17 +2256,32 @@ def _clash_sets(
     Both cheap tests of two routes -- cores crossing, and the pigeonhole at stops -- are then
     an OR of a few dozen sets for one route against a whole list (:func:`_clashing`), and only
     the candidates outside it are looked at one by one: at #979 about 72,000 pairs above the
-    optimum, all but a few hundred settled by those two tests."""
+    optimum, all but a few hundred settled by those two tests.
+
+    Only stops where the tests can bite are indexed: a touch only clashes with a hit, which
+    is at a stop of one or two exits (``few``), and a route passing through only with
+    another at a stop of three (``three``)."""
     by: tuple[dict[int, list[int]], ...] = ({}, {}, {}, {})
     for k, c in enumerate(cands):
+        touch, through, hit = masks(c)
         for m, where in zip(
-            (c.core if c.links is not None else c.mask, *masks(c)), by, strict=True
+            (c.core if c.links is not None else c.mask, touch & few, through & three, hit),
+            by,
+            strict=True,
         ):
             while m:
                 low = m & -m
                 where.setdefault(low, []).append(k)
                 m ^= low
     return tuple({b: sum(1 << k for k in ks) for b, ks in where.items()} for where in by)
+
+
+def _positions(m: int) -> Iterator[int]:
+    """The set bits of ``m`` (>= 0), lowest first, as positions."""
+    while m:
+        low = m & -m
+        yield low.bit_length() - 1
+        m ^= low
 
 
 def _clashing(
@@ -2390,6 +2438,7 @@ def _combine(
 
     meets: dict[int, tuple[int, int, int]] = {}
     three = meet.three if meet is not None else 0
+    few = meet.one | meet.two if meet is not None else 0
     uses: dict[int, tuple[tuple[int, int, int], ...]] = {}
     load: dict[int, int] = {}  # chains the routes taken use at each stop with few exits
 
@@ -2430,7 +2479,18 @@ def _combine(
     # the candidates of a list that clash with a route taken by another train, by the two
     # cheap tests (:func:`_clash_sets`)
     users: dict[int, tuple[dict[int, int], ...]] = {}
+    looked = {id(lst): 0 for _, lst in lists}  # list -> candidates looked at one by one
+    # lists short enough to index -> after how many candidates looked at one by one
+    index_after = {
+        id(lst): _INDEX_AFTER * len(lst) for _, lst in lists if len(lst) <= _INDEX_AT_MOST
+    }
     clashes: dict[tuple[int, int], int] = {}
+    # per list, its index's groups (key, members, members as a set of positions: 0 until
+    # the list is indexed)
+    in_sets: dict[int, list[tuple[int, list[int], int]]] = {}
+    out_sets = {
+        id(lst): [(key, members, 0) for key, members in indexes[id(lst)].groups] for _, lst in lists
+    }
 
     def clash(lst: list[_Candidate], t: _Candidate) -> int:
         """The positions in ``lst`` of the candidates that cannot run beside ``t`` by the
@@ -2438,13 +2498,21 @@ def _combine(
         key = (id(lst), id(t))
         found = clashes.get(key)
         if found is None:
-            sets = users.get(id(lst))
-            if sets is None:
-                sets = users[id(lst)] = _clash_sets(lst, mask_of)
             found = clashes[key] = _clashing(
-                sets, t.core if t.links is not None else t.mask, mask_of(t), three
+                index(lst), t.core if t.links is not None else t.mask, mask_of(t), three
             )
         return found
+
+    def index(lst: list[_Candidate]) -> tuple[dict[int, int], ...]:
+        """The sets of :func:`_clash_sets` of a list, and its groups as sets of positions."""
+        sets = users.get(id(lst))
+        if sets is None:
+            sets = users[id(lst)] = _clash_sets(lst, mask_of, few, three)
+            in_sets[id(lst)] = [
+                (key, members, sum(1 << k for k in members))
+                for key, members in indexes[id(lst)].groups
+            ]
+        return sets
 
     def search(
         i: int, track: int, core: int, total: int, floor: int, touch: int, through: int, hit: int
@@ -2471,25 +2539,43 @@ def _combine(
         # what this one does
         after = twins[i]
         beyond = suffix[i + 1 + after]
-        # the positions that neither come before ``low`` nor clash with a route taken
-        open_ = ~((1 << low) - 1)
-        for t in taken[:i]:
-            if t is not None:
-                open_ &= ~clash(cands, t)
-        for key, _, group in indexes[id(cands)].groups:
+        # a list indexed (:func:`_clash_sets`) once many of its candidates were looked at
+        # one by one: then only the positions that neither come before ``low`` nor clash
+        # with a route taken are looked at
+        cid = id(cands)
+        indexed = cid in users
+        counted = not indexed and cid in index_after
+        if counted and looked[cid] >= index_after[cid]:
+            indexed, counted = True, False
+        seen = 0
+        open_ = 0
+        if indexed:
+            index(cands)
+            open_ = ~((1 << low) - 1)
+            for t in taken[:i]:
+                if t is not None:
+                    open_ &= ~clash(cands, t)
+        for key, members, group in in_sets[cid] if indexed else out_sets[cid]:
             if key & core:
                 continue
-            left = group & open_
-            while left:
-                bit = left & -left
-                left ^= bit
-                k = bit.bit_length() - 1
+            for k in _positions(group & open_) if indexed else members:
+                if k < low:
+                    continue
                 c = cands[k]
                 v = c.revenue
                 if total + v + min(rest, v * after + beyond) <= best_total:
                     break
                 c_core = c.core if c.links is not None else c.mask
-                c_touch, c_through, c_hit = mask_of(c)
+                if not indexed:
+                    seen += 1
+                    if c_core & core:
+                        continue  # (this test and the next are what the index answers)
+                found = meets.get(id(c))
+                if found is None:
+                    found = meets[id(c)] = meet.masks(c) if meet is not None else (0, 0, 0)
+                c_touch, c_through, c_hit = found
+                if not indexed and (c_hit & touch or c_touch & hit or c_through & through & three):
+                    continue
                 if i >= 2 and meet is not None:
                     # three or more routes: count the chains at each stop with few exits
                     c_uses = uses.get(id(c))
@@ -2529,6 +2615,8 @@ def _combine(
                 if n > 2 and meet is not None:
                     for st, u, _ in uses[id(c)]:
                         load[st] -= u
+        if counted:
+            looked[cid] += seen
         search(i + 1, track, core, total, len(cands), touch, through, hit)  # train stays home
 
     search(0, 0, 0, 0, 0, 0, 0, 0)

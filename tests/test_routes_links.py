@@ -389,8 +389,13 @@ routes_masks = st.tuples(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(routes_masks, min_size=1, max_size=40), routes_masks, st.integers(0, 63))
-def test_clash_sets_answer_as_the_pair_tests(cands, taken, three) -> None:  # type: ignore[no-untyped-def]
+@given(
+    st.lists(routes_masks, min_size=1, max_size=40),
+    routes_masks,
+    st.integers(0, 63),
+    st.integers(0, 63),
+)
+def test_clash_sets_answer_as_the_pair_tests(cands, taken, few, three) -> None:  # type: ignore[no-untyped-def]
     """The candidates ``_clashing`` marks against a taken route are exactly those the two
     cheap pair tests of the combination refute: cores crossing, or the pigeonhole at stops
     (a hit stop touched, a touched stop hit, both passing through a stop of three exits)."""
@@ -402,10 +407,14 @@ def test_clash_sets_answer_as_the_pair_tests(cands, taken, three) -> None:  # ty
 
     lst = [made(seq, track) for seq, track, *_ in cands]
     meets = {id(c): tuple(m[2:]) for c, m in zip(lst, cands, strict=True)}
-    sets = _clash_sets(lst, lambda c: meets[id(c)])  # type: ignore[arg-type]
+    # hits only at stops of one or two exits (``few``), as :class:`_Meet` makes them
+    meets = {k: (t, th, h & few & ~three) for k, (t, th, h) in meets.items()}
+    sets = _clash_sets(lst, lambda c: meets[id(c)], few & ~three, three)  # type: ignore[arg-type]
     _, t_core, t_touch, t_through, t_hit = taken
+    t_hit &= few & ~three
     found = _clashing(sets, t_core, (t_touch, t_through, t_hit), three)
     for k, (_, core, touch, through, hit) in enumerate(cands):
+        hit &= few & ~three
         refuted = bool(
             core & t_core or hit & t_touch or touch & t_hit or through & t_through & three
         )
