@@ -201,8 +201,14 @@ Session 7, measured on the dumps (CPU, min of 2-3) and not kept:
   and no trio learning: within noise, or slower.
 
 Session 8 (#979, the one fixture turn over 200 ms; callgrind instructions of one cold
-search, which repeat exactly where CPU time on the shared machine moved +-30 %): 2,297M ->
-see the commit log for the figures after each step.  Measured and not kept:
+search, which repeat exactly where CPU time on the shared machine moved +-30 %): #979
+2,297M -> 1,845M (its combination 882M -> 572M, the list 834M -> 730M), #940 1,062M ->
+866M, #987 1,019M -> 928M, random 1858 p6 seed 20 #1167 4,693M -> 4,585M and #1219 5,116M
+-> 4,999M (those two are listing: 7E+6E and 7E+7E).  ``bench_routes`` CPU, alternating
+with the old code at load 2-4: #979 0.21-0.32 s (old 0.36-0.42 s).  What is left at #979:
+the list ~40 % (1,124 sequences; ~12,700 neighbours looked at, every bound computed
+passes), the combination ~30 % (522 pair questions: 417 refuted by learnt reasons, 105
+CSPs, 103 learnings), the twin starts and best route ~25 %.  Measured and not kept:
 
 - the combination's index built for every list at once: #979's combination 698M -> 626M,
   but random 1858 p6 seed 6 #1304 (4,096 candidates, each looked at 4 times) 281M -> 795M
