@@ -1197,6 +1197,11 @@ class _LinkEnumerator(_Enumerator):
         prune_limit = row_limit[prune_row] if prune_row >= 0 else 0
         all_links = self.links
         walks = self.walks
+        # per tail, its neighbours by link with their rows of the path bound (one lookup)
+        steps = {
+            x: [(y, walks[(x, y)] if walks is not None else None) for y in ys]
+            for x, ys in self.link_adj.items()
+        }
         # per avoided track, kept between runs (the greedy and list runs walk the same tree)
         ways, cores, pairs, solutions, trios, trio_fits = self.memo.setdefault(
             avoid, ({}, {}, {}, {}, {}, {})
@@ -1344,7 +1349,7 @@ class _LinkEnumerator(_Enumerator):
                     return
             taken_both = track | passed << shift
             core_both = core_t | core_s << shift
-            for other in self.link_adj.get(tail, ()):
+            for other, walk_row in steps.get(tail, ()):
                 if on_route[other]:
                     continue
                 row = row_of[other]
@@ -1366,7 +1371,7 @@ class _LinkEnumerator(_Enumerator):
                 # the longer sequence's bound, before its ways are looked at or solved (7E at
                 # random 1858 p6 seed 20 #1060: most CSPs were for sequences it cuts at once)
                 left = prune_limit - counts[prune_row] - unit[other] if prune_row >= 0 else inf
-                if walks is not None and raw + vals[other] + walks[(tail, other)][left] < need:
+                if walk_row is not None and raw + vals[other] + walk_row[left] < need:
                     continue
                 c_counted, c_free = near(other)
                 on_route[other] = 1
@@ -1384,11 +1389,12 @@ class _LinkEnumerator(_Enumerator):
                 # extend the current realisation if one way fits; else re-solve the whole
                 # sequence (earlier links may have to run another way)
                 # (none when the track every way uses is taken)
-                way = (
-                    None
-                    if link_core(opts)[2] & taken_both
-                    else next((o for o in opts if not o.both & taken_both), None)
-                )
+                way = None
+                if not link_core(opts)[2] & taken_both:
+                    for o in opts:
+                        if not o.both & taken_both:
+                            way = o
+                            break
                 saved = None
                 narrowed: list[list[_Option]] | None = None
                 if way is None and link_core(opts)[2] & core_both:
