@@ -205,7 +205,8 @@ search, which repeat exactly where CPU time on the shared machine moved +-30 %):
 2,297M -> 1,845M (its combination 882M -> 572M, the list 834M -> 730M), #940 1,062M ->
 866M, #987 1,019M -> 928M, random 1858 p6 seed 20 #1167 4,693M -> 4,585M and #1219 5,116M
 -> 4,999M (those two are listing: 7E+6E and 7E+7E).  ``bench_routes`` CPU, alternating
-with the old code at load 2-4: #979 0.21-0.32 s (old 0.36-0.42 s).  What is left at #979:
+with the old code at load 0.8-4: #979 0.21-0.33 s (old 0.36-0.42 s); the dump of #979
+alone, min of 5 cold, three alternations: 265-270 ms (old 327-392 ms).  What is left at #979:
 the list ~40 % (1,124 sequences; ~12,700 neighbours looked at, every bound computed
 passes), the combination ~30 % (522 pair questions: 417 refuted by learnt reasons, 105
 CSPs, 103 learnings), the twin starts and best route ~25 %.  Measured and not kept:
