@@ -81,7 +81,15 @@ total revenue no legal combination beats.  The algorithm:
    the chains routes use at a stop cannot outnumber its exits; for two routes at stops of 1-3
    exits this is three ANDs of stop masks -- at #979 it settles 33,274 of 71,994 pairs above
    the optimum, the cores 38,207, leaving 513 for the CSP), or by a link of it whose every way
-   runs over the taken core.  A sequence fits when the run's current realisation leaves it a
+   runs over the taken core.  Both first tests are tests of two routes, so once a list's
+   candidates have been looked at one by one eight times over (:data:`_INDEX_AFTER`; lists
+   of at most 5,000) the list is *indexed* (:func:`_clash_sets`): per track key and per stop
+   of few exits the set of its candidates (bits of an int) whose core uses it, or that
+   touch, pass or conflict there, so the candidates that clash with the routes taken are an
+   OR of a few dozen ints and only the others are looked at (session 8).  A failed pair's
+   reason is looked for with exact shortcuts before any CSP (link unions apart: fits; cores
+   crossing: cannot; else a scan of way pairs; :meth:`_Nogoods._fit`).  A sequence fits
+   when the run's current realisation leaves it a
    way; otherwise all taken sequences and it are solved together (each pair first, then all;
    remembered), so earlier routes may switch ways.  A pair of sequences that fails teaches
    its small reason (:class:`_Nogoods`: a link of one against a link, or two links, of the
@@ -191,6 +199,29 @@ Session 7, measured on the dumps (CPU, min of 2-3) and not kept:
   partners checked per node;
 - in the CSP, a link kept whole without a scan when its ways miss the other links' cores,
   and no trio learning: within noise, or slower.
+
+Session 8 (#979, the one fixture turn over 200 ms; callgrind instructions of one cold
+search, which repeat exactly where CPU time on the shared machine moved +-30 %): #979
+2,297M -> 1,845M (its combination 882M -> 572M, the list 834M -> 730M), #940 1,062M ->
+866M, #987 1,019M -> 928M, random 1858 p6 seed 20 #1167 4,693M -> 4,585M and #1219 5,116M
+-> 4,999M (those two are listing: 7E+6E and 7E+7E).  ``bench_routes`` CPU, alternating
+with the old code at load 0.8-4: #979 0.21-0.33 s (old 0.36-0.42 s); the dump of #979
+alone, min of 5 cold, three alternations: 265-270 ms (old 327-392 ms).  What is left at #979:
+the list ~40 % (1,124 sequences; ~12,700 neighbours looked at, every bound computed
+passes), the combination ~30 % (522 pair questions: 417 refuted by learnt reasons, 105
+CSPs, 103 learnings), the twin starts and best route ~25 %.  Measured and not kept:
+
+- the combination's index built for every list at once: #979's combination 698M -> 626M,
+  but random 1858 p6 seed 6 #1304 (4,096 candidates, each looked at 4 times) 281M -> 795M
+  and 1858_india p6 seed 2 #2770 (84,485 plain routes) 2.3 s -> 20 s: hence the index only
+  after eight looks per candidate, and never beyond 5,000;
+- the index's bit positions read from the binary string (``bin``) rather than by lowest
+  bit: 181M -> 200M;
+- no learning of failed pairs' reasons at all: #979's combination 619M -> 588M (the
+  reasons refute 417 of 522 questions, but finding them cost as much as the CSPs they
+  save), kept for 6E+7E at random-s108-p6 #1249, where 5,062 failures had 329 reasons;
+- the listing's bound (:func:`_bound`) never cuts at #979's list (6,851 calls, 6,851 pass,
+  after the path bound), but its value is what the twins' partner cut reads: kept.
 
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
@@ -1260,6 +1291,11 @@ class _LinkEnumerator(_Enumerator):
         prune_limit = row_limit[prune_row] if prune_row >= 0 else 0
         all_links = self.links
         walks = self.walks
+        # per tail, its neighbours by link with their rows of the path bound (one lookup)
+        steps = {
+            x: [(y, walks[(x, y)] if walks is not None else None) for y in ys]
+            for x, ys in self.link_adj.items()
+        }
         # per avoided track, kept between runs (the greedy and list runs walk the same tree)
         ways, cores, pairs, solutions, trios, trio_fits = self.memo.setdefault(
             avoid, ({}, {}, {}, {}, {}, {})
@@ -1302,13 +1338,17 @@ class _LinkEnumerator(_Enumerator):
             narrowed = prefix[-1] if prefix and not best_only else None
             if narrowed is not None and len(narrowed) == len(link_opts):
                 links = tuple(tuple(d) for d in narrowed)
+                for opts in links:
+                    common = -1
+                    for o in opts:
+                        common &= o.track
+                    core |= common
             else:
+                # (the links as listed: their cores are known; #979: 133,533 ways were
+                # scanned here for 1,170 sequences, three in four of them not narrowed)
                 links = tuple(link_opts)
-            for opts in links:
-                common = -1
-                for o in opts:
-                    common &= o.track
-                core |= common
+                for opts in links:
+                    core |= link_core(opts)[0]
             c = _Candidate(tuple(route), tuple(chains), mask, value, links, tuple(witness), core)
             if best_only:
                 best[:] = [_realise(c, witness)]
@@ -1317,6 +1357,8 @@ class _LinkEnumerator(_Enumerator):
             out.append(c)
             if limit is not None and len(out) > limit:
                 raise _Budget
+
+        unions: dict[int, int] = {}  # id of a link's ways -> :func:`link_union`
 
         def link_core(opts: tuple[_Option, ...]) -> tuple[int, int, int]:
             """The track, towns, and both in one mask, that every way of a link uses."""
@@ -1335,16 +1377,34 @@ class _LinkEnumerator(_Enumerator):
             key = (id(a), id(b)) if id(a) < id(b) else (id(b), id(a))
             found = pairs.get(key)
             if found is None:
-                found = pairs[key] = _propagate([(0, a), (0, b)], 0) is not None and any(
-                    not (x.track & y.track or x.stops & y.stops) for x in a for y in b
-                )
+                # (cores crossing: never; nothing of one anywhere on the other: always)
+                if link_core(a)[2] & link_core(b)[2]:
+                    found = False
+                elif not link_union(a) & link_union(b):
+                    found = True
+                else:
+                    theirs = [y.both for y in b]
+                    found = any(not x.both & y for x in a for y in theirs)
+                pairs[key] = found
+            return found
+
+        def link_union(opts: tuple[_Option, ...]) -> int:
+            """The track and towns (one mask) some way of a link uses."""
+            found = unions.get(id(opts))
+            if found is None:
+                found = 0
+                for o in opts:
+                    found |= o.both
+                unions[id(opts)] = found
             return found
 
         def learn_trio(opts: tuple[_Option, ...]) -> None:
             """After the sequence failed with link ``opts``: two links of it that cannot run
             with ``opts`` in one route, if there are such (pairs were ruled out already);
             kept for every later sequence (most failures have such a small reason)."""
-            near = [x for x in link_opts if any(o.both & p.both for o in opts for p in x)]
+            # (some way of one crosses some way of the other exactly when their unions meet)
+            mine = link_union(opts)
+            near = [x for x in link_opts if mine & link_union(x)]
             for i, y in enumerate(near):
                 for z in near[i + 1 :]:
                     key = frozenset((id(opts), id(y), id(z)))
@@ -1386,7 +1446,7 @@ class _LinkEnumerator(_Enumerator):
                     return
             taken_both = track | passed << shift
             core_both = core_t | core_s << shift
-            for other in self.link_adj.get(tail, ()):
+            for other, walk_row in steps.get(tail, ()):
                 if work is not None:
                     work.charge()  # a step looked at
                 if on_route[other]:
@@ -1410,7 +1470,7 @@ class _LinkEnumerator(_Enumerator):
                 # the longer sequence's bound, before its ways are looked at or solved (7E at
                 # random 1858 p6 seed 20 #1060: most CSPs were for sequences it cuts at once)
                 left = prune_limit - counts[prune_row] - unit[other] if prune_row >= 0 else inf
-                if walks is not None and raw + vals[other] + walks[(tail, other)][left] < need:
+                if walk_row is not None and raw + vals[other] + walk_row[left] < need:
                     continue
                 c_counted, c_free = near(other)
                 on_route[other] = 1
@@ -1428,13 +1488,19 @@ class _LinkEnumerator(_Enumerator):
                 # extend the current realisation if one way fits; else re-solve the whole
                 # sequence (earlier links may have to run another way)
                 # (none when the track every way uses is taken)
-                way = (
-                    None
-                    if link_core(opts)[2] & taken_both
-                    else next((o for o in opts if not o.both & taken_both), None)
-                )
+                way = None
+                if not link_core(opts)[2] & taken_both:
+                    for o in opts:
+                        if not o.both & taken_both:
+                            way = o
+                            break
                 saved = None
                 narrowed: list[list[_Option]] | None = None
+                if way is None and link_core(opts)[2] & core_both:
+                    # every way crosses track or a town the sequence must use: refuted
+                    # before any lookup (#979's list: 1,398 of the 4,440 links whose way
+                    # did not fit the realisation)
+                    continue
                 if way is None:
                     # a sequence's ways fit or not whatever order its links come in: the
                     # answer, or its refutation by a cheap proof, is looked up first (7E+7E
@@ -2070,6 +2136,17 @@ _STARTS = 8  # two identical trains: greedy runs from at most this many good rou
 _START_PART = 8  # ... those in the top eighth of the way down to the list's threshold,
 _START_LIST = 60  # ... and none when more routes than this are that good
 _MAX_WAYS = 50000  # ways between stops beyond which the plain walk is used instead
+#: candidates beyond which a list is not indexed for the combination (:func:`_clash_sets`):
+#: the sets are ints of a bit per candidate, and building one per track key and stop grows
+#: with the list's length times its routes' keys (1858_india p6 seed 2 #2770, 84,485 plain
+#: routes: 2.3 s -> 20 s); #979's 1,124 sequences gain, the random 1858 dumps' 4,096 too
+_INDEX_AT_MOST = 5000
+#: ... and a list is indexed only once this many times its length of candidates were looked
+#: at one by one: building the sets costs about as much as looking at each candidate a few
+#: dozen times (#979: 45,125 looked at for 1,124, the index paid; random 1858 p6 seed 6
+#: #1304: 17,697 for 4,096, it cost three times the combination)
+_INDEX_AFTER = 8
+_SCAN_WAYS = 512  # choices of ways a question of three links scans rather than solving
 #: the work budget (:class:`Work`) of the searches of play -- ``legal_actions``' run and the
 #: greedy bot's -- so no listing waits on an exponential corner.  Not a rule: chosen on this
 #: machine (session 8, CPU, load 3-4) so that the slowest cold budgeted search of 112 dumps
@@ -2173,6 +2250,9 @@ class _Meet:
                 self.two |= 1 << s
             elif n == 3:
                 self.three |= 1 << s
+        #: a link's ways (by id, kept alive) -> the towns every one of them passes: links
+        #: recur in hundreds of sequences (#979: the scans were 40 % of indexing 1,124)
+        self.towns: dict[int, tuple[Sequence[_Option], int]] = {}
 
     def uses(self, c: _Candidate) -> tuple[tuple[int, int, int], ...]:
         """(stop, chains route ``c`` uses there, the stop's exits) at stops with few exits
@@ -2201,12 +2281,16 @@ class _Meet:
             touch |= 1 << s
         for s in stops[1:-1]:
             through |= 1 << s
+        known = self.towns
         for opts in c.links or ():
-            towns = -1
-            for o in opts:
-                towns &= o.stops
-            through |= towns
-            touch |= towns
+            found = known.get(id(opts))
+            if found is None:
+                towns = -1
+                for o in opts:
+                    towns &= o.stops
+                found = known[id(opts)] = (opts, towns)
+            through |= found[1]
+            touch |= found[1]
         return touch, through, (touch & self.one) | (through & self.two)
 
 
@@ -2232,6 +2316,9 @@ class _Nogoods:
         self.pair: dict[int, int] = {}  # link -> the links it cannot run beside
         self.triple: dict[int, list[int]] = {}  # link -> masks of two links it cannot run beside
         self.fits: dict[tuple[int, ...], bool] = {}
+        #: per link, the track any of its ways uses (union) and every way uses (core)
+        self.union: list[int] = []
+        self.core: list[int] = []
 
     def links(self, key: int, doms: Sequence[Sequence[_Option]]) -> tuple[int, tuple[int, ...]]:
         """(mask, numbers) of a route's links (``key``: the route's id, remembered)."""
@@ -2244,6 +2331,12 @@ class _Nogoods:
                 if n is None:
                     n = self.number[k] = len(self.ways)
                     self.ways.append(d)
+                    union, core = 0, -1
+                    for o in d:
+                        union |= o.track
+                        core &= o.track
+                    self.union.append(union)
+                    self.core.append(core)
                 nums.append(n)
             mask = 0
             for n in nums:
@@ -2267,16 +2360,51 @@ class _Nogoods:
         """Whether link ``one`` of a route and links ``others`` of another can all be run."""
         key = (one, *others)
         found = self.fits.get(key)
+        if found is None and len(others) == 1:
+            # two links of different routes (only track can clash): they fit when no track
+            # of one is any of the other's, and cannot when both cores share track (#979:
+            # the learning was 40 % of the combination's instructions, mostly such CSPs)
+            (other,) = others
+            if not self.union[one] & self.union[other]:
+                found = True
+            elif self.core[one] & self.core[other]:
+                found = False
+            else:
+                # some way of one beside some way of the other (a CSP of two links is
+                # just this, dearer)
+                theirs = [p.track for p in self.ways[other]]
+                found = any(not o.track & t for o in self.ways[one] for t in theirs)
+            self.fits[key] = found
+        elif found is None and len(others) == 2:
+            # link ``one`` of a route beside two links of the other: when some way of it
+            # avoids all the track the two could use, it fits exactly when they fit together
+            y, z = others
+            near = self.union[y] | self.union[z]
+            ways = self.ways
+            if any(not o.track & near for o in ways[one]):
+                found = self.fits[key] = self._fit_same(y, z)
+            elif len(ways[one]) * len(ways[y]) * len(ways[z]) <= _SCAN_WAYS:
+                # few ways: every choice scanned, cheaper than a CSP's set-up
+                two = [p.track | q.track for p in ways[y] for q in ways[z] if not p.both & q.both]
+                found = self.fits[key] = any(not o.track & t for o in ways[one] for t in two)
         if found is None:
             ways = self.ways
             groups = [(0, ways[one]), *((1, ways[o]) for o in others)]
             found = self.fits[key] = _solve(groups) is not None
         return found
 
+    def _fit_same(self, y: int, z: int) -> bool:
+        """Whether links ``y`` and ``z`` of one route can both be run (remembered)."""
+        key = (-1, y, z)
+        found = self.fits.get(key)
+        if found is None:
+            found = self.fits[key] = _solve([(1, self.ways[y]), (1, self.ways[z])]) is not None
+        return found
+
     def learn(self, a: tuple[int, tuple[int, ...]], b: tuple[int, tuple[int, ...]]) -> None:
         """Find and keep a small reason why routes ``a`` and ``b`` cannot fit (if there is one:
         a pair or a triple of their links)."""
-        ways = self.ways
+        union = self.union
         for x in a[1]:
             for y in b[1]:
                 if not self._fit(x, y):
@@ -2285,15 +2413,80 @@ class _Nogoods:
                     return
         for (_, mine), (_, theirs) in ((a, b), (b, a)):
             for x in mine:
-                # only links some way of which crosses some way of x can take part
-                near = [
-                    y for y in theirs if any(o.track & p.track for o in ways[x] for p in ways[y])
-                ]
+                # only links some way of which crosses some way of x can take part (some
+                # pair of ways shares track exactly when the unions of their track do)
+                near = [y for y in theirs if union[x] & union[y]]
                 for i, y in enumerate(near):
                     for z in near[i + 1 :]:
                         if not self._fit(x, y, z):
                             self.triple.setdefault(x, []).append(1 << y | 1 << z)
                             return
+
+
+def _clash_sets(
+    cands: Sequence[_Candidate],
+    masks: Callable[[_Candidate], tuple[int, int, int]],
+    few: int = -1,
+    three: int = -1,
+) -> tuple[dict[int, int], ...]:
+    """For :func:`_combine`: which candidates of a list use each track key in their core (a
+    plain route: in its track), and which touch, pass through, or conflict at each stop of
+    few exits (``masks``: :meth:`_Meet.masks`), as sets of list positions (bits of an int),
+    each dict keyed by the key's or stop's bit.
+
+    Both cheap tests of two routes -- cores crossing, and the pigeonhole at stops -- are then
+    an OR of a few dozen sets for one route against a whole list (:func:`_clashing`), and only
+    the candidates outside it are looked at one by one: at #979 about 72,000 pairs above the
+    optimum, all but a few hundred settled by those two tests.
+
+    Only stops where the tests can bite are indexed: a touch only clashes with a hit, which
+    is at a stop of one or two exits (``few``), and a route passing through only with
+    another at a stop of three (``three``)."""
+    by: tuple[dict[int, list[int]], ...] = ({}, {}, {}, {})
+    for k, c in enumerate(cands):
+        touch, through, hit = masks(c)
+        for m, where in zip(
+            (c.core if c.links is not None else c.mask, touch & few, through & three, hit),
+            by,
+            strict=True,
+        ):
+            while m:
+                low = m & -m
+                where.setdefault(low, []).append(k)
+                m ^= low
+    return tuple({b: sum(1 << k for k in ks) for b, ks in where.items()} for where in by)
+
+
+def _positions(m: int) -> Iterator[int]:
+    """The set bits of ``m`` (>= 0), lowest first, as positions."""
+    while m:
+        low = m & -m
+        yield low.bit_length() - 1
+        m ^= low
+
+
+def _clashing(
+    sets: tuple[dict[int, int], ...], core: int, meet: tuple[int, int, int], three: int
+) -> int:
+    """The positions of the candidates of :func:`_clash_sets` that cannot run beside a route
+    with this core (track) and these :meth:`_Meet.masks` (touch, through, hit): those whose
+    core meets it, or that conflict at a stop of one, two or three exits (``three``: the
+    stops of three).  Each test is of two routes, so a set of taken routes clashes with the
+    OR of their sets."""
+    by_key, by_touch, by_through, by_hit = sets
+    touch, through, hit = meet
+    found = 0
+    for m, where in (
+        (core, by_key),
+        (hit, by_touch),
+        (touch, by_hit),
+        (through & three, by_through),
+    ):
+        while m:
+            low = m & -m
+            found |= where.get(low, 0)
+            m ^= low
+    return found
 
 
 def _combine(
@@ -2435,6 +2628,7 @@ def _combine(
 
     meets: dict[int, tuple[int, int, int]] = {}
     three = meet.three if meet is not None else 0
+    few = meet.one | meet.two if meet is not None else 0
     uses: dict[int, tuple[tuple[int, int, int], ...]] = {}
     load: dict[int, int] = {}  # chains the routes taken use at each stop with few exits
 
@@ -2472,6 +2666,44 @@ def _combine(
             found = meets[id(c)] = meet.masks(c) if meet is not None else (0, 0, 0)
         return found
 
+    # the candidates of a list that clash with a route taken by another train, by the two
+    # cheap tests (:func:`_clash_sets`)
+    users: dict[int, tuple[dict[int, int], ...]] = {}
+    looked = {id(lst): 0 for _, lst in lists}  # list -> candidates looked at one by one
+    # lists short enough to index -> after how many candidates looked at one by one
+    index_after = {
+        id(lst): _INDEX_AFTER * len(lst) for _, lst in lists if len(lst) <= _INDEX_AT_MOST
+    }
+    clashes: dict[tuple[int, int], int] = {}
+    # per list, its index's groups (key, members, members as a set of positions: 0 until
+    # the list is indexed)
+    in_sets: dict[int, list[tuple[int, list[int], int]]] = {}
+    out_sets = {
+        id(lst): [(key, members, 0) for key, members in indexes[id(lst)].groups] for _, lst in lists
+    }
+
+    def clash(lst: list[_Candidate], t: _Candidate) -> int:
+        """The positions in ``lst`` of the candidates that cannot run beside ``t`` by the
+        core AND or the pigeonhole at stops (remembered per list and route)."""
+        key = (id(lst), id(t))
+        found = clashes.get(key)
+        if found is None:
+            found = clashes[key] = _clashing(
+                index(lst), t.core if t.links is not None else t.mask, mask_of(t), three
+            )
+        return found
+
+    def index(lst: list[_Candidate]) -> tuple[dict[int, int], ...]:
+        """The sets of :func:`_clash_sets` of a list, and its groups as sets of positions."""
+        sets = users.get(id(lst))
+        if sets is None:
+            sets = users[id(lst)] = _clash_sets(lst, mask_of, few, three)
+            in_sets[id(lst)] = [
+                (key, members, sum(1 << k for k in members))
+                for key, members in indexes[id(lst)].groups
+            ]
+        return sets
+
     def search(
         i: int, track: int, core: int, total: int, floor: int, touch: int, through: int, hit: int
     ) -> None:
@@ -2497,10 +2729,26 @@ def _combine(
         # what this one does
         after = twins[i]
         beyond = suffix[i + 1 + after]
-        for key, members in indexes[id(cands)].groups:
+        # a list indexed (:func:`_clash_sets`) once many of its candidates were looked at
+        # one by one: then only the positions that neither come before ``low`` nor clash
+        # with a route taken are looked at
+        cid = id(cands)
+        indexed = cid in users
+        counted = not indexed and cid in index_after
+        if counted and looked[cid] >= index_after[cid]:
+            indexed, counted = True, False
+        seen = 0
+        open_ = 0
+        if indexed:
+            index(cands)
+            open_ = ~((1 << low) - 1)
+            for t in taken[:i]:
+                if t is not None:
+                    open_ &= ~clash(cands, t)
+        for key, members, group in in_sets[cid] if indexed else out_sets[cid]:
             if key & core:
                 continue
-            for k in members:
+            for k in _positions(group & open_) if indexed else members:
                 if k < low:
                     continue
                 c = cands[k]
@@ -2510,13 +2758,15 @@ def _combine(
                 if work is not None:
                     work.charge()  # a candidate tried
                 c_core = c.core if c.links is not None else c.mask
-                if c_core & core:
-                    continue
+                if not indexed:
+                    seen += 1
+                    if c_core & core:
+                        continue  # (this test and the next are what the index answers)
                 found = meets.get(id(c))
                 if found is None:
                     found = meets[id(c)] = meet.masks(c) if meet is not None else (0, 0, 0)
                 c_touch, c_through, c_hit = found
-                if c_hit & touch or c_touch & hit or c_through & through & three:
+                if not indexed and (c_hit & touch or c_touch & hit or c_through & through & three):
                     continue
                 if i >= 2 and meet is not None:
                     # three or more routes: count the chains at each stop with few exits
@@ -2557,6 +2807,8 @@ def _combine(
                 if n > 2 and meet is not None:
                     for st, u, _ in uses[id(c)]:
                         load[st] -= u
+        if counted:
+            looked[cid] += seen
         search(i + 1, track, core, total, len(cands), touch, through, hit)  # train stays home
 
     try:

@@ -19,6 +19,8 @@ from ferrovia.routes import DEFAULT_ROUTE_RULES, TrainSpec
 from ferrovia.routesearch import (
     _Candidate,
     _chain_set,
+    _clash_sets,
+    _clashing,
     _combine,
     _Enumerator,
     _LinkEnumerator,
@@ -352,6 +354,73 @@ def test_learnt_reasons_only_refute_pairs_that_cannot_fit(pairs) -> None:  # typ
         for m in masks:
             y, z = (i for i in range(len(ways)) if m >> i & 1)
             assert _solve([(0, ways[x]), (1, ways[y]), (1, ways[z])]) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(route_pairs())
+def test_nogoods_fit_answers_as_trying_every_choice(pairs) -> None:  # type: ignore[no-untyped-def]
+    """The shortcuts of ``_Nogoods._fit`` (unions apart, cores crossing, a way clear of two
+    links) answer as trying every choice does, for a link beside one or two of another route."""
+    nogoods = _Nogoods()
+    for n, (one, other) in enumerate(pairs):
+        nogoods.links(2 * n, one)
+        nogoods.links(2 * n + 1, other)
+    ways = nogoods.ways
+    for x, y in itertools.product(range(len(ways)), repeat=2):
+        groups = [(0, ways[x]), (1, ways[y])]
+        every = any(fits(groups, c, 0) for c in itertools.product(ways[x], ways[y]))
+        assert nogoods._fit(x, y) == every
+        for z in range(len(ways)):
+            if z == y:
+                continue
+            groups = [(0, ways[x]), (1, ways[y]), (1, ways[z])]
+            every = any(fits(groups, c, 0) for c in itertools.product(*(w for _, w in groups)))
+            assert nogoods._fit(x, y, z) == every
+            event("fits" if every else "cannot fit")
+
+
+routes_masks = st.tuples(
+    st.booleans(),  # a sequence (its core is read) or a plain route (its track)
+    st.integers(0, (1 << 12) - 1),  # core or track
+    st.integers(0, (1 << 6) - 1),  # touch
+    st.integers(0, (1 << 6) - 1),  # through
+    st.integers(0, (1 << 6) - 1),  # hit
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(routes_masks, min_size=1, max_size=40),
+    routes_masks,
+    st.integers(0, 63),
+    st.integers(0, 63),
+)
+def test_clash_sets_answer_as_the_pair_tests(cands, taken, few, three) -> None:  # type: ignore[no-untyped-def]
+    """The candidates ``_clashing`` marks against a taken route are exactly those the two
+    cheap pair tests of the combination refute: cores crossing, or the pigeonhole at stops
+    (a hit stop touched, a touched stop hit, both passing through a stop of three exits)."""
+
+    def made(seq: bool, track: int) -> _Candidate:
+        if seq:
+            return _Candidate((), (), 0, 1, links=(), core=track)
+        return _Candidate((), (), track, 1)
+
+    lst = [made(seq, track) for seq, track, *_ in cands]
+    meets = {id(c): tuple(m[2:]) for c, m in zip(lst, cands, strict=True)}
+    # hits only at stops of one or two exits (``few``), as :class:`_Meet` makes them
+    meets = {k: (t, th, h & few & ~three) for k, (t, th, h) in meets.items()}
+    sets = _clash_sets(lst, lambda c: meets[id(c)], few & ~three, three)  # type: ignore[arg-type]
+    _, t_core, t_touch, t_through, t_hit = taken
+    t_hit &= few & ~three
+    found = _clashing(sets, t_core, (t_touch, t_through, t_hit), three)
+    for k, (_, core, touch, through, hit) in enumerate(cands):
+        hit &= few & ~three
+        refuted = bool(
+            core & t_core or hit & t_touch or touch & t_hit or through & t_through & three
+        )
+        assert bool(found >> k & 1) == refuted
+        event("refuted" if refuted else "kept")
+    assert found >> len(cands) == 0
 
 
 @st.composite
