@@ -1224,7 +1224,7 @@ class _Walk:
         return True
 
     def add_found(self, bits: int) -> None:
-        for q in _bits_of(bits & ~self.found):
+        for q in bit_positions(bits & ~self.found):
             self.seen_paths.add(q)
         self.found |= bits
 
@@ -1420,7 +1420,7 @@ class _Walk:
         if model is None:
             return None
         out = 0
-        for q in _bits_of(targets & model.edges):
+        for q in bit_positions(targets & model.edges):
             if q in model.first:
                 out |= 1 << q  # entered as the part starts
                 continue
@@ -1702,7 +1702,7 @@ class _PartModel:
         edges = walk.part_bound(part)  # no walk of the part leaves these paths
         model = cls()
         model.edges = edges
-        ids = list(_bits_of(edges))
+        ids = list(bit_positions(edges))
         # each path's two ends; a side is a vertex shared by every path with that (hex,
         # edge, lane) -- the walk marks the side, not the path -- and those across it
         partner: dict[Any, Any] = {}
@@ -1945,7 +1945,12 @@ def reach_by_matching(
     return out
 
 
-def _bits_of(bits: int) -> Iterator[int]:
+def bit_positions(bits: int) -> Iterator[int]:
+    """The set bits of ``bits`` (>= 0), lowest first, as positions.
+
+    >>> list(bit_positions(0b10110))
+    [1, 2, 4]
+    """
     while bits:
         low = bits & -bits
         yield low.bit_length() - 1
@@ -2195,7 +2200,7 @@ def _reach(
             key=lambda node: min(_distance(_node_hex(graph, node), h) for h in targets)
         )
     if mode == "bound":
-        return frozenset(_bits_of(walk.tighten(start_nodes, walk.most(start_nodes))))
+        return frozenset(bit_positions(walk.tighten(start_nodes, walk.most(start_nodes))))
     # the walk recurses once per path on its way (pure-Python frames: a higher limit is safe)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))

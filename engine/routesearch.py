@@ -275,6 +275,7 @@ from ferrovia.graph import (
     Chain,
     Tokens,
     TrackGraph,
+    bit_positions,
     blocks,
     chains_from,
     gauge_skip,
@@ -2457,14 +2458,6 @@ def _clash_sets(
     return tuple({b: sum(1 << k for k in ks) for b, ks in where.items()} for where in by)
 
 
-def _positions(m: int) -> Iterator[int]:
-    """The set bits of ``m`` (>= 0), lowest first, as positions."""
-    while m:
-        low = m & -m
-        yield low.bit_length() - 1
-        m ^= low
-
-
 def _clashing(
     sets: tuple[dict[int, int], ...], core: int, meet: tuple[int, int, int], three: int
 ) -> int:
@@ -2748,7 +2741,7 @@ def _combine(
         for key, members, group in in_sets[cid] if indexed else out_sets[cid]:
             if key & core:
                 continue
-            for k in _positions(group & open_) if indexed else members:
+            for k in bit_positions(group & open_) if indexed else members:
                 if k < low:
                     continue
                 c = cands[k]
