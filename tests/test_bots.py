@@ -255,7 +255,7 @@ def test_a_two_faced_train_is_saved_for_at_its_broad_price() -> None:
 def test_greedy_values_trains_by_the_games_route_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     # the bot's estimate of a train's worth must be the run legal_actions offers: the same
     # route rules (a wounded train's divisor from trains.yaml), not the engine's defaults
-    import ferrovia.routes
+    import ferrovia.routesearch
     from ferrovia.rules.operating import routing
 
     def buying_with_trains(turn: Turn, bot: greedy.GreedyBot) -> bool:
@@ -269,13 +269,13 @@ def test_greedy_values_trains_by_the_games_route_rules(monkeypatch: pytest.Monke
 
     turn, bot = _greedy_until("1858", 2, buying_with_trains)
     seen: list[Any] = []
-    search = ferrovia.routes.best_routes
+    search = ferrovia.routesearch.best_routes
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         seen.append(kwargs.get("rules"))
         return search(*args, **kwargs)
 
-    monkeypatch.setattr(ferrovia.routes, "best_routes", spy)
+    monkeypatch.setattr(ferrovia.routesearch, "best_routes", spy)
     offers = [a for a in turn.legal if a.type == "buy_train"]
     bot.best_train(turn, offers, forced=False)  # type: ignore[arg-type]
     assert seen and all(r == routing.route_rules(turn.game) for r in seen)

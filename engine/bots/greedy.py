@@ -768,30 +768,17 @@ class GreedyBot(Bot):
         adds anything, unless the company must have a train (``forced``) or wants one
         (``wanted``: then one that would run on the network by itself, though it adds
         nothing to today's run)."""
-        from ferrovia.routes import best_routes, train_spec_from_data
-        from ferrovia.routesearch import PLAY_BUDGET
         from ferrovia.rules.operating import routing
 
         game, state, op = turn.game, turn.state, turn.entity
-        graph = routing.track_graph(game, state)
-        tokens = routing.token_map(state)
-        phase = list(common.current_phase(game, state).tiles)
         have = [(t, routing.train_spec(game, state, t)) for t in common.trains_of(state, op)]
-        rules = routing.route_rules(game)  # the game's own (a wounded train's divisor), as best_run
 
         def revenue(trains: list[Any]) -> int:
             if not trains:
                 return 0
             try:
-                run = best_routes(
-                    graph,
-                    trains,
-                    phase=phase,
-                    company=op,
-                    tokens=tokens,
-                    rules=rules,
-                    budget=PLAY_BUDGET,
-                )
+                # the search legal_actions offers its run from (rules, budget and all)
+                run = routing.play_search(game, state, op, trains)
             except GameError:
                 return 0
             return sum(r.revenue for r in run.routes)
@@ -802,13 +789,7 @@ class GreedyBot(Bot):
         other_face: dict[int, Any] = {}
         for a in offers:
             face = a.variant or state.trains[a.train].name
-            typ, variant = common.face_def(game, face)
-            spec = train_spec_from_data(
-                face,
-                (variant or typ).distance.given(),
-                gauge=str((variant or typ).gauge),
-                multiplier=int((variant or typ).multiplier),
-            )
+            spec = routing.face_spec(game, face)
             gain = revenue([*have, ("new", spec)]) - now
             if face != common.train_type(a.train):
                 other_face[id(a)] = spec

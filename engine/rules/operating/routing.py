@@ -18,6 +18,7 @@ from ferrovia.rules.operating import board, common
 from ferrovia.rules.state import GameState
 
 if TYPE_CHECKING:
+    from ferrovia.routesearch import BestRoutes
     from ferrovia.rules.game import Game
 
 _GRAPHS: dict[tuple[int, tuple[tuple[str, str, int], ...]], TrackGraph] = {}
@@ -209,11 +210,17 @@ def route_rules(game: Game) -> RouteRules:
 
 def train_spec(game: Game, state: GameState, tid: str) -> TrainSpec:
     t = state.trains[tid]
+    return face_spec(game, t.name, t.obsolete)
+
+
+def face_spec(game: Game, name: str, obsolete: bool = False) -> TrainSpec:
+    """The route spec of a train face by name (``obsolete``: wounded)."""
     # a face's spec follows from the data alone (and the wound): worked out once per game
-    key = ("train_spec", t.name, t.obsolete)
+    key = ("train_spec", name, obsolete)
     spec = game.memo.get(key)
     if spec is None:
-        spec = game.memo[key] = _train_spec(game, t.name, t.obsolete)
+        spec = game.memo[key] = _train_spec(game, name, obsolete)
+    assert isinstance(spec, TrainSpec)
     return spec
 
 
@@ -606,27 +613,32 @@ def reaches_any_hex(game: Game, state: GameState, corp: str, hexes: Any) -> bool
     )
 
 
-def best_run(game: Game, state: GameState, corp: str, train_ids: list[str]) -> list[Any]:
-    """The best legal routes of a company's trains, as ``run_routes`` routes: the exact best
-    unless the search runs out of its work budget (:data:`ferrovia.routesearch.PLAY_BUDGET`),
-    then the best legal run it found."""
-    from ferrovia.routes import best_routes
-    from ferrovia.routesearch import PLAY_BUDGET
-    from ferrovia.rules.actions import Route
+def play_search(
+    game: Game, state: GameState, corp: str, trains: list[tuple[str, TrainSpec]]
+) -> BestRoutes:
+    """The route search of play (``legal_actions``' run, the bots' estimates): the map as it
+    stands, the game's route rules, and the work budget :data:`ferrovia.routesearch.PLAY_BUDGET`
+    -- the exact best unless the search runs out of it, then the best legal run it found."""
+    from ferrovia.routesearch import PLAY_BUDGET, best_routes
 
-    graph = track_graph(game, state)
-    tokens = token_map(state)
-    phase = list(common.current_phase(game, state).tiles)
-    trains = [(t, train_spec(game, state, t)) for t in train_ids]
-    best = best_routes(
-        graph,
+    return best_routes(
+        track_graph(game, state),
         trains,
-        phase=phase,
+        phase=list(common.current_phase(game, state).tiles),
         company=corp,
-        tokens=tokens,
+        tokens=token_map(state),
         rules=route_rules(game),
         budget=PLAY_BUDGET,
     )
+
+
+def best_run(game: Game, state: GameState, corp: str, train_ids: list[str]) -> list[Any]:
+    """The best legal routes of a company's trains, as ``run_routes`` routes (the search of
+    :func:`play_search`)."""
+    from ferrovia.rules.actions import Route
+
+    graph = track_graph(game, state)
+    best = play_search(game, state, corp, [(t, train_spec(game, state, t)) for t in train_ids])
     out = []
     for r in best.routes:
         stops = [graph.stops[s] for s in r.route.stops]
