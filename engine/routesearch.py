@@ -2058,6 +2058,7 @@ class _RunSearch:
             isinstance(enumerators[spec], _LinkEnumerator) for spec in kinds
         )
         cap = limit if not pair else min(limit, _PAIR_AFTER) if limit is not None else _PAIR_AFTER
+        meet = _Meet(_exits(self.graph, self.chain_sets.values()))
         try:
             for spec in kinds:
                 # no route below this can be part of a run worth more than `lower` (routes
@@ -2079,7 +2080,6 @@ class _RunSearch:
                     cands = en.run(threshold, limit=left)
                 cands.sort(key=lambda c: -c.revenue)
                 by_spec[spec] = cands
-            meet = _Meet(_exits(self.graph, self.chain_sets.values()))
 
             def bound(tids: Sequence[str]) -> int | None:
                 """The exact optimum of these trains, when there are several (else None)."""
@@ -2112,7 +2112,7 @@ class _RunSearch:
                 [(tid, by_spec[s]) for tid, s in trains],
                 lower,
                 greedy,
-                _Meet(_exits(self.graph, self.chain_sets.values())),
+                meet,
                 None,
                 self.work,
             )
