@@ -194,24 +194,13 @@ def optimum_before(
     """The best run the acting company could make with the trains it has not yet run, on the
     state just before ``action`` (a ``run_routes``), next to what it recorded.  Graph, train
     specs, tokens and phase come from the operating round's own routing bridge."""
-    from ferrovia.routesearch import best_routes
     from ferrovia.rules.operating import common, routing
 
     corp = action.entity
     train_ids = [t for t in common.engines(game, state, corp) if not state.trains[t].operated]
     graph = routing.track_graph(game, state)
-    tokens = routing.token_map(state)
-    phase = list(common.current_phase(game, state).tiles)
     trains = [(t, routing.train_spec(game, state, t)) for t in train_ids]
-    best = best_routes(
-        graph,
-        trains,
-        phase=phase,
-        company=corp,
-        tokens=tokens,
-        rules=routing.route_rules(game),
-        limit=limit,
-    )
+    best = routing.route_search(game, state, corp, trains, budget=None, limit=limit)
     optimum = sum(
         r.revenue
         + game.rules.route_bonus(

@@ -100,10 +100,13 @@ def _game_end_bank_979() -> tuple[Any, ...]:
     from ferrovia.commands.routes import _from_rules
     from ferrovia.export import read_game_file
     from ferrovia.replay import locate_game
+    from ferrovia.rules.operating import common, routing
 
     path = shared_path("fixtures", "18xx.games", "1858", "1858_game_end_bank.json")
     data = read_game_file(path)
-    return _from_rules(data, 978, "A", locate_game(data, file=path))
+    game, state, trains = _from_rules(data, 978, "A", locate_game(data, file=path))
+    phase = list(common.current_phase(game, state).tiles)
+    return routing.track_graph(game, state), trains, phase, routing.token_map(state)
 
 
 def test_a_real_slow_search_stops_at_the_same_run_cold_and_warm() -> None:

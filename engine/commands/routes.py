@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from ferrovia.graph import TrackGraph
     from ferrovia.routes import TrainSpec
     from ferrovia.routesearch import BestRoutes
+    from ferrovia.rules.game import Game
+    from ferrovia.rules.state import GameState
 
 
 def register(sub: Any) -> None:
@@ -64,7 +66,7 @@ class _ReplayStopped(FerroviaError):
 
 def _from_rules(
     data: dict[str, Any], until: int, company: str, game_dir: Path
-) -> tuple[TrackGraph, list[tuple[str, TrainSpec]], list[str], dict[str, Any]]:
+) -> tuple[Game, GameState, list[tuple[str, TrainSpec]]]:
     from ferrovia.replay import replay
     from ferrovia.rules.operating import common, routing
 
@@ -75,11 +77,8 @@ def _from_rules(
     if company not in state.corporations:
         known = ", ".join(sorted(state.corporations))
         raise _NoSuchCompany(f"no public company {company!r} (companies: {known})")
-    graph = routing.track_graph(game, state)
     trains = [(t, routing.train_spec(game, state, t)) for t in common.trains_of(state, company)]
-    phase = list(common.current_phase(game, state).tiles)
-    tokens = routing.token_map(state)
-    return graph, trains, phase, tokens
+    return game, state, trains
 
 
 def run(args: argparse.Namespace) -> int:
@@ -106,19 +105,19 @@ def run(args: argparse.Namespace) -> int:
     game_dir = locate_game(data, file=args.game, game_dir=args.game_dir)
     # a replay that stops before the moment asked raises _ReplayStopped (exit 1): the position
     # is unknown, and routes on a guessed one would be a wrong answer
-    graph, trains, phase, tokens = _from_rules(data, until, args.company, game_dir)
+    game, state, trains = _from_rules(data, until, args.company, game_dir)
     if not trains:
         if args.json:
             print(json.dumps({"company": args.company, "total": 0, "seconds": 0.0, "routes": []}))
         else:
             print(f"{args.company}: no trains, so no run (best run 0)")
         return 0
-    start = time.perf_counter()
-    from ferrovia.routesearch import best_routes  # slow to import: only when the command runs
+    from ferrovia.rules.operating import routing
 
-    best = best_routes(
-        graph, trains, phase=phase, company=args.company, tokens=tokens, budget=args.budget
-    )
+    graph = routing.track_graph(game, state)
+    start = time.perf_counter()
+    # the search replay --check-routes runs (the game's route rules), or play's with --budget
+    best = routing.route_search(game, state, args.company, trains, budget=args.budget)
     took = time.perf_counter() - start
     if args.json:
         out = _as_json(graph, best, args.company, took)

@@ -613,13 +613,19 @@ def reaches_any_hex(game: Game, state: GameState, corp: str, hexes: Any) -> bool
     )
 
 
-def play_search(
-    game: Game, state: GameState, corp: str, trains: list[tuple[str, TrainSpec]]
+def route_search(
+    game: Game,
+    state: GameState,
+    corp: str,
+    trains: list[tuple[str, TrainSpec]],
+    *,
+    budget: int | None,
+    limit: int | None = None,
 ) -> BestRoutes:
-    """The route search of play (``legal_actions``' run, the bots' estimates): the map as it
-    stands, the game's route rules, and the work budget :data:`ferrovia.routesearch.PLAY_BUDGET`
-    -- the exact best unless the search runs out of it, then the best legal run it found."""
-    from ferrovia.routesearch import PLAY_BUDGET, best_routes
+    """:func:`ferrovia.routesearch.best_routes` on the map as it stands: its track graph,
+    stations, the phase's colours and the game's route rules (``budget``/``limit``: as there,
+    None for the exact search)."""
+    from ferrovia.routesearch import best_routes
 
     return best_routes(
         track_graph(game, state),
@@ -628,8 +634,20 @@ def play_search(
         company=corp,
         tokens=token_map(state),
         rules=route_rules(game),
-        budget=PLAY_BUDGET,
+        limit=limit,
+        budget=budget,
     )
+
+
+def play_search(
+    game: Game, state: GameState, corp: str, trains: list[tuple[str, TrainSpec]]
+) -> BestRoutes:
+    """The route search of play (``legal_actions``' run, the bots' estimates): with the work
+    budget :data:`ferrovia.routesearch.PLAY_BUDGET` -- the exact best unless the search runs
+    out of it, then the best legal run it found."""
+    from ferrovia.routesearch import PLAY_BUDGET
+
+    return route_search(game, state, corp, trains, budget=PLAY_BUDGET)
 
 
 def best_run(game: Game, state: GameState, corp: str, train_ids: list[str]) -> list[Any]:
