@@ -878,10 +878,18 @@ class _Enumerator:
 
 
 def _propagate_one(
-    doms: list[list[_Option]], cores: Sequence[int] | None = None
+    doms: list[list[_Option]],
+    cores: Sequence[int] | None = None,
+    unions: Sequence[int] | None = None,
+    out_cores: list[int] | None = None,
 ) -> list[list[_Option]] | None:
     """:func:`_propagate` for the links of one route, where track and towns are one mask
-    (``cores``: those of ``doms`` as given, when known)."""
+    (``cores``: those of ``doms`` as given, when known; ``unions``: masks holding everything
+    each domain uses, so a domain none of whose ways can meet the others' cores is not
+    scanned -- a sequence's links propagated before meet a new link's core in a few places
+    only; ``out_cores``: filled with the cores at the fixpoint).  The fixpoint is the same
+    whatever order domains are cut in, so skipping a scan that would remove nothing changes
+    no answer."""
     n = len(doms)
     core = list(cores) if cores is not None else [0] * n
     seen = [-1] * n
@@ -905,6 +913,8 @@ def _propagate_one(
             if seen[i] == other:
                 continue
             seen[i] = other
+            if unions is not None and not other & unions[i]:
+                continue
             d = doms[i]
             kept = [o for o in d if not o.both & other]
             if len(kept) < len(d):
@@ -913,6 +923,8 @@ def _propagate_one(
                 changed.append(i)
                 doms[i] = kept
         if not changed:
+            if out_cores is not None:
+                out_cores[:] = core
             return doms
         dirty = changed
 
@@ -1419,6 +1431,7 @@ class _LinkEnumerator(_Enumerator):
 
         # per depth, the links so far with their ways propagated (None: not needed yet)
         prefix: list[list[list[_Option]] | None] = [[]]
+        prefix_cores: list[list[int] | None] = [[]]  # their cores (None: not known yet)
         work = self.work
 
         def extend(
@@ -1533,14 +1546,35 @@ class _LinkEnumerator(_Enumerator):
                     else:
                         if work is not None:  # a joint question: the ways it looks at
                             work.charge(len(opts) + sum(map(len, link_opts)))
-                        # the links so far, propagated once per prefix (siblings share it)
+                        # the links so far, propagated once per prefix (siblings share it),
+                        # with their cores there; the new link is then propagated against
+                        # them, scanning only the links whose ways can meet a core
+                        # (unions of the links as listed hold those of their ways left)
+                        unions = [link_union(x) for x in link_opts]
+                        done_cores = prefix_cores[-1]
                         if prefix[-1] is None:
+                            done_cores = prefix_cores[-1] = []
                             prefix[-1] = _propagate_one(
-                                [list(x) for x in link_opts], [link_core(x)[2] for x in link_opts]
+                                [list(x) for x in link_opts],
+                                [link_core(x)[2] for x in link_opts],
+                                unions,
+                                done_cores,
                             )
                         done = prefix[-1]
                         assert done is not None  # the prefix has a realisation
-                        narrowed = _propagate_one([*(list(x) for x in done), list(opts)])
+                        if done_cores is None:
+                            done_cores = prefix_cores[-1] = []
+                            for d in done:
+                                common = -1
+                                for o in d:
+                                    common &= o.both
+                                done_cores.append(common)
+                        unions.append(link_union(opts))
+                        narrowed = _propagate_one(
+                            [*(list(x) for x in done), list(opts)],
+                            [*done_cores, link_core(opts)[2]],
+                            unions,
+                        )
                         solved = (
                             None if narrowed is None else _choose([0] * len(narrowed), narrowed, 0)
                         )
@@ -1567,6 +1601,7 @@ class _LinkEnumerator(_Enumerator):
                 else:
                     new_track, new_passed = track, passed
                 prefix.append(narrowed)
+                prefix_cores.append(None)
                 route.append(other)
                 link_opts.append(opts)
                 witness.append(way)
@@ -1585,6 +1620,7 @@ class _LinkEnumerator(_Enumerator):
                     core_s | ls,
                 )
                 prefix.pop()
+                prefix_cores.pop()
                 if row >= 0:
                     counts[row] -= cost[other]
                 if g:
