@@ -381,6 +381,9 @@ class _Candidate:
     links: tuple[tuple[_Option, ...], ...] | None = None
     witness: tuple[_Option, ...] = ()
     core: int = 0
+    #: a sequence's links as propagated together when it was solved: each holds only the
+    #: ways that can run beside the others' cores (so propagating them again removes none)
+    settled: bool = False
 
 
 #: (ways per link, stubs, the shift of ``_Option.both``, remembered answers per avoided track)
@@ -894,14 +897,19 @@ def _propagate_one(
     core = list(cores) if cores is not None else [0] * n
     seen = [-1] * n
     dirty = [] if cores is not None else list(range(n))
+    union = list(unions) if unions is not None else [-1] * n
     while True:
         for i in dirty:
             if not doms[i]:
                 return None
             c = -1
+            u = 0
             for o in doms[i]:
-                c &= o.both
+                b = o.both
+                c &= b
+                u |= b
             core[i] = c
+            union[i] = u
         suffix = [0] * (n + 1)
         for i in range(n - 1, -1, -1):
             suffix[i] = suffix[i + 1] | core[i]
@@ -913,7 +921,7 @@ def _propagate_one(
             if seen[i] == other:
                 continue
             seen[i] = other
-            if unions is not None and not other & unions[i]:
+            if not other & union[i]:
                 continue
             d = doms[i]
             kept = [o for o in d if not o.both & other]
@@ -932,28 +940,40 @@ def _propagate_one(
 def _propagate(
     groups: Sequence[tuple[int, Sequence[_Option]]],
     used: int,
-    cores: Sequence[tuple[int, int]] | None = None,
+    known: Sequence[tuple[int, int, int, int]] | None = None,
 ) -> list[list[_Option]] | None:
     """Each link's options that can still be taken, or None when a link has none.
 
     What every remaining option of a link uses (its *core*) is taken whatever it runs by, so
     no other link may run over it (nor, in the same route, through its towns); removing the
     options that do grows the cores, until nothing changes.  At #979 this alone refutes 701
-    of the 715 pairs of routes the combination asks about, in 60 us each."""
+    of the 715 pairs of routes the combination asks about, in 60 us each.
+
+    ``known``: per link as given, (core track, core stops, union track, union stops) -- the
+    unions let a link none of whose ways meets what cuts it go unscanned (the fixpoint is
+    the same whatever order links are cut in); ignored with ``used``."""
     slots = [slot for slot, _ in groups]
-    if not used and cores is None and len(set(slots)) == 1:
+    if used:
+        known = None
+    if known is None and not used and len(set(slots)) == 1:
         return _propagate_one([list(opts) for _, opts in groups])
     doms = [[o for o in opts if not o.track & used] if used else list(opts) for _, opts in groups]
     n = len(doms)
     core_t = [0] * n
     core_s = [0] * n
     seen: list[tuple[int, int] | None] = [None] * n  # what each domain was last cut by
+    # the track and stops each domain's ways use at all (-1: not known): a domain none of
+    # whose ways meets what cuts it is not scanned
+    union_t = [-1] * n
+    union_s = [-1] * n
     dirty = list(range(n))
-    if cores is not None and not used:
+    if known is not None:
         # the cores of the domains as given are known: start from them
-        for i, (t, st) in enumerate(cores):
+        for i, (t, st, ut, us) in enumerate(known):
             core_t[i] = t
             core_s[i] = st
+            union_t[i] = ut
+            union_s[i] = us
         dirty = []
     while True:
         for i in dirty:
@@ -961,11 +981,17 @@ def _propagate(
             if not d:
                 return None
             t = st = -1
+            ut = us = 0
             for o in d:
-                t &= o.track
-                st &= o.stops
+                ot, os_ = o.track, o.stops
+                t &= ot
+                st &= os_
+                ut |= ot
+                us |= os_
             core_t[i] = t
             core_s[i] = st
+            union_t[i] = ut
+            union_s[i] = us
         # the OR of the other links' cores, by prefix and suffix
         suffix = [0] * (n + 1)
         for i in range(n - 1, -1, -1):
@@ -988,6 +1014,8 @@ def _propagate(
             if seen[i] == (other_t, other_s):
                 continue
             seen[i] = (other_t, other_s)
+            if not (other_t & union_t[i] or other_s & union_s[i]):
+                continue
             d = doms[i]
             kept = [o for o in d if not (o.track & other_t or o.stops & other_s)]
             if len(kept) < len(d):
@@ -1000,7 +1028,26 @@ def _propagate(
         dirty = changed
 
 
-def _solve(groups: Sequence[tuple[int, Sequence[_Option]]], used: int = 0) -> list[_Option] | None:
+def _core_union(ways: Sequence[_Option]) -> tuple[int, int, int, int, int, int]:
+    """(core track, core stops, union track, union stops, core, union) of a link's ways (the
+    last two of track and stops in one mask, ``_Option.both``)."""
+    t = st = b = -1
+    ut = us = ub = 0
+    for o in ways:
+        t &= o.track
+        st &= o.stops
+        b &= o.both
+        ut |= o.track
+        us |= o.stops
+        ub |= o.both
+    return t, st, ut, us, b, ub
+
+
+def _solve(
+    groups: Sequence[tuple[int, Sequence[_Option]]],
+    used: int = 0,
+    known: Sequence[tuple[int, int, int, int]] | None = None,
+) -> list[_Option] | None:
     """One option per link, all track-disjoint (and from ``used``), no free stop twice within
     one route (``groups``: (route slot, options) per link); None when there is no such choice.
 
@@ -1009,8 +1056,9 @@ def _solve(groups: Sequence[tuple[int, Sequence[_Option]]], used: int = 0) -> li
     always the one with the fewest options left.  A failed branch is remembered by what can
     still matter to its links -- which links are left, and the taken track and stops they
     could touch -- so a choice earlier on that differs only elsewhere (another way through a
-    town mesh the rest never reaches) is not tried again."""
-    doms = _propagate(groups, used)
+    town mesh the rest never reaches) is not tried again.  ``known``: each link's (core
+    track, core stops, union track, union stops) as given, when known (see :func:`_propagate`)."""
+    doms = _propagate(groups, used, known)
     if doms is None:
         return None
     return _choose([slot for slot, _ in groups], doms, used)
@@ -1037,12 +1085,14 @@ def _choose(slots: Sequence[int], doms: Sequence[list[_Option]], used: int) -> l
     live: list[tuple[int, list[_Option]]] = []
     union_t = [0] * n
     union_s = [0] * n
+    union_b = [0] * n
     for i, dom in enumerate(doms):
-        t = st = 0
+        t = st = b = 0
         for o in dom:
             t |= o.track
             st |= o.stops
-        union_t[i], union_s[i] = t, st
+            b |= o.both
+        union_t[i], union_s[i], union_b[i] = t, st, b
         live.append((i, dom))
     choice: list[_Option | None] = [None] * n
     failed: set[tuple[object, ...]] = set()
@@ -1076,10 +1126,12 @@ def _choose(slots: Sequence[int], doms: Sequence[list[_Option]], used: int) -> l
             nxt = []
             ob, ot = o.both, o.track
             for j, dj in rest:
+                # (a link the option cannot touch keeps its ways: no scan; #979: most of
+                # the search's filtering)
                 if slots[j] == slot:
-                    f = [x for x in dj if not x.both & ob]
+                    f = [x for x in dj if not x.both & ob] if ob & union_b[j] else dj
                 else:
-                    f = [x for x in dj if not x.track & ot]
+                    f = [x for x in dj if not x.track & ot] if ot & union_t[j] else dj
                 if not f:
                     break
                 nxt.append((j, f))
@@ -1309,6 +1361,9 @@ class _LinkEnumerator(_Enumerator):
             x: [(y, walks[(x, y)] if walks is not None else None) for y in ys]
             for x, ys in self.link_adj.items()
         }
+        # per (stop, distance units left): its paying stops in reach (:meth:`near`)
+        in_reach: dict[tuple[int, int], tuple[list[tuple[int, int, bool]], list[tuple[int, int]]]]
+        in_reach = {}
         # per avoided track, kept between runs (the greedy and list runs walk the same tree)
         ways, cores, pairs, solutions, trios, trio_fits = self.memo.setdefault(
             avoid, ({}, {}, {}, {}, {}, {})
@@ -1349,20 +1404,31 @@ class _LinkEnumerator(_Enumerator):
             # the ways as propagated when this sequence was solved: the rest can never be run
             # with the others, and dropping them makes every later question smaller
             narrowed = prefix[-1] if prefix and not best_only else None
+            settled = False
             if narrowed is not None and len(narrowed) == len(link_opts):
+                settled = True
                 links = tuple(tuple(d) for d in narrowed)
-                for opts in links:
-                    common = -1
-                    for o in opts:
-                        common &= o.track
-                    core |= common
+                known = prefix_cores[-1]
+                if known is not None:
+                    # (their cores as propagated, track and towns: the track is below ``shift``)
+                    for common in known:
+                        core |= common
+                    core &= (1 << shift) - 1
+                else:
+                    for opts in links:
+                        common = -1
+                        for o in opts:
+                            common &= o.track
+                        core |= common
             else:
                 # (the links as listed: their cores are known; #979: 133,533 ways were
                 # scanned here for 1,170 sequences, three in four of them not narrowed)
                 links = tuple(link_opts)
                 for opts in links:
                     core |= link_core(opts)[0]
-            c = _Candidate(tuple(route), tuple(chains), mask, value, links, tuple(witness), core)
+            c = _Candidate(
+                tuple(route), tuple(chains), mask, value, links, tuple(witness), core, settled
+            )
             if best_only:
                 best[:] = [_realise(c, witness)]
                 need = (value + 1) * divisor
@@ -1423,7 +1489,16 @@ class _LinkEnumerator(_Enumerator):
                     key = frozenset((id(opts), id(y), id(z)))
                     ok = trio_fits.get(key)
                     if ok is None:
-                        ok = trio_fits[key] = _solve([(0, opts), (0, y), (0, z)]) is not None
+                        # (:func:`_solve` of the three, with the cores and unions known)
+                        trio = (opts, y, z)
+                        doms = _propagate_one(
+                            [list(x) for x in trio],
+                            [link_core(x)[2] for x in trio],
+                            [link_union(x) for x in trio],
+                        )
+                        ok = trio_fits[key] = (
+                            doms is not None and _choose([0, 0, 0], doms, 0) is not None
+                        )
                     if not ok:
                         for a, b, c in ((opts, y, z), (y, opts, z), (z, opts, y)):
                             trios.setdefault(id(a), []).append((id(b), id(c)))
@@ -1486,31 +1561,57 @@ class _LinkEnumerator(_Enumerator):
                 left = prune_limit - counts[prune_row] - unit[other] if prune_row >= 0 else inf
                 if walk_row is not None and raw + vals[other] + walk_row[left] < need:
                     continue
-                c_counted, c_free = near(other)
-                on_route[other] = 1
-                top = _bound(raw + vals[other], c_counted, c_free, left, left, on_route, end_only)
-                on_route[other] = 0
+                # :func:`_bound` (the tail's paying stops within the units left, best first,
+                # cut to that distance once per tail and units)
+                within = in_reach.get((other, left))
+                if within is None:
+                    c_counted, c_free = near(other)
+                    within = in_reach[(other, left)] = (
+                        [(v, st, end_only[st]) for v, d, st in c_counted if d <= left]
+                        if left > 0
+                        else [],
+                        [(v, st) for v, d, st in c_free if d <= left],
+                    )
+                top = raw + vals[other]
+                taken = 0
+                last_end = False
+                for v, st, at_end in within[0]:
+                    if st == other or on_route[st]:
+                        continue
+                    if at_end:
+                        if last_end:
+                            continue
+                        last_end = True
+                    top += v
+                    taken += 1
+                    if taken >= left:
+                        break
+                for v, st in within[1]:
+                    if st != other and not on_route[st]:
+                        top += v
                 if top < need:
                     continue
                 opts = options(tail, other)
                 if not opts:
                     continue
+                lc = link_core(opts)
                 rest = target - top // divisor
                 if partners and rest >= floor:
-                    if not _has_partner(partners, rest, core_t | link_core(opts)[0]):
+                    if not _has_partner(partners, rest, core_t | lc[0]):
                         continue  # (the partners all earn too little or clash)
                 # extend the current realisation if one way fits; else re-solve the whole
                 # sequence (earlier links may have to run another way)
                 # (none when the track every way uses is taken)
                 way = None
-                if not link_core(opts)[2] & taken_both:
+                if not lc[2] & taken_both:
                     for o in opts:
                         if not o.both & taken_both:
                             way = o
                             break
                 saved = None
                 narrowed: list[list[_Option]] | None = None
-                if way is None and link_core(opts)[2] & core_both:
+                narrowed_cores: list[int] | None = None  # (their cores, when worked out)
+                if way is None and lc[2] & core_both:
                     # every way crosses track or a town the sequence must use: refuted
                     # before any lookup (#979's list: 1,398 of the 4,440 links whose way
                     # did not fit the realisation)
@@ -1525,7 +1626,7 @@ class _LinkEnumerator(_Enumerator):
                         # cheap proofs first: every way hits track (or a town) the sequence
                         # must use, or the link cannot run beside one of the links already
                         # taken, or three of its links were found unable to run in one route
-                        link_core(opts)[2] & core_both
+                        lc[2] & core_both
                         or all(o.both & core_both for o in opts)
                         or any(not compatible(x, opts) for x in link_opts)
                         or any(
@@ -1570,10 +1671,12 @@ class _LinkEnumerator(_Enumerator):
                                     common &= o.both
                                 done_cores.append(common)
                         unions.append(link_union(opts))
+                        narrowed_cores = []
                         narrowed = _propagate_one(
                             [*(list(x) for x in done), list(opts)],
-                            [*done_cores, link_core(opts)[2]],
+                            [*done_cores, lc[2]],
                             unions,
+                            narrowed_cores,
                         )
                         solved = (
                             None if narrowed is None else _choose([0] * len(narrowed), narrowed, 0)
@@ -1601,7 +1704,7 @@ class _LinkEnumerator(_Enumerator):
                 else:
                     new_track, new_passed = track, passed
                 prefix.append(narrowed)
-                prefix_cores.append(None)
+                prefix_cores.append(narrowed_cores if narrowed is not None else None)
                 route.append(other)
                 link_opts.append(opts)
                 witness.append(way)
@@ -1610,7 +1713,7 @@ class _LinkEnumerator(_Enumerator):
                     group_used.update(g)
                 if row >= 0:
                     counts[row] += cost[other]
-                lt, ls, _ = link_core(opts)
+                lt, ls, _ = lc
                 extend(
                     raw + vals[other],
                     tok,
@@ -2356,6 +2459,8 @@ class _Nogoods:
         #: per link, the track any of its ways uses (union) and every way uses (core)
         self.union: list[int] = []
         self.core: list[int] = []
+        #: per link, (core track, core stops, union track, union stops) for :func:`_solve`
+        self.known: list[tuple[int, int, int, int]] = []
 
     def links(self, key: int, doms: Sequence[Sequence[_Option]]) -> tuple[int, tuple[int, ...]]:
         """(mask, numbers) of a route's links (``key``: the route's id, remembered)."""
@@ -2368,12 +2473,10 @@ class _Nogoods:
                 if n is None:
                     n = self.number[k] = len(self.ways)
                     self.ways.append(d)
-                    union, core = 0, -1
-                    for o in d:
-                        union |= o.track
-                        core &= o.track
-                    self.union.append(union)
-                    self.core.append(core)
+                    cu = _core_union(d)
+                    self.union.append(cu[2])
+                    self.core.append(cu[0])
+                    self.known.append(cu[:4])
                 nums.append(n)
             mask = 0
             for n in nums:
@@ -2425,9 +2528,11 @@ class _Nogoods:
                 two = [p.track | q.track for p in ways[y] for q in ways[z] if not p.both & q.both]
                 found = self.fits[key] = any(not o.track & t for o in ways[one] for t in two)
         if found is None:
-            ways = self.ways
+            ways, known = self.ways, self.known
             groups = [(0, ways[one]), *((1, ways[o]) for o in others)]
-            found = self.fits[key] = _solve(groups) is not None
+            found = self.fits[key] = (
+                _solve(groups, 0, [known[one], *(known[o] for o in others)]) is not None
+            )
         return found
 
     def _fit_same(self, y: int, z: int) -> bool:
@@ -2572,6 +2677,16 @@ def _combine(
     real: list[_Candidate | None] = [None] * n  # as run now (plain)
     joint: dict[tuple[int, ...], list[_Option] | None] = {}
     own: dict[int, list[list[_Option]]] = {}  # a sequence's ways, propagated on their own
+    own_known: dict[int, list[tuple[int, int, int, int]]] = {}  # ... their cores and unions
+    #: a link's ways (by id, kept alive) -> :func:`_core_union`
+    link_cu: dict[int, tuple[Sequence[_Option], tuple[int, int, int, int, int, int]]] = {}
+
+    def link_known(opts: Sequence[_Option]) -> tuple[int, int, int, int, int, int]:
+        found = link_cu.get(id(opts))
+        if found is None:
+            found = link_cu[id(opts)] = (opts, _core_union(opts))
+        return found[1]
+
     nogoods = _Nogoods()
     blocked: dict[int, dict[int, bool]] = {}  # taken core -> link -> all its ways run over it
 
@@ -2630,17 +2745,33 @@ def _combine(
                 work.charge(sum(len(x) for t in group if t.links is not None for x in t.links))
             fixed = 0
             links: list[tuple[int, Sequence[_Option]]] = []
+            known: list[tuple[int, int, int, int]] = []
             for slot, t in enumerate(group):
                 if t.links is None:
                     fixed |= t.mask
                 else:
-                    # each sequence's ways propagated on their own first (once per sequence)
+                    # each sequence's ways propagated on their own first (once per sequence;
+                    # a settled one already is), with their cores and unions
                     mine = own.get(id(t))
                     if mine is None:
-                        mine = own[id(t)] = _propagate([(0, x) for x in t.links], 0) or [
-                            list(x) for x in t.links
+                        if t.settled:
+                            mine = [list(x) for x in t.links]
+                        else:
+                            # (links recur in many sequences: their cores and unions are
+                            # worked out once, so only the links that meet are scanned)
+                            cu = [link_known(x) for x in t.links]
+                            mine = _propagate_one(
+                                [list(x) for x in t.links],
+                                [k[4] for k in cu],
+                                [k[5] for k in cu],
+                            ) or [list(x) for x in t.links]
+                        own[id(t)] = mine
+                        own_known[id(t)] = [
+                            link_known(x)[:4] if len(d) == len(x) else _core_union(d)[:4]
+                            for x, d in zip(t.links, mine, strict=True)
                         ]
                     links.extend((slot, opts) for opts in mine)
+                    known.extend(own_known[id(t)])
             if len(group) == 2 and not fixed:
                 # two sequences: first what failed questions taught (links that cannot run
                 # beside each other), and a new failure teaches its small reason
@@ -2648,11 +2779,11 @@ def _combine(
                 if nogoods.refutes(a, b):
                     joint[key] = None
                     return None
-                joint[key] = _solve(links, fixed)
+                joint[key] = _solve(links, fixed, known)
                 if joint[key] is None:
                     nogoods.learn(a, b)
             else:
-                joint[key] = _solve(links, fixed)
+                joint[key] = _solve(links, fixed, known)
         return joint[key]
 
     meets: dict[int, tuple[int, int, int]] = {}
