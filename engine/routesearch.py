@@ -1361,9 +1361,12 @@ class _LinkEnumerator(_Enumerator):
             x: [(y, walks[(x, y)] if walks is not None else None) for y in ys]
             for x, ys in self.link_adj.items()
         }
-        # per (stop, distance units left): its paying stops in reach (:meth:`near`)
-        in_reach: dict[tuple[int, int], tuple[list[tuple[int, int, bool]], list[tuple[int, int]]]]
-        in_reach = {}
+        # per (stop, distance units left): its paying stops in reach (:meth:`near`) -- those
+        # a route can pass, those it can only end at, the uncounted ones -- as (value, stop),
+        # best first
+        in_reach: dict[tuple[int, int], tuple[list[tuple[int, int]], ...]] = {}
+        free = self.free
+        farthest: dict[tuple[int, int], int] = {}
         # per avoided track, kept between runs (the greedy and list runs walk the same tree)
         ways, cores, pairs, solutions, trios, trio_fits = self.memo.setdefault(
             avoid, ({}, {}, {}, {}, {}, {})
@@ -1462,8 +1465,21 @@ class _LinkEnumerator(_Enumerator):
                 elif not link_union(a) & link_union(b):
                     found = True
                 else:
+                    # (a way of a that misses b's union fits any way of b)
+                    ub = link_union(b)
                     theirs = [y.both for y in b]
-                    found = any(not x.both & y for x in a for y in theirs)
+                    found = False
+                    for x in a:
+                        xb = x.both
+                        if not xb & ub:
+                            found = True
+                            break
+                        for y in theirs:
+                            if not xb & y:
+                                found = True
+                                break
+                        if found:
+                            break
                 pairs[key] = found
             return found
 
@@ -1561,32 +1577,63 @@ class _LinkEnumerator(_Enumerator):
                 left = prune_limit - counts[prune_row] - unit[other] if prune_row >= 0 else inf
                 if walk_row is not None and raw + vals[other] + walk_row[left] < need:
                     continue
+                if other < route[0] and work is None:
+                    # a sequence is kept from its lower end: below a tail under the first
+                    # stop, only one ending above the first stop is kept, so none is when no
+                    # stop above it is within the units left (#979's list: 2,934 nodes, 1,124
+                    # sequences, each walked from both ends).  Not with a budget, whose work
+                    # counts the nodes walked: its answers stay those of the full walk
+                    far = farthest.get((other, left))
+                    if far is None:
+                        far = farthest[(other, left)] = max(
+                            (
+                                y
+                                for y, d in self.distances(other).items()
+                                if d <= left and not free[y]
+                            ),
+                            default=-1,
+                        )
+                    if far < route[0]:
+                        continue
                 # :func:`_bound` (the tail's paying stops within the units left, best first,
                 # cut to that distance once per tail and units)
                 within = in_reach.get((other, left))
                 if within is None:
                     c_counted, c_free = near(other)
+                    counted_in = (
+                        [(v, st) for v, d, st in c_counted if d <= left] if left > 0 else []
+                    )
                     within = in_reach[(other, left)] = (
-                        [(v, st, end_only[st]) for v, d, st in c_counted if d <= left]
-                        if left > 0
-                        else [],
+                        [(v, st) for v, st in counted_in if not end_only[st]],
+                        [(v, st) for v, st in counted_in if end_only[st]],
                         [(v, st) for v, d, st in c_free if d <= left],
                     )
+                # at most one stop a route can only end at: the best one left, taken where
+                # its value falls among the others (the sum of the best ``left`` values)
+                end_v = 0
+                for v, st in within[1]:
+                    if st != other and not on_route[st]:
+                        end_v = v
+                        break
                 top = raw + vals[other]
                 taken = 0
-                last_end = False
-                for v, st, at_end in within[0]:
+                for v, st in within[0]:
                     if st == other or on_route[st]:
                         continue
-                    if at_end:
-                        if last_end:
-                            continue
-                        last_end = True
+                    if end_v > v:
+                        top += end_v
+                        end_v = 0
+                        taken += 1
+                        if taken >= left:
+                            break
                     top += v
                     taken += 1
                     if taken >= left:
                         break
-                for v, st in within[1]:
+                else:
+                    if end_v and taken < left:
+                        top += end_v
+                for v, st in within[2]:
                     if st != other and not on_route[st]:
                         top += v
                 if top < need:
