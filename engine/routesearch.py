@@ -1028,9 +1028,21 @@ def _propagate(
         dirty = changed
 
 
-def _core_union(ways: Sequence[_Option]) -> tuple[int, int, int, int, int, int]:
-    """(core track, core stops, union track, union stops, core, union) of a link's ways (the
-    last two of track and stops in one mask, ``_Option.both``)."""
+def _core_union(ways: Sequence[_Option]) -> tuple[int, int, int, int]:
+    """(core track, core stops, union track, union stops) of a link's ways."""
+    t = st = -1
+    ut = us = 0
+    for o in ways:
+        t &= o.track
+        st &= o.stops
+        ut |= o.track
+        us |= o.stops
+    return t, st, ut, us
+
+
+def _core_union_both(ways: Sequence[_Option]) -> tuple[int, int, int, int, int, int]:
+    """:func:`_core_union`, and the core and union of track and stops in one mask
+    (``_Option.both``)."""
     t = st = b = -1
     ut = us = ub = 0
     for o in ways:
@@ -1366,7 +1378,7 @@ class _LinkEnumerator(_Enumerator):
         # best first
         in_reach: dict[tuple[int, int], tuple[list[tuple[int, int]], ...]] = {}
         free = self.free
-        farthest: dict[tuple[int, int], int] = {}
+        farthest: dict[tuple[int, int], list[int]] = {}
         # per avoided track, kept between runs (the greedy and list runs walk the same tree)
         ways, cores, pairs, solutions, trios, trio_fits = self.memo.setdefault(
             avoid, ({}, {}, {}, {}, {}, {})
@@ -1580,20 +1592,30 @@ class _LinkEnumerator(_Enumerator):
                 if other < route[0] and work is None:
                     # a sequence is kept from its lower end: below a tail under the first
                     # stop, only one ending above the first stop is kept, so none is when no
-                    # stop above it is within the units left (#979's list: 2,934 nodes, 1,124
-                    # sequences, each walked from both ends).  Not with a budget, whose work
+                    # stop above it and off the route is within the units left (#979's list:
+                    # 2,934 nodes for 1,124 sequences, each walked from both ends; 1,103 of
+                    # them reversed with nothing kept below).  Not with a budget, whose work
                     # counts the nodes walked: its answers stay those of the full walk
                     far = farthest.get((other, left))
                     if far is None:
-                        far = farthest[(other, left)] = max(
+                        # (the stops a sequence can end at within the units left, highest first)
+                        far = farthest[(other, left)] = sorted(
                             (
                                 y
                                 for y, d in self.distances(other).items()
-                                if d <= left and not free[y]
+                                if d <= left and not free[y] and y != other
                             ),
-                            default=-1,
+                            reverse=True,
                         )
-                    if far < route[0]:
+                    first = route[0]
+                    for y in far:
+                        if y < first:
+                            break
+                        if not on_route[y]:
+                            break
+                    else:
+                        continue
+                    if y < first:
                         continue
                 # :func:`_bound` (the tail's paying stops within the units left, best first,
                 # cut to that distance once per tail and units)
@@ -2523,7 +2545,7 @@ class _Nogoods:
                     cu = _core_union(d)
                     self.union.append(cu[2])
                     self.core.append(cu[0])
-                    self.known.append(cu[:4])
+                    self.known.append(cu)
                 nums.append(n)
             mask = 0
             for n in nums:
@@ -2725,13 +2747,13 @@ def _combine(
     joint: dict[tuple[int, ...], list[_Option] | None] = {}
     own: dict[int, list[list[_Option]]] = {}  # a sequence's ways, propagated on their own
     own_known: dict[int, list[tuple[int, int, int, int]]] = {}  # ... their cores and unions
-    #: a link's ways (by id, kept alive) -> :func:`_core_union`
+    #: a link's ways (by id, kept alive) -> :func:`_core_union_both`
     link_cu: dict[int, tuple[Sequence[_Option], tuple[int, int, int, int, int, int]]] = {}
 
     def link_known(opts: Sequence[_Option]) -> tuple[int, int, int, int, int, int]:
         found = link_cu.get(id(opts))
         if found is None:
-            found = link_cu[id(opts)] = (opts, _core_union(opts))
+            found = link_cu[id(opts)] = (opts, _core_union_both(opts))
         return found[1]
 
     nogoods = _Nogoods()
@@ -2803,6 +2825,7 @@ def _combine(
                     if mine is None:
                         if t.settled:
                             mine = [list(x) for x in t.links]
+                            own_known[id(t)] = [_core_union(d) for d in mine]
                         else:
                             # (links recur in many sequences: their cores and unions are
                             # worked out once, so only the links that meet are scanned)
@@ -2812,11 +2835,11 @@ def _combine(
                                 [k[4] for k in cu],
                                 [k[5] for k in cu],
                             ) or [list(x) for x in t.links]
+                            own_known[id(t)] = [
+                                link_known(x)[:4] if len(d) == len(x) else _core_union(d)
+                                for x, d in zip(t.links, mine, strict=True)
+                            ]
                         own[id(t)] = mine
-                        own_known[id(t)] = [
-                            link_known(x)[:4] if len(d) == len(x) else _core_union(d)[:4]
-                            for x, d in zip(t.links, mine, strict=True)
-                        ]
                     links.extend((slot, opts) for opts in mine)
                     known.extend(own_known[id(t)])
             if len(group) == 2 and not fixed:
