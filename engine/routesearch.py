@@ -1378,6 +1378,7 @@ class _LinkEnumerator(_Enumerator):
         # best first
         in_reach: dict[tuple[int, int], tuple[list[tuple[int, int]], ...]] = {}
         free = self.free
+        link_adj = self.link_adj
         farthest: dict[tuple[int, int], list[int]] = {}
         # per avoided track, kept between runs (the greedy and list runs walk the same tree)
         ways, cores, pairs, solutions, trios, trio_fits = self.memo.setdefault(
@@ -1616,6 +1617,29 @@ class _LinkEnumerator(_Enumerator):
                     else:
                         continue
                     if y < first:
+                        continue
+                    # ... and none when such a stop is only in reach through the route: a
+                    # walk from stop to stop off the route, within the units left (it stops
+                    # at the first such stop; passing a stop twice, it is a superset)
+                    reach_left = {other: left}
+                    todo = [(other, left)]
+                    found = False
+                    while todo and not found:
+                        x, r = todo.pop()
+                        for z in link_adj.get(x, ()):
+                            if on_route[z]:
+                                continue
+                            rz = r - unit[z]
+                            if rz < 0:
+                                continue
+                            if z > first:
+                                found = True
+                                break
+                            if blocked[z] or reach_left.get(z, -1) >= rz:
+                                continue
+                            reach_left[z] = rz
+                            todo.append((z, rz))
+                    if not found:
                         continue
                 # :func:`_bound` (the tail's paying stops within the units left, best first,
                 # cut to that distance once per tail and units)
