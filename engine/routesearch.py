@@ -223,6 +223,48 @@ CSPs, 103 learnings), the twin starts and best route ~25 %.  Measured and not ke
 - the listing's bound (:func:`_bound`) never cuts at #979's list (6,851 calls, 6,851 pass,
   after the path bound), but its value is what the twins' partner cut reads: kept.
 
+Session 9 (#979 again, callgrind instructions of one cold search; every change below gives
+the same totals, routes, chains and candidate counts, exact and budgeted, on #979 and the 26
+random-game dumps of session 7): 1,817M -> 1,451M; CPU, min of 7 cold alternating with the
+old code, load ~2.4: 192 -> 162 ms.
+
+- Joint questions skip the links that cannot be cut: a link none of whose ways (its
+  *union*, of the link as listed: a superset of its ways left) meets what cuts it is not
+  scanned, in propagation and in :func:`_choose`'s forward check.  A sequence's new link is
+  propagated against its prefix's fixpoint with the prefix's cores known (each sibling's
+  question had re-derived them); the combination's pair questions start from each
+  sequence's cores and unions, worked out once per sequence -- one whose links were
+  propagated when it was listed is *settled* and not propagated again -- and learnt trios
+  and nogood questions from their links' known cores.  Propagation has one fixpoint
+  whatever order links are cut in, so every answer is the same.  (Session 7 tried a scan
+  skipped when the ways miss the others' cores, unions worked out per question: noise.)
+- The lower-end cut: a sequence is kept from its lower end, but the walk reaches it from
+  both (#979's list: 2,934 nodes for 1,124 sequences; 1,103 nodes had the tail below the
+  first stop and nothing kept below).  Below such a tail only a sequence ending above the
+  first stop can be kept, so the tail is not entered when no stop above the first is off
+  the route and within the units left, nor reachable from it off the route (list: 2,934 ->
+  ~2,400 nodes).  Exact searches only: a budgeted search counts the nodes it walks, and its
+  answers stay those of the full walk.
+- The listing's bound reads each stop's paying stops cut to the units left, once per (stop,
+  units), inline.
+
+Measured and not kept:
+
+- a better incumbent before listing: the listing already reads the twin starts' 690 (the
+  greedy run and the budgeted search both find 650); the optimum 710 itself would list the
+  sequences >= 271 instead of >= 251, 110 of 1,124 fewer, so no cheap incumbent can help much;
+- the value of the end below a reversed tail (the end is a stop above the first: at most
+  its value plus the best left - 1 others): 14 more tails cut at #979;
+- bitsets of which ways of a link fit beside each option, for :func:`_choose`'s forward
+  check: at #979 an (option, link) filter is asked 1.36 times on average (12,443 filters,
+  9,120 distinct), so working the answers out once does not pay.
+
+What is left at #979 (Python line events, as a proxy): the list 42 % (2,491 nodes, of which
+915 have the tail below the first stop and nothing kept below: only growing sequences from
+both ends would skip those), the combination 26 %, the best route 12 %, the twin starts'
+list 12 % (a subset of the list's walk, needed first for its threshold) and their partner
+searches 5 %.
+
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
 reported as inexact.
