@@ -15,6 +15,12 @@ Compare two versions by running it on each (same files): a difference of 0.2 % i
 (interpreter start, imports, the definition from the on-disk cache, the first replay), what one
 ``ferrovia replay FILE`` pays; the definition cache and bytecode are primed by an untimed run
 first.  About a minute under valgrind.
+
+``--search DUMP``: instead, the instructions of one cold route search (``best_routes``, exact:
+any budget or limit of the dump dropped, every cache of earlier searches cleared) of a dump
+pickled by ``tools/bench/bench_tail.py --dump`` -- a search whose CPU time moves by 25 % on a
+shared machine repeats to the instruction.  The search runs once untimed first (imports,
+lazy tables of the code itself).  About a minute for a 0.3 s search.
 """
 
 from __future__ import annotations
@@ -46,6 +52,27 @@ def _child(names: list[str]) -> None:
         replay(d)
     for d in datas:
         operator.call(replay, d)  # counted (--toggle-collect=_operator_call)
+
+
+def _search_child(path: str) -> None:
+    """Inside valgrind: one cold search of a dump, then the counted one."""
+    import pickle
+
+    from ferrovia import routesearch
+
+    with open(path, "rb") as fh:
+        args, kw, *_ = pickle.load(fh)
+    kw = {k: v for k, v in kw.items() if k not in ("budget", "limit")}
+
+    def cold() -> routesearch.BestRoutes:
+        routesearch._RECENT.clear()
+        routesearch._MAPS.clear()
+        routesearch._LINK_SETS.clear()
+        return routesearch.best_routes(*args, **kw)
+
+    cold()
+    out = operator.call(cold)  # counted (--toggle-collect=_operator_call)
+    print(f"total {out.total}, exact {out.exact}, candidates {out.candidates}")
 
 
 #: the fresh process counted by --first: what ``ferrovia replay FILE`` does before printing
@@ -98,10 +125,27 @@ def main() -> int:
     if args[:1] == ["--child"]:
         _child(args[1:])
         return 0
+    if args[:1] == ["--search-child"]:
+        _search_child(args[1])
+        return 0
     first = args[:1] == ["--first"]
     args = args[1:] if first else args
     if shutil.which("valgrind") is None:
         print("instructions: skipped (needs valgrind on PATH)")
+        return 0
+    if args[:1] == ["--search"]:
+        if len(args) != 2:
+            print("usage: bench_instructions.py --search DUMP")
+            return 2
+        count = _callgrind(
+            ["--collect-atstart=no", "--toggle-collect=_operator_call"],
+            [sys.executable, __file__, "--search-child", args[1]],
+            {**os.environ, "PYTHONHASHSEED": "0"},
+        )
+        if count is None:
+            return 1
+        print(f"instructions of one cold route search of {Path(args[1]).name}:")
+        print(f"  {count:,}")
         return 0
     names = args or list(DEFAULT)
     missing = [n for n in names if not (FIXTURES / n).is_file()]
