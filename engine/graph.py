@@ -34,6 +34,7 @@ A blocked stop is still *reached* (its track counts), the walk just does not go 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import sys
 from collections.abc import Collection, Iterator, Mapping, Sequence
@@ -138,6 +139,9 @@ class TrackGraph:
     )
     #: per gauge skip, the paths a walk may enter (bitset, worked out when first needed)
     walk_open: dict[str | None, int] = field(default_factory=dict, repr=False, compare=False)
+    #: per stop, whether a company's walk may pass it where no station stands
+    #: (:func:`_passable_base`; worked out when first needed, kept by :func:`update_graph`)
+    walk_passable: list[bool] | None = field(default=None, repr=False, compare=False)
 
     def stop(self, signature: str) -> Stop:
         """The stop named ``"<hex>-<part index>"``; ``KeyError`` if there is none."""
@@ -776,6 +780,13 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
         + sum(1 for i in key_ids if g.key_names[i] == ("", ""))
         - sum(1 for i in key_ids if i < n_keys and graph.key_names[i] == ("", ""))
     )
+    if graph.walk_passable is not None:
+        # a stop's own passability changes only where its id was rewritten
+        passable = list(graph.walk_passable)
+        passable.extend(False for _ in range(len(passable), len(g.stops)))
+        for sid in stop_ids:
+            passable[sid] = _stop_passable(g.stops[sid])
+        g.walk_passable = passable
     if graph.walk_sides is not None:
         sides = list(graph.walk_sides)
         sides.extend(() for _ in range(len(sides), len(g.paths)))
@@ -825,6 +836,20 @@ def blocks(stop: Stop, company: str | None, tokens: Tokens) -> bool:
     return company not in held and len(held) >= stop.slots
 
 
+def _stop_passable(s: Stop) -> bool:
+    """``not blocks(s, company, {})`` for a company: with no station there, a city blocks only
+    when it has no slot, an offboard always."""
+    return s.kind != "offboard" and (s.kind != "city" or s.slots > 0)
+
+
+def _passable_base(graph: TrackGraph) -> list[bool]:
+    """:func:`_stop_passable` of every stop, by id (kept on the graph: a walk copies it)."""
+    base = graph.walk_passable
+    if base is None:
+        base = graph.walk_passable = [_stop_passable(s) for s in graph.stops]
+    return base
+
+
 def passable_stops(graph: TrackGraph, company: str | None, tokens: Tokens) -> list[bool]:
     """``not blocks(stop, company, tokens)`` for every stop of ``graph``, by id: a city looked
     at only where its hex holds station tokens (a walk asks this for the whole map, and
@@ -839,23 +864,25 @@ def passable_stops(graph: TrackGraph, company: str | None, tokens: Tokens) -> li
     stops = graph.stops
     if company is None:
         return [s.kind != "offboard" for s in stops]
-    # with no station there, a city blocks only when it has no slot (blocks())
-    out = [s.kind != "offboard" and (s.kind != "city" or s.slots > 0) for s in stops]
+    out = list(_passable_base(graph))
     hex_cities = graph.hex_cities
     for h, per_city in tokens.items():
-        if per_city:
-            for sid in hex_cities.get(h, ()):
-                stop = stops[sid]
-                n = stop.city_number  # (city_tokens and blocks, inline: per city of the map)
-                if n is not None and n < len(per_city):
-                    slots = per_city[n]
-                    if company and company in slots:
-                        out[sid] = True
-                        continue
-                    # the markers there (no list made: this runs per city, per walk)
-                    held = len(slots) - slots.count(None) - slots.count("")
-                    if held:
-                        out[sid] = held < stop.slots
+        cities = hex_cities.get(h)
+        if not cities:
+            continue
+        # (city_tokens and blocks, inline: per city of the map, per walk.)  A hex's cities
+        # are in city-number order, so the n-th holds the stations per_city[n]
+        for sid, slots in zip(cities, per_city, strict=False):
+            if company and company in slots:
+                out[sid] = True
+                continue
+            empty = slots.count(None)
+            if empty == len(slots):
+                continue  # no station: as without tokens
+            # the markers there (no list made)
+            held = len(slots) - empty - slots.count("")
+            if held:
+                out[sid] = held < stops[sid].slots
     return out
 
 
@@ -1505,6 +1532,7 @@ class _Walk:
         start_paths = {ident for kind, ident in self.start_nodes if kind == 1}
         passable = self.passable
         links = graph.links
+        hex_paths = graph.hex_paths
         layout = graph.layout
         dead: set[int] = set()  # closed backward searches that touched no start
         budget = _PRUNE_BUDGET
@@ -1530,11 +1558,15 @@ class _Walk:
                             before.extend(graph.stop_paths[st])
                     if r.junction >= 0:
                         before.extend(graph.junction_paths[r.junction])
-                    for x, there in hexmap.neighbour_table(r.hex, layout):
-                        if x in r.exits:
+                    # (by its exits, not the six sides: most paths have two)
+                    across = _edge_neighbours(r.hex, layout)
+                    rid = r.id
+                    for x in r.exits:
+                        there = across.get(x)
+                        if there is not None:
                             e = (x + 3) % 6
-                            for t in graph.hex_paths.get(there, ()):
-                                if r.id in links.get((t, e), ()):
+                            for t in hex_paths.get(there, ()):
+                                if rid in links.get((t, e), ()):
                                     before.append(t)
                     for t in before:
                         if t not in seen and paths[t].track != skip:
@@ -1630,17 +1662,19 @@ class _Walk:
         if not p.terminal and p.stops:
             passable = self.passable
             for s in p.stops:
-                node = (0, s)
                 # (walk_node's first test, without the call: most stops are seen already)
-                if node != origin and passable[s] and node not in self.nodes_seen:
-                    self.walk_node(node, origin_soft or soft)
+                if passable[s]:
+                    node = (0, s)
+                    if node != origin and node not in self.nodes_seen:
+                        self.walk_node(node, origin_soft or soft)
         paths = graph.paths
         if j >= 0 and j != jskip:
             for q in graph.junction_paths[j]:
                 if q not in paths_seen:  # (walk_path's first test, without the call)
                     self.walk_path(paths[q], None, j, soft, origin, origin_soft)
         links = graph.links
-        for e, (side, converging) in zip(p.exits, sides, strict=True):
+        for side, converging in sides:
+            e = side[1]  # the exit's edge (the sides are the exits', in order: no zip)
             if e == entered:
                 continue
             across = links.get((pid, e))
@@ -1669,6 +1703,12 @@ class _Walk:
 
 #: paths the backward searches of :meth:`_Walk.unreachable_edges` may look at, per walk
 _PRUNE_BUDGET = 40
+
+
+@functools.lru_cache(maxsize=8192)
+def _edge_neighbours(hex_id: str, layout: str) -> Mapping[int, str]:
+    """``hexmap.neighbours`` kept (never changed: a shared answer)."""
+    return hexmap.neighbours(hex_id, layout)
 
 
 class _AllFound(Exception):
