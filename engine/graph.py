@@ -669,12 +669,11 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
     ambiguous = set(graph.ambiguous)
     touched: set[str] = set()
     relaid: set[str] = set()  # the hexes with a new tile (the rest of touched: neighbours)
-    # the ids rewritten, so ``dead`` and the walk sides are recounted on them alone (a whole
+    # the ids rewritten, so the walk's tables are worked out again on them alone (a whole
     # pass over the graph on each lay was ~10% of a replay)
     stop_ids: set[int] = set()
     path_ids: set[int] = set()
-    key_ids: set[int] = set()
-    n_stops, n_paths, n_keys = len(g.stops), len(g.paths), len(g.key_names)
+    dead = graph.dead  # (counted from the ids each lay frees: no pass over the ids either)
     for hex_id, (tile, rotation) in changes.items():
         old = g.fragments[hex_id]
         template = _tile_template(tile, rotation)
@@ -701,10 +700,13 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
         path_off = _place(g.paths, old.hex_paths, len(template.paths), _DEAD_PATH)
         # (entries past the new ones in a reused range keep their dead copies from above)
         key_off = _place(g.key_names, old_keys, len(template.key_whats), ("", ""))
+        # the old ids left inert: those past the new entries when these fit, else all of them
+        dead += _freed(len(old.hex_stops), len(template.stops))
+        dead += _freed(len(old.hex_paths), len(template.paths))
+        dead += _freed(len(old_keys), len(template.key_whats))
         g.stop_paths.extend(() for _ in range(len(g.stop_paths), len(g.stops)))
         stop_ids.update(old.hex_stops, range(stop_off, stop_off + len(template.stops)))
         path_ids.update(old.hex_paths, range(path_off, path_off + len(template.paths)))
-        key_ids.update(old_keys, range(key_off, key_off + len(template.key_whats)))
         # the same fragment object as any graph placing this tile at these ids (built or
         # updated): what is cached on fragments (links, a connection's chains) is then found
         # again, as it is for the hexes a fresh build places
@@ -770,16 +772,7 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
                 theirs = across.hex_paths
                 for i, js in _side_links(frag.template, e, across.template):
                     links[(own[i], e)] = tuple([theirs[j] for j in js])
-    # ids never rewritten keep their old entries; ids past the old lists' ends were new
-    g.dead = (
-        graph.dead
-        + sum(1 for i in stop_ids if g.stops[i].kind == "none")
-        - sum(1 for i in stop_ids if i < n_stops and graph.stops[i].kind == "none")
-        + sum(1 for i in path_ids if g.paths[i].track == "none")
-        - sum(1 for i in path_ids if i < n_paths and graph.paths[i].track == "none")
-        + sum(1 for i in key_ids if g.key_names[i] == ("", ""))
-        - sum(1 for i in key_ids if i < n_keys and graph.key_names[i] == ("", ""))
-    )
+    g.dead = dead
     if graph.walk_passable is not None:
         # a stop's own passability changes only where its id was rewritten
         passable = list(graph.walk_passable)
@@ -799,6 +792,12 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
                 sides[pid] = ()
         g.walk_sides = sides
     return g
+
+
+def _freed(old: int, n: int) -> int:
+    """How many of a hex's ``old`` ids :func:`_place` leaves inert when ``n`` new entries
+    come: those past them when they fit in the old ids, else every one."""
+    return old - n if n <= old else old
 
 
 def _place(items: list[Any], old: Sequence[int], n: int, dead: Any) -> int:
@@ -2367,23 +2366,28 @@ def chains_from(
     junction_uses: dict[int, int] = {}
     links_of = graph.links
 
+    # each exit's (hex, edge, lane) as the reach walk keys its sides: made once per graph
+    sides_of = _walk_sides(graph)
+
     def visit(pid: int, came_by: int | None, via_junction: bool) -> None:
         p = paths[pid]
         if pid in on_stack or p.track == skip:
             return
-        for e, lane in zip(p.exits, p.lanes, strict=True):
-            if (p.hex, e, lane[1]) in used_sides:
-                return
         if p.junction >= 0:
             if junction_uses.get(p.junction, 0) > 1 or p.terminal:
                 return
         # the hex list of the connection so far (a junction's second path adds nothing)
         adds_hex = p.junction < 0 or junction_uses.get(p.junction, 0) == 0
+        if adds_hex and target is not None:
+            # (before the sides: the hexes named rule out most paths)
+            n = len(hex_list)
+            if n >= len(target) or target[n] != p.hex:
+                return
+        sides = sides_of[pid]
+        for side, _ in sides:
+            if side in used_sides:
+                return
         if adds_hex:
-            if target is not None:
-                n = len(hex_list)
-                if n >= len(target) or target[n] != p.hex:
-                    return
             hex_list.append(p.hex)
         stack.append(pid)
         on_stack.add(pid)
@@ -2395,19 +2399,20 @@ def chains_from(
                     c = make_chain(graph, start, s, stack)
                     if target is None or c.hexes == target:
                         out.append(c)
-            ends_here = any(s != start for s in p.stops)
+            # (whether a stop other than the start ends it, without a generator)
+            ends_here = p.stops.count(start) < len(p.stops)
             if not ends_here:
                 if p.junction >= 0 and not via_junction:
                     for q in graph.junction_paths[p.junction]:
                         if q != pid:
                             visit(q, None, True)
-                for e, lane in zip(p.exits, p.lanes, strict=True):
+                for side, _ in sides:
+                    e = side[1]  # the exit's edge (the sides are the exits', in order)
                     if e == came_by:
                         continue
                     links = links_of.get((pid, e))
                     if not links:
                         continue
-                    side = (p.hex, e, lane[1])
                     used_sides.add(side)
                     back = (e + 3) % 6  # hexmap.invert
                     for q in links:

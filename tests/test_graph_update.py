@@ -66,6 +66,12 @@ def test_every_updated_graph_of_a_game_has_the_links_of_a_fresh_build(
         assert _named_links(g) == _named_links(fresh)
         # a neighbour of a re-laid hex keeps its crossable sides unless that hex is closed
         assert g.neighbours == fresh.neighbours
+        # its inert ids counted as the lays left them
+        assert g.dead == (
+            sum(s.kind == "none" for s in g.stops)
+            + sum(p.track == "none" for p in g.paths)
+            + g.key_names.count(("", ""))
+        )
         checked += 1
     assert checked > 100
 
@@ -179,7 +185,7 @@ def test_an_updated_graph_passes_the_stops_a_fresh_build_passes(data: st.DataObj
     walk's starting point, graph.walk_passable) for the stops it does not rewrite: after any
     run of lays on a random board (offboards, towns, cities of 0-2 slots coming and going),
     it is every stop's own, and the walk's passable stops under random stations are those
-    of a fresh build of the same map (by signature)."""
+    of a fresh build of the same map (by signature).  Its count of inert ids is theirs."""
     from ferrovia.graph import _stop_passable, passable_stops, update_graph
 
     pool = st.sampled_from(tile_pool())
@@ -196,6 +202,13 @@ def test_an_updated_graph_passes_the_stops_a_fresh_build_passes(data: st.DataObj
         g = update_graph(g, lays)
         tiles.update(lays)
         assert g.walk_passable == [_stop_passable(s) for s in g.stops]
+        # the inert entries counted as the lays left them (a fresh build is asked for when
+        # there are many)
+        assert g.dead == (
+            sum(s.kind == "none" for s in g.stops)
+            + sum(p.track == "none" for p in g.paths)
+            + g.key_names.count(("", ""))
+        )
         fresh = build_graph(tiles)
         tokens = {
             c: [[data.draw(owners) for _ in range(3)] for _ in fresh.hex_cities.get(c, ())]
