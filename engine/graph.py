@@ -849,6 +849,42 @@ def _passable_base(graph: TrackGraph) -> list[bool]:
     return base
 
 
+#: (hex, city number) of each of a company's stations, in the map's order; and the cities with
+#: markers, (hex, city number, markers there; -1 where one is the company's own)
+_Stations = tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int, int], ...]]
+
+#: company -> (a copy of the map's stations then, :func:`_stations` of them)
+_STATIONS: dict[str, tuple[dict[str, list[list[str | None]]], _Stations]] = {}
+
+
+def _stations(company: str, tokens: Tokens) -> _Stations:
+    """Where ``company`` has stations and which cities hold markers (see :data:`_Stations`),
+    read from the map's stations ``tokens``.  Kept per company with a copy of what it was read
+    from, compared whole on each use: the stations change far less often than walks are
+    asked for (the lists are the game state's own, changed in place, hence the copy)."""
+    hit = _STATIONS.get(company)
+    if hit is not None and hit[0] == tokens:
+        return hit[1]
+    own: list[tuple[str, int]] = []
+    marked: list[tuple[str, int, int]] = []
+    for h, per_city in tokens.items():
+        for n, slots in enumerate(per_city):
+            if company in slots:
+                own.append((h, n))
+            if company and company in slots:
+                marked.append((h, n, -1))
+                continue
+            # the markers there (no list made)
+            held = len(slots) - slots.count(None) - slots.count("")
+            if held:
+                marked.append((h, n, held))
+    found = (tuple(own), tuple(marked))
+    if len(_STATIONS) > 64:
+        _STATIONS.clear()
+    _STATIONS[company] = ({h: list(map(list, per_city)) for h, per_city in tokens.items()}, found)
+    return found
+
+
 def passable_stops(graph: TrackGraph, company: str | None, tokens: Tokens) -> list[bool]:
     """``not blocks(stop, company, tokens)`` for every stop of ``graph``, by id: a city looked
     at only where its hex holds station tokens (a walk asks this for the whole map, and
@@ -865,23 +901,13 @@ def passable_stops(graph: TrackGraph, company: str | None, tokens: Tokens) -> li
         return [s.kind != "offboard" for s in stops]
     out = list(_passable_base(graph))
     hex_cities = graph.hex_cities
-    for h, per_city in tokens.items():
+    # (city_tokens and blocks, inline: per city with markers, per walk.)  A hex's cities are
+    # in city-number order, so the n-th is city number n
+    for h, n, held in _stations(company, tokens)[1]:
         cities = hex_cities.get(h)
-        if not cities:
-            continue
-        # (city_tokens and blocks, inline: per city of the map, per walk.)  A hex's cities
-        # are in city-number order, so the n-th holds the stations per_city[n]
-        for sid, slots in zip(cities, per_city, strict=False):
-            if company and company in slots:
-                out[sid] = True
-                continue
-            empty = slots.count(None)
-            if empty == len(slots):
-                continue  # no station: as without tokens
-            # the markers there (no list made)
-            held = len(slots) - empty - slots.count("")
-            if held:
-                out[sid] = held < stops[sid].slots
+        if cities is not None and n < len(cities):
+            sid = cities[n]
+            out[sid] = held < 0 or held < stops[sid].slots
     return out
 
 
@@ -2185,14 +2211,12 @@ def _reach(
         hexes.setdefault(h, set()).update(graph.neighbours.get(h, {}))
 
     start_stops: list[int] = []
-    for h, per_city in tokens.items():
-        for number, slots in enumerate(per_city):
-            if company in slots:
-                stop = graph.city(h, number)
-                if stop is not None:
-                    start_stops.append(stop.id)
-                    seen_stops.add(stop.id)
-                    mark_all_sides(h)
+    for h, number in _stations(company, tokens)[0]:
+        stop = graph.city(h, number)
+        if stop is not None:
+            start_stops.append(stop.id)
+            seen_stops.add(stop.id)
+            mark_all_sides(h)
     extra_stops, start_paths = home_starts(graph, home_hexes, home_cities or {})
     for h in home_hexes:
         mark_all_sides(h)
