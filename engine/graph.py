@@ -2174,17 +2174,16 @@ def _watch_most(graph: TrackGraph, coord: str, skip: str | None) -> set[int]:
     for pid in graph.hex_paths.get(coord, ()):
         if paths[pid].track != skip:
             most.update(paths[pid].exits)
-    for _, other in hexmap.neighbour_table(coord, graph.layout):
+    for edge, other in hexmap.neighbour_table(coord, graph.layout):
+        back = (edge + 3) % 6  # (hexmap.invert) the one side of ``other`` facing ``coord``
         neighbours = graph.neighbours.get(other)
-        if not neighbours:
+        if not neighbours or neighbours.get(back) != coord:
             continue
         for pid in graph.hex_paths.get(other, ()):
             p = paths[pid]
-            if p.track == skip:
-                continue
-            for e in p.exits:
-                if neighbours.get(e) == coord:
-                    most.add((e + 3) % 6)
+            if p.track != skip and back in p.exits:
+                most.add(edge)
+                break
     return most
 
 
