@@ -218,3 +218,40 @@ def test_an_updated_graph_passes_the_stops_a_fresh_build_passes(data: st.DataObj
         assert {s.signature: mine[s.id] for s in g.stops if s.kind != "none"} == {
             s.signature: theirs[s.id] for s in fresh.stops
         }
+
+
+def test_a_games_first_map_is_built_once_for_every_game_of_the_title(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A map far from the last one (a game's first) is built afresh and kept apart from the
+    graphs the lays make (which come and go by the hundred): the next game of the title
+    starts from that same graph, built by build_graph, even once those are all gone."""
+    built: list[TrackGraph] = []
+    build = routing.build_graph
+
+    def counted(*args: Any, **kw: Any) -> TrackGraph:
+        g = build(*args, **kw)
+        built.append(g)
+        return g
+
+    monkeypatch.setattr(routing, "build_graph", counted)
+    data = load_export(shared_path("fixtures", "18xx.games", "1858", "219682.json"))
+    for cache in (routing._BUILT, routing._GRAPHS, routing._LAST):
+        cache.clear()  # (nothing made by an earlier test to start from)
+    assert replay(data).error is None
+    first = list(built)
+    assert first  # its first map at least
+    built.clear()
+    routing._GRAPHS.clear()  # (as a long game leaves it)
+    seen: list[TrackGraph] = []
+    track_graph = routing._track_graph
+
+    def recorded(game: Any, state: Any) -> TrackGraph:
+        g = track_graph(game, state)
+        seen.append(g)
+        return g
+
+    monkeypatch.setattr(routing, "_track_graph", recorded)
+    assert replay(data).error is None
+    assert seen[0] is first[0]
+    assert len(built) == len(first) - 1  # the rest: ids packed again within the game
