@@ -34,6 +34,7 @@ A blocked stop is still *reached* (its track counts), the walk just does not go 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import sys
 from collections.abc import Collection, Iterator, Mapping, Sequence
@@ -138,6 +139,9 @@ class TrackGraph:
     )
     #: per gauge skip, the paths a walk may enter (bitset, worked out when first needed)
     walk_open: dict[str | None, int] = field(default_factory=dict, repr=False, compare=False)
+    #: per stop, whether a company's walk may pass it where no station stands
+    #: (:func:`_passable_base`; worked out when first needed, kept by :func:`update_graph`)
+    walk_passable: list[bool] | None = field(default=None, repr=False, compare=False)
 
     def stop(self, signature: str) -> Stop:
         """The stop named ``"<hex>-<part index>"``; ``KeyError`` if there is none."""
@@ -665,12 +669,11 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
     ambiguous = set(graph.ambiguous)
     touched: set[str] = set()
     relaid: set[str] = set()  # the hexes with a new tile (the rest of touched: neighbours)
-    # the ids rewritten, so ``dead`` and the walk sides are recounted on them alone (a whole
+    # the ids rewritten, so the walk's tables are worked out again on them alone (a whole
     # pass over the graph on each lay was ~10% of a replay)
     stop_ids: set[int] = set()
     path_ids: set[int] = set()
-    key_ids: set[int] = set()
-    n_stops, n_paths, n_keys = len(g.stops), len(g.paths), len(g.key_names)
+    dead = graph.dead  # (counted from the ids each lay frees: no pass over the ids either)
     for hex_id, (tile, rotation) in changes.items():
         old = g.fragments[hex_id]
         template = _tile_template(tile, rotation)
@@ -697,10 +700,13 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
         path_off = _place(g.paths, old.hex_paths, len(template.paths), _DEAD_PATH)
         # (entries past the new ones in a reused range keep their dead copies from above)
         key_off = _place(g.key_names, old_keys, len(template.key_whats), ("", ""))
+        # the old ids left inert: those past the new entries when these fit, else all of them
+        dead += _freed(len(old.hex_stops), len(template.stops))
+        dead += _freed(len(old.hex_paths), len(template.paths))
+        dead += _freed(len(old_keys), len(template.key_whats))
         g.stop_paths.extend(() for _ in range(len(g.stop_paths), len(g.stops)))
         stop_ids.update(old.hex_stops, range(stop_off, stop_off + len(template.stops)))
         path_ids.update(old.hex_paths, range(path_off, path_off + len(template.paths)))
-        key_ids.update(old_keys, range(key_off, key_off + len(template.key_whats)))
         # the same fragment object as any graph placing this tile at these ids (built or
         # updated): what is cached on fragments (links, a connection's chains) is then found
         # again, as it is for the hexes a fresh build places
@@ -766,16 +772,14 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
                 theirs = across.hex_paths
                 for i, js in _side_links(frag.template, e, across.template):
                     links[(own[i], e)] = tuple([theirs[j] for j in js])
-    # ids never rewritten keep their old entries; ids past the old lists' ends were new
-    g.dead = (
-        graph.dead
-        + sum(1 for i in stop_ids if g.stops[i].kind == "none")
-        - sum(1 for i in stop_ids if i < n_stops and graph.stops[i].kind == "none")
-        + sum(1 for i in path_ids if g.paths[i].track == "none")
-        - sum(1 for i in path_ids if i < n_paths and graph.paths[i].track == "none")
-        + sum(1 for i in key_ids if g.key_names[i] == ("", ""))
-        - sum(1 for i in key_ids if i < n_keys and graph.key_names[i] == ("", ""))
-    )
+    g.dead = dead
+    if graph.walk_passable is not None:
+        # a stop's own passability changes only where its id was rewritten
+        passable = list(graph.walk_passable)
+        passable.extend(False for _ in range(len(passable), len(g.stops)))
+        for sid in stop_ids:
+            passable[sid] = _stop_passable(g.stops[sid])
+        g.walk_passable = passable
     if graph.walk_sides is not None:
         sides = list(graph.walk_sides)
         sides.extend(() for _ in range(len(sides), len(g.paths)))
@@ -788,6 +792,12 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
                 sides[pid] = ()
         g.walk_sides = sides
     return g
+
+
+def _freed(old: int, n: int) -> int:
+    """How many of a hex's ``old`` ids :func:`_place` leaves inert when ``n`` new entries
+    come: those past them when they fit in the old ids, else every one."""
+    return old - n if n <= old else old
 
 
 def _place(items: list[Any], old: Sequence[int], n: int, dead: Any) -> int:
@@ -825,6 +835,56 @@ def blocks(stop: Stop, company: str | None, tokens: Tokens) -> bool:
     return company not in held and len(held) >= stop.slots
 
 
+def _stop_passable(s: Stop) -> bool:
+    """``not blocks(s, company, {})`` for a company: with no station there, a city blocks only
+    when it has no slot, an offboard always."""
+    return s.kind != "offboard" and (s.kind != "city" or s.slots > 0)
+
+
+def _passable_base(graph: TrackGraph) -> list[bool]:
+    """:func:`_stop_passable` of every stop, by id (kept on the graph: a walk copies it)."""
+    base = graph.walk_passable
+    if base is None:
+        base = graph.walk_passable = [_stop_passable(s) for s in graph.stops]
+    return base
+
+
+#: (hex, city number) of each of a company's stations, in the map's order; and the cities with
+#: markers, (hex, city number, markers there; -1 where one is the company's own)
+_Stations = tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int, int], ...]]
+
+#: company -> (a copy of the map's stations then, :func:`_stations` of them)
+_STATIONS: dict[str, tuple[dict[str, list[list[str | None]]], _Stations]] = {}
+
+
+def _stations(company: str, tokens: Tokens) -> _Stations:
+    """Where ``company`` has stations and which cities hold markers (see :data:`_Stations`),
+    read from the map's stations ``tokens``.  Kept per company with a copy of what it was read
+    from, compared whole on each use: the stations change far less often than walks are
+    asked for (the lists are the game state's own, changed in place, hence the copy)."""
+    hit = _STATIONS.get(company)
+    if hit is not None and hit[0] == tokens:
+        return hit[1]
+    own: list[tuple[str, int]] = []
+    marked: list[tuple[str, int, int]] = []
+    for h, per_city in tokens.items():
+        for n, slots in enumerate(per_city):
+            if company in slots:
+                own.append((h, n))
+            if company and company in slots:
+                marked.append((h, n, -1))
+                continue
+            # the markers there (no list made)
+            held = len(slots) - slots.count(None) - slots.count("")
+            if held:
+                marked.append((h, n, held))
+    found = (tuple(own), tuple(marked))
+    if len(_STATIONS) > 64:
+        _STATIONS.clear()
+    _STATIONS[company] = ({h: list(map(list, per_city)) for h, per_city in tokens.items()}, found)
+    return found
+
+
 def passable_stops(graph: TrackGraph, company: str | None, tokens: Tokens) -> list[bool]:
     """``not blocks(stop, company, tokens)`` for every stop of ``graph``, by id: a city looked
     at only where its hex holds station tokens (a walk asks this for the whole map, and
@@ -839,23 +899,15 @@ def passable_stops(graph: TrackGraph, company: str | None, tokens: Tokens) -> li
     stops = graph.stops
     if company is None:
         return [s.kind != "offboard" for s in stops]
-    # with no station there, a city blocks only when it has no slot (blocks())
-    out = [s.kind != "offboard" and (s.kind != "city" or s.slots > 0) for s in stops]
+    out = list(_passable_base(graph))
     hex_cities = graph.hex_cities
-    for h, per_city in tokens.items():
-        if per_city:
-            for sid in hex_cities.get(h, ()):
-                stop = stops[sid]
-                n = stop.city_number  # (city_tokens and blocks, inline: per city of the map)
-                if n is not None and n < len(per_city):
-                    slots = per_city[n]
-                    if company and company in slots:
-                        out[sid] = True
-                        continue
-                    # the markers there (no list made: this runs per city, per walk)
-                    held = len(slots) - slots.count(None) - slots.count("")
-                    if held:
-                        out[sid] = held < stop.slots
+    # (city_tokens and blocks, inline: per city with markers, per walk.)  A hex's cities are
+    # in city-number order, so the n-th is city number n
+    for h, n, held in _stations(company, tokens)[1]:
+        cities = hex_cities.get(h)
+        if cities is not None and n < len(cities):
+            sid = cities[n]
+            out[sid] = held < 0 or held < stops[sid].slots
     return out
 
 
@@ -1505,6 +1557,7 @@ class _Walk:
         start_paths = {ident for kind, ident in self.start_nodes if kind == 1}
         passable = self.passable
         links = graph.links
+        hex_paths = graph.hex_paths
         layout = graph.layout
         dead: set[int] = set()  # closed backward searches that touched no start
         budget = _PRUNE_BUDGET
@@ -1530,11 +1583,15 @@ class _Walk:
                             before.extend(graph.stop_paths[st])
                     if r.junction >= 0:
                         before.extend(graph.junction_paths[r.junction])
-                    for x, there in hexmap.neighbour_table(r.hex, layout):
-                        if x in r.exits:
+                    # (by its exits, not the six sides: most paths have two)
+                    across = _edge_neighbours(r.hex, layout)
+                    rid = r.id
+                    for x in r.exits:
+                        there = across.get(x)
+                        if there is not None:
                             e = (x + 3) % 6
-                            for t in graph.hex_paths.get(there, ()):
-                                if r.id in links.get((t, e), ()):
+                            for t in hex_paths.get(there, ()):
+                                if rid in links.get((t, e), ()):
                                     before.append(t)
                     for t in before:
                         if t not in seen and paths[t].track != skip:
@@ -1630,17 +1687,19 @@ class _Walk:
         if not p.terminal and p.stops:
             passable = self.passable
             for s in p.stops:
-                node = (0, s)
                 # (walk_node's first test, without the call: most stops are seen already)
-                if node != origin and passable[s] and node not in self.nodes_seen:
-                    self.walk_node(node, origin_soft or soft)
+                if passable[s]:
+                    node = (0, s)
+                    if node != origin and node not in self.nodes_seen:
+                        self.walk_node(node, origin_soft or soft)
         paths = graph.paths
         if j >= 0 and j != jskip:
             for q in graph.junction_paths[j]:
                 if q not in paths_seen:  # (walk_path's first test, without the call)
                     self.walk_path(paths[q], None, j, soft, origin, origin_soft)
         links = graph.links
-        for e, (side, converging) in zip(p.exits, sides, strict=True):
+        for side, converging in sides:
+            e = side[1]  # the exit's edge (the sides are the exits', in order: no zip)
             if e == entered:
                 continue
             across = links.get((pid, e))
@@ -1669,6 +1728,12 @@ class _Walk:
 
 #: paths the backward searches of :meth:`_Walk.unreachable_edges` may look at, per walk
 _PRUNE_BUDGET = 40
+
+
+@functools.lru_cache(maxsize=8192)
+def _edge_neighbours(hex_id: str, layout: str) -> Mapping[int, str]:
+    """``hexmap.neighbours`` kept (never changed: a shared answer)."""
+    return hexmap.neighbours(hex_id, layout)
 
 
 class _AllFound(Exception):
@@ -2109,17 +2174,16 @@ def _watch_most(graph: TrackGraph, coord: str, skip: str | None) -> set[int]:
     for pid in graph.hex_paths.get(coord, ()):
         if paths[pid].track != skip:
             most.update(paths[pid].exits)
-    for _, other in hexmap.neighbour_table(coord, graph.layout):
+    for edge, other in hexmap.neighbour_table(coord, graph.layout):
+        back = (edge + 3) % 6  # (hexmap.invert) the one side of ``other`` facing ``coord``
         neighbours = graph.neighbours.get(other)
-        if not neighbours:
+        if not neighbours or neighbours.get(back) != coord:
             continue
         for pid in graph.hex_paths.get(other, ()):
             p = paths[pid]
-            if p.track == skip:
-                continue
-            for e in p.exits:
-                if neighbours.get(e) == coord:
-                    most.add((e + 3) % 6)
+            if p.track != skip and back in p.exits:
+                most.add(edge)
+                break
     return most
 
 
@@ -2146,14 +2210,12 @@ def _reach(
         hexes.setdefault(h, set()).update(graph.neighbours.get(h, {}))
 
     start_stops: list[int] = []
-    for h, per_city in tokens.items():
-        for number, slots in enumerate(per_city):
-            if company in slots:
-                stop = graph.city(h, number)
-                if stop is not None:
-                    start_stops.append(stop.id)
-                    seen_stops.add(stop.id)
-                    mark_all_sides(h)
+    for h, number in _stations(company, tokens)[0]:
+        stop = graph.city(h, number)
+        if stop is not None:
+            start_stops.append(stop.id)
+            seen_stops.add(stop.id)
+            mark_all_sides(h)
     extra_stops, start_paths = home_starts(graph, home_hexes, home_cities or {})
     for h in home_hexes:
         mark_all_sides(h)
@@ -2327,23 +2389,28 @@ def chains_from(
     junction_uses: dict[int, int] = {}
     links_of = graph.links
 
+    # each exit's (hex, edge, lane) as the reach walk keys its sides: made once per graph
+    sides_of = _walk_sides(graph)
+
     def visit(pid: int, came_by: int | None, via_junction: bool) -> None:
         p = paths[pid]
         if pid in on_stack or p.track == skip:
             return
-        for e, lane in zip(p.exits, p.lanes, strict=True):
-            if (p.hex, e, lane[1]) in used_sides:
-                return
         if p.junction >= 0:
             if junction_uses.get(p.junction, 0) > 1 or p.terminal:
                 return
         # the hex list of the connection so far (a junction's second path adds nothing)
         adds_hex = p.junction < 0 or junction_uses.get(p.junction, 0) == 0
+        if adds_hex and target is not None:
+            # (before the sides: the hexes named rule out most paths)
+            n = len(hex_list)
+            if n >= len(target) or target[n] != p.hex:
+                return
+        sides = sides_of[pid]
+        for side, _ in sides:
+            if side in used_sides:
+                return
         if adds_hex:
-            if target is not None:
-                n = len(hex_list)
-                if n >= len(target) or target[n] != p.hex:
-                    return
             hex_list.append(p.hex)
         stack.append(pid)
         on_stack.add(pid)
@@ -2355,19 +2422,20 @@ def chains_from(
                     c = make_chain(graph, start, s, stack)
                     if target is None or c.hexes == target:
                         out.append(c)
-            ends_here = any(s != start for s in p.stops)
+            # (whether a stop other than the start ends it, without a generator)
+            ends_here = p.stops.count(start) < len(p.stops)
             if not ends_here:
                 if p.junction >= 0 and not via_junction:
                     for q in graph.junction_paths[p.junction]:
                         if q != pid:
                             visit(q, None, True)
-                for e, lane in zip(p.exits, p.lanes, strict=True):
+                for side, _ in sides:
+                    e = side[1]  # the exit's edge (the sides are the exits', in order)
                     if e == came_by:
                         continue
                     links = links_of.get((pid, e))
                     if not links:
                         continue
-                    side = (p.hex, e, lane[1])
                     used_sides.add(side)
                     back = (e + 3) % 6  # hexmap.invert
                     for q in links:

@@ -309,6 +309,32 @@ def test_the_stops_a_walk_may_pass_are_those_that_do_not_block(
     assert passable_stops(g, company, tokens) == [not blocks(s, company, tokens) for s in g.stops]
 
 
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards(), st.data())
+def test_stations_changed_in_place_are_seen_by_the_next_walk(
+    board: tuple[TrackGraph, dict[str, list[list[str | None]]], dict[str, Any]],
+    data: st.DataObject,
+) -> None:
+    """What a walk reads from the map's stations (where the company starts, which cities
+    block it) is kept per company between walks; the game changes its station lists in
+    place, so after each change the walk must see it: passable stops are those that do not
+    block, and the reach is the plain walk's."""
+    g, tokens, kw = board
+    if not tokens:
+        return
+    owners = st.sampled_from(["X", "Y", "Z", None, ""])
+    for _ in range(data.draw(st.integers(1, 5))):
+        slots = tokens[data.draw(st.sampled_from(sorted(tokens)))]
+        city = slots[data.draw(st.integers(0, len(slots) - 1))]
+        if city:
+            city[data.draw(st.integers(0, len(city) - 1))] = data.draw(owners)
+        for company in ("X", "Y"):
+            assert passable_stops(g, company, tokens) == [
+                not blocks(s, company, tokens) for s in g.stops
+            ]
+        same_as_walk(g, "X", tokens, **kw)
+
+
 @pytest.mark.parametrize("gauge", ["broad", "metre", None])
 def test_reach_of_a_company_with_no_station_is_empty(gauge: str | None) -> None:
     g = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0)})

@@ -15,6 +15,9 @@ from conftest import shared_path
 from ferrovia.graph import TrackGraph, build_graph
 from ferrovia.replay import load_export, replay
 from ferrovia.rules.operating import routing
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_graph_reach import REGION, tile_pool
 
 
 def _named_links(g: TrackGraph) -> set[tuple[Any, ...]]:
@@ -63,6 +66,12 @@ def test_every_updated_graph_of_a_game_has_the_links_of_a_fresh_build(
         assert _named_links(g) == _named_links(fresh)
         # a neighbour of a re-laid hex keeps its crossable sides unless that hex is closed
         assert g.neighbours == fresh.neighbours
+        # its inert ids counted as the lays left them
+        assert g.dead == (
+            sum(s.kind == "none" for s in g.stops)
+            + sum(p.track == "none" for p in g.paths)
+            + g.key_names.count(("", ""))
+        )
         checked += 1
     assert checked > 100
 
@@ -167,3 +176,82 @@ def test_the_kept_station_spaces_are_the_maps_after_every_action_of_a_game() -> 
     empty = next(c for c, h in state.hexes.items() if not h.tokens)
     state.hexes[empty].tokens = [["X", None]]
     assert routing.token_map(state)[empty] == [["X", None]]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_an_updated_graph_passes_the_stops_a_fresh_build_passes(data: st.DataObject) -> None:
+    """update_graph keeps each stop's passability without stations (worked out once, the
+    walk's starting point, graph.walk_passable) for the stops it does not rewrite: after any
+    run of lays on a random board (offboards, towns, cities of 0-2 slots coming and going),
+    it is every stop's own, and the walk's passable stops under random stations are those
+    of a fresh build of the same map (by signature).  Its count of inert ids is theirs."""
+    from ferrovia.graph import _stop_passable, passable_stops, update_graph
+
+    pool = st.sampled_from(tile_pool())
+    coords = data.draw(st.lists(st.sampled_from(REGION), min_size=3, max_size=16, unique=True))
+    tiles = {c: (data.draw(pool), data.draw(st.integers(0, 5))) for c in coords}
+    g = build_graph(tiles)
+    passable_stops(g, "X", {})  # worked out on the first graph: carried from then on
+    owners = st.sampled_from(["X", "Y", None, None, ""])
+    for _ in range(data.draw(st.integers(1, 6))):
+        lays = {
+            c: (data.draw(pool), data.draw(st.integers(0, 5)))
+            for c in data.draw(st.lists(st.sampled_from(coords), min_size=1, max_size=3))
+        }
+        g = update_graph(g, lays)
+        tiles.update(lays)
+        assert g.walk_passable == [_stop_passable(s) for s in g.stops]
+        # the inert entries counted as the lays left them (a fresh build is asked for when
+        # there are many)
+        assert g.dead == (
+            sum(s.kind == "none" for s in g.stops)
+            + sum(p.track == "none" for p in g.paths)
+            + g.key_names.count(("", ""))
+        )
+        fresh = build_graph(tiles)
+        tokens = {
+            c: [[data.draw(owners) for _ in range(3)] for _ in fresh.hex_cities.get(c, ())]
+            for c in coords
+        }
+        mine, theirs = passable_stops(g, "X", tokens), passable_stops(fresh, "X", tokens)
+        assert {s.signature: mine[s.id] for s in g.stops if s.kind != "none"} == {
+            s.signature: theirs[s.id] for s in fresh.stops
+        }
+
+
+def test_a_games_first_map_is_built_once_for_every_game_of_the_title(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A map far from the last one (a game's first) is built afresh and kept apart from the
+    graphs the lays make (which come and go by the hundred): the next game of the title
+    starts from that same graph, built by build_graph, even once those are all gone."""
+    built: list[TrackGraph] = []
+    build = routing.build_graph
+
+    def counted(*args: Any, **kw: Any) -> TrackGraph:
+        g = build(*args, **kw)
+        built.append(g)
+        return g
+
+    monkeypatch.setattr(routing, "build_graph", counted)
+    data = load_export(shared_path("fixtures", "18xx.games", "1858", "219682.json"))
+    for cache in (routing._BUILT, routing._GRAPHS, routing._LAST):
+        cache.clear()  # (nothing made by an earlier test to start from)
+    assert replay(data).error is None
+    first = list(built)
+    assert first  # its first map at least
+    built.clear()
+    routing._GRAPHS.clear()  # (as a long game leaves it)
+    seen: list[TrackGraph] = []
+    track_graph = routing._track_graph
+
+    def recorded(game: Any, state: Any) -> TrackGraph:
+        g = track_graph(game, state)
+        seen.append(g)
+        return g
+
+    monkeypatch.setattr(routing, "_track_graph", recorded)
+    assert replay(data).error is None
+    assert seen[0] is first[0]
+    assert len(built) == len(first) - 1  # the rest: ids packed again within the game

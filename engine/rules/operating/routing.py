@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from ferrovia.rules.game import Game
 
 _GRAPHS: dict[tuple[int, tuple[tuple[str, str, int], ...]], TrackGraph] = {}
+#: the graphs built afresh for a map far from the last one (a game's first map: the same in
+#: every game of a title), kept apart from the many a game's lays make, which clear _GRAPHS
+_BUILT: dict[tuple[int, tuple[tuple[str, str, int], ...]], TrackGraph] = {}
 
 #: id(state) -> what was worked out for it while a listing of legal actions runs
 _LISTING: dict[int, dict[Any, Any]] = {}
@@ -98,7 +101,7 @@ def _track_graph(game: Game, state: GameState) -> TrackGraph:
         sig, changed = _signature(state, last[0] if last is not None else None)
         places = {entry[0]: i for i, entry in enumerate(sig)}
     key = (id(game.definition), sig)
-    graph = _GRAPHS.get(key)
+    graph = _GRAPHS.get(key) or _BUILT.get(key)
     if graph is None:
         graph = _updated_graph(game, state, last[:2] if last is not None else None, changed)
         if graph is None:
@@ -107,6 +110,10 @@ def _track_graph(game: Game, state: GameState) -> TrackGraph:
             }
             colors = {c: str(hd.color) for c, hd in game.definition.hexes.items()}
             graph = build_graph(tiles, colors=colors, layout=str(game.definition.layout))
+            if changed is None:  # (not a rebuild packing a game's ids: that map is its own)
+                if len(_BUILT) > 8:
+                    _BUILT.clear()
+                _BUILT[key] = graph
         if len(_GRAPHS) > 64:
             _GRAPHS.clear()
         _GRAPHS[key] = graph
