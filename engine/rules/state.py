@@ -131,7 +131,9 @@ class Hex:
             _edited.append(self.coord)  # (set first by __init__)
             if len(_edited) > _EDITED_MAX:
                 del _edited[: _EDITED_MAX // 2]
-        elif name == "tokens" and bool(value) != bool(self.__dict__.get("tokens")):
+        elif name == "tokens" and bool(value) != bool(getattr(self, "tokens", None)):
+            # (getattr, not self.__dict__: touching an object's __dict__ makes it a real dict,
+            # and every attribute read of that Hex then takes CPython's slow path, ~2x)
             # which hexes have city spaces changes only so: counted, so the list of them is
             # known to be still right (routing.token_map)
             global token_edits

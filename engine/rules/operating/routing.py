@@ -205,7 +205,13 @@ def _with_hex_borders(game: Game, state: GameState, coord: str) -> Tile:
 def route_rules(game: Game) -> RouteRules:
     """The route engine's settings from the data: a wounded train's run is divided by
     trains.yaml ``wounded.revenue_divisor``."""
-    return RouteRules(wounded_divisor=game.definition.wounded.revenue_divisor)
+    rules = game.memo.get("route_rules")  # (from the definition alone: made once per game)
+    if rules is None:
+        rules = game.memo["route_rules"] = RouteRules(
+            wounded_divisor=game.definition.wounded.revenue_divisor
+        )
+    assert isinstance(rules, RouteRules)
+    return rules
 
 
 def train_spec(game: Game, state: GameState, tid: str) -> TrainSpec:

@@ -1,0 +1,76 @@
+"""What the state keeps beside its entities agrees with the entities, on every state of real
+and random games, so the rules may answer from it instead of walking every entity.
+
+- ``state.market`` lists each company's marker on its space: a company's ``market`` position
+  is always a key there holding the company (g1858 ``companies_to_close`` answers "none"
+  from the closing spaces' keys alone).
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import shared_path
+from ferrovia.games.g1858.closure import _closing_spaces, companies_to_close
+from ferrovia.replay import filter_actions, game_for, load_export
+from ferrovia.rules import market
+from ferrovia.rules.actions import action_from_json
+from ferrovia.rules.game import Game
+from ferrovia.rules.state import GameState
+
+GAMES = [
+    ("18xx.games", "1858", "1858_game_end_bank.json"),
+    ("18xx.games", "1858India", "hotseat_qs_b.json"),
+    ("18xx.games", "1858Switzerland", "1858Switzerland_game_end_bank.json"),
+    ("reference-random", "random-s104-p6.json"),
+    ("reference-random", "random-s105-p3-quick_start_b.json"),
+]
+
+
+def _closing_by_walk(game: Game, state: GameState) -> list[str]:
+    """Every open company on a closing space, found by looking at each company."""
+    spaces = _closing_spaces(game)
+    return [
+        c.sym
+        for c in state.corporations.values()
+        if c.market is not None and not c.closed and tuple(c.market) in spaces
+    ]
+
+
+def _check(game: Game, state: GameState) -> int:
+    """Asserts the indexes agree with the entities; returns how many companies were closing."""
+    for c in state.corporations.values():
+        if c.market is not None:
+            assert c.sym in state.market.get(market.cell_key(c.market), []), (c.sym, c.market)
+    walked = _closing_by_walk(game, state)
+    assert companies_to_close(game, state) == walked
+    return len(walked)
+
+
+@pytest.mark.parametrize("parts", GAMES, ids=lambda p: p[-1])
+def test_state_indexes_agree_with_the_entities_on_every_state(parts: tuple[str, ...]) -> None:
+    data = load_export(shared_path("fixtures", *parts))
+    game, state = game_for(data, None)
+    for raw in filter_actions(list(data["actions"])):
+        game.apply(state, action_from_json(raw, game.action_types))
+        _check(game, state)
+    assert state.finished
+
+
+def test_a_company_on_the_closing_space_is_found_before_it_closes() -> None:
+    """The closing check is asked before the closure: a marker moved onto the closing space by
+    hand is found there (so the test above could fail)."""
+    data = load_export(shared_path("fixtures", "reference-random", "random-s104-p6.json"))
+    game, state = game_for(data, None)
+    actions = filter_actions(list(data["actions"]))
+    for raw in actions[: len(actions) // 2]:
+        game.apply(state, action_from_json(raw, game.action_types))
+    corp = next(c for c in state.corporations.values() if c.market is not None and not c.closed)
+    (space,) = sorted(_closing_spaces(game))
+    stack = state.market[market.cell_key(corp.market)]
+    stack.remove(corp.sym)
+    if not stack:
+        del state.market[market.cell_key(corp.market)]
+    corp.market = list(space)
+    state.market.setdefault(market.cell_key(corp.market), []).append(corp.sym)
+    assert companies_to_close(game, state) == [corp.sym]
+    assert _check(game, state) == 1
