@@ -4,6 +4,9 @@ and random games, so the rules may answer from it instead of walking every entit
 - ``state.market`` lists each company's marker on its space: a company's ``market`` position
   is always a key there holding the company (g1858 ``companies_to_close`` answers "none"
   from the closing spaces' keys alone).
+- the track graph's cache key carries the map signature's hash from lay to lay
+  (routing._resigned): it is always the hash of the signature worked out afresh, and that
+  signature is the map's.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from ferrovia.replay import filter_actions, game_for, load_export
 from ferrovia.rules import market
 from ferrovia.rules.actions import action_from_json
 from ferrovia.rules.game import Game
+from ferrovia.rules.operating import routing
 from ferrovia.rules.state import GameState
 
 GAMES = [
@@ -74,3 +78,18 @@ def test_a_company_on_the_closing_space_is_found_before_it_closes() -> None:
     state.market.setdefault(market.cell_key(corp.market), []).append(corp.sym)
     assert companies_to_close(game, state) == [corp.sym]
     assert _check(game, state) == 1
+
+
+@pytest.mark.parametrize("parts", GAMES[:2] + GAMES[3:4], ids=lambda p: p[-1])
+def test_the_graph_key_carries_the_hash_of_the_map_as_it_is(parts: tuple[str, ...]) -> None:
+    data = load_export(shared_path("fixtures", *parts))
+    game, state = game_for(data, None)
+    carried = 0
+    for raw in filter_actions(list(data["actions"])):
+        game.apply(state, action_from_json(raw, game.action_types))
+        routing.track_graph(game, state)
+        sig, _graph, _hexes, _edits, _places, sig_hash = routing._LAST[id(game.definition)]
+        assert sig == routing._signature(state, None)[0]
+        assert sig_hash == routing._sig_hash(sig)
+        carried += raw.get("type") == "lay_tile"
+    assert carried > 50

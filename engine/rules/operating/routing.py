@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ferrovia.routesearch import BestRoutes
     from ferrovia.rules.game import Game
 
-_GRAPHS: dict[tuple[int, tuple[tuple[str, str, int], ...]], TrackGraph] = {}
+_GRAPHS: dict[_MapKey, TrackGraph] = {}
 
 #: id(state) -> what was worked out for it while a listing of legal actions runs
 _LISTING: dict[int, dict[Any, Any]] = {}
@@ -73,10 +73,11 @@ def track_graph(game: Game, state: GameState) -> TrackGraph:
 
 
 #: id(definition) -> (map signature, graph, the hexes dict it was read from, map edits then,
-#: hex -> its place in the signature) of the graph made last, the base of the next
+#: hex -> its place in the signature, the signature's :func:`_sig_hash`) of the graph made
+#: last, the base of the next
 _LAST: dict[
     int,
-    tuple[tuple[tuple[str, str, int], ...], TrackGraph, dict[str, Any], int, dict[str, int]],
+    tuple[tuple[tuple[str, str, int], ...], TrackGraph, dict[str, Any], int, dict[str, int], int],
 ] = {}
 
 #: a map differing from the last one in more hexes than this is built afresh
@@ -92,12 +93,13 @@ def _track_graph(game: Game, state: GameState) -> TrackGraph:
         # the same map object: only the hexes assigned a tile or rotation since can differ
         since = state_module.edited_since(last[3])
     if last is not None and since is not None:
-        sig, changed = _resigned(state, last[0], last[4], since)
+        sig, changed, sig_hash = _resigned(state, last[0], last[4], since, last[5])
         places = last[4]
     else:
         sig, changed = _signature(state, last[0] if last is not None else None)
         places = {entry[0]: i for i, entry in enumerate(sig)}
-    key = (id(game.definition), sig)
+        sig_hash = _sig_hash(sig)
+    key = _MapKey(id(game.definition), sig, sig_hash)
     graph = _GRAPHS.get(key)
     if graph is None:
         graph = _updated_graph(game, state, last[:2] if last is not None else None, changed)
@@ -110,22 +112,56 @@ def _track_graph(game: Game, state: GameState) -> TrackGraph:
         if len(_GRAPHS) > 64:
             _GRAPHS.clear()
         _GRAPHS[key] = graph
-    _LAST[id(game.definition)] = (sig, graph, state.hexes, edits, places)
+    _LAST[id(game.definition)] = (sig, graph, state.hexes, edits, places, sig_hash)
     return graph
 
 
 Signature = tuple[tuple[str, str, int], ...]
 
+_HASH_MASK = (1 << 61) - 1
+
+
+def _sig_hash(sig: Signature) -> int:
+    """A signature's hash, a sum over its entries (each with its place), so that a lay's
+    few changed entries bring it up to date (:func:`_resigned`)."""
+    return sum(hash((i, entry)) for i, entry in enumerate(sig)) & _HASH_MASK
+
+
+class _MapKey:
+    """A map's key in ``_GRAPHS``: the definition's id and the map's signature, with the
+    signature's :func:`_sig_hash` carried from the last map's (hashing the whole signature,
+    a tuple of every hex's entry, was ~20k instructions, twice on every lay)."""
+
+    __slots__ = ("_hash", "definition", "sig")
+
+    def __init__(self, definition: int, sig: Signature, sig_hash: int) -> None:
+        self.definition = definition
+        self.sig = sig
+        self._hash = hash((definition, sig_hash))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, _MapKey)
+            and self._hash == other._hash
+            and self.definition == other.definition
+            and self.sig == other.sig
+        )
+
 
 def _resigned(
-    state: GameState, last: Signature, places: dict[str, int], edited: list[str]
-) -> tuple[Signature, list[tuple[str, str, int]]]:
+    state: GameState, last: Signature, places: dict[str, int], edited: list[str], last_hash: int
+) -> tuple[Signature, list[tuple[str, str, int]], int]:
     """:func:`_signature` of ``state``'s map, read from the same hexes dict as ``last`` and
     changed since only by the assignments to the hexes ``edited`` (``places``: each hex's
-    place in ``last``): those hexes alone are read again, not the whole map on every lay."""
+    place in ``last``): those hexes alone are read again, not the whole map on every lay.
+    Also its :func:`_sig_hash`, from ``last``'s (``last_hash``) and the entries changed."""
     hexes = state.hexes
     out = list(last)
     at: list[int] = []
+    sig_hash = last_hash
     for c in set(edited):
         i = places.get(c)
         if i is None:
@@ -133,10 +169,11 @@ def _resigned(
         h = hexes[c]
         old = out[i]
         if old[1] != h.tile or old[2] != h.rotation:
-            out[i] = (c, h.tile, h.rotation)
+            out[i] = new = (c, h.tile, h.rotation)
             at.append(i)
+            sig_hash += hash((i, new)) - hash((i, old))
     at.sort()  # in map order, as _signature lists them (the order ids are given in)
-    return tuple(out), [out[i] for i in at]
+    return tuple(out), [out[i] for i in at], sig_hash & _HASH_MASK
 
 
 def _signature(
