@@ -93,3 +93,39 @@ def test_the_graph_key_carries_the_hash_of_the_map_as_it_is(parts: tuple[str, ..
         assert sig_hash == routing._sig_hash(sig)
         carried += raw.get("type") == "lay_tile"
     assert carried > 50
+
+
+def test_an_unlimited_tile_laid_adds_the_instance_above_the_highest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """board.take_tile finds the map's instances of a kind with one regex pass: the instance
+    it adds is, on every lay of two games, the one a look at every hex's tile gives."""
+    from ferrovia.rules.operating import board
+
+    take = board.take_tile
+    checked = 0
+
+    def checked_take(game: Game, state: GameState, tile_id: str) -> None:
+        nonlocal checked
+        name = board.tile_name(tile_id)
+        unlimited = name in game.definition.tiles and game.definition.tiles[name].count is None
+        ids = [*state.tiles.get(name, []), tile_id, *(h.tile for h in state.hexes.values())]
+        take(game, state, tile_id)
+        if unlimited:
+            prefix = f"{name}-"
+            top = max(
+                int(t[len(prefix) :])
+                for t in ids
+                if t.startswith(prefix) and t[len(prefix) :].isdigit()
+            )
+            assert state.tiles[name][-1] == f"{name}-{top + 1}"
+            checked += 1
+
+    monkeypatch.setattr(board, "take_tile", checked_take)
+    for parts in (GAMES[0], GAMES[3]):
+        data = load_export(shared_path("fixtures", *parts))
+        game, state = game_for(data, None)
+        for raw in filter_actions(list(data["actions"])):
+            game.apply(state, action_from_json(raw, game.action_types))
+        assert state.finished
+    assert checked > 100
