@@ -4,6 +4,8 @@ and random games, so the rules may answer from it instead of walking every entit
 - ``state.market`` lists each company's marker on its space: a company's ``market`` position
   is always a key there holding the company (g1858 ``companies_to_close`` answers "none"
   from the closing spaces' keys alone).
+- routing.token_map (kept until a Hex is given new token lists) is the map's hexes with
+  city spaces and their own token lists.
 - the track graph's cache key carries the map signature's hash from lay to lay
   (routing._resigned): it is always the hash of the signature worked out afresh, and that
   signature is the map's.
@@ -42,6 +44,10 @@ def _closing_by_walk(game: Game, state: GameState) -> list[str]:
 
 def _check(game: Game, state: GameState) -> int:
     """Asserts the indexes agree with the entities; returns how many companies were closing."""
+    tokens = routing.token_map(state)
+    fresh = {c: h.tokens for c, h in state.hexes.items() if h.tokens}
+    assert tokens == fresh
+    assert all(tokens[c] is fresh[c] for c in fresh)  # the hexes' own lists
     for c in state.corporations.values():
         if c.market is not None:
             assert c.sym in state.market.get(market.cell_key(c.market), []), (c.sym, c.market)

@@ -306,19 +306,33 @@ def car_bonus(game: Game, state: GameState, corp: str, train: str, stop_kinds: l
 _TOKEN_HEXES: dict[int, tuple[dict[str, Any], int, list[str]]] = {}
 
 
+#: id(state) -> (its hexes dict, token_lists then, its token map)
+_TOKEN_MAPS: dict[int, tuple[dict[str, Any], int, dict[str, list[list[str | None]]]]] = {}
+
+
 def token_map(state: GameState) -> dict[str, list[list[str | None]]]:
     """The map's station spaces, hex -> per city, per slot: the hexes with a city only (the
     walks and route checks read the map's tokens with ``.get``, so a hex left with none is
     harmless).  Which hexes those are is kept until a Hex gains or loses its city spaces
-    (``state.token_edits``); the lists themselves are read afresh."""
+    (``state.token_edits``); the map itself until a Hex is given new lists
+    (``state.token_lists``: the lists are the hexes' own, changed in place), so callers
+    share it and must not change it."""
     hexes = state.hexes
+    made = _TOKEN_MAPS.get(id(state))
+    if made is not None and made[0] is hexes and made[1] == state_module.token_lists:
+        return made[2]
+    lists = state_module.token_lists
     hit = _TOKEN_HEXES.get(id(state))
     if hit is None or hit[0] is not hexes or hit[1] != state_module.token_edits:
         coords = [c for c, h in hexes.items() if h.tokens]
         if len(_TOKEN_HEXES) > 16:
             _TOKEN_HEXES.clear()
         hit = _TOKEN_HEXES[id(state)] = (hexes, state_module.token_edits, coords)
-    return {c: hexes[c].tokens for c in hit[2]}
+    out = {c: hexes[c].tokens for c in hit[2]}
+    if len(_TOKEN_MAPS) > 16:
+        _TOKEN_MAPS.clear()
+    _TOKEN_MAPS[id(state)] = (hexes, lists, out)
+    return out
 
 
 def route_revenues(game: Game, state: GameState, corp: str, routes: Any) -> list[int]:
