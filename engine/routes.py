@@ -442,14 +442,9 @@ def resolve_route(
 
 # ----------------------------------------------------------------------------- revenue
 def _kind_row(train: TrainSpec, kind: str) -> int | None:
-    rows = train.distance
-    assert not isinstance(rows, int)
     # 18xx.games sorts rows by how many kinds they list, and a stop takes the first that fits
-    order = sorted(range(len(rows)), key=lambda i: len(rows[i].kinds))
-    for i in order:
-        if kind in rows[i].kinds:
-            return i
-    return None
+    # (the index is in train.distance; worked out once per train, see _rows_of)
+    return _rows_of(train)[3].get(kind)
 
 
 def _stop_value(stop: Stop, train: TrainSpec, phase: Sequence[str]) -> int:
@@ -497,6 +492,38 @@ def check_distance(graph: TrackGraph, route: Route, train: TrainSpec, rules: Rou
             raise _illegal(f"route has too many stops for a {train.name} train", _RULE_DISTANCE)
 
 
+#: id(train) -> (the train, :func:`_rows_of` of it): the spec kept, so the id is its own
+_Rows = tuple[tuple[DistanceRow, ...], dict[str, int], bool, dict[str, int]]
+_ROWS: dict[int, tuple[TrainSpec, _Rows]] = {}
+
+
+def _rows_of(train: TrainSpec) -> _Rows:
+    """A stop-counting train's distance rows as :func:`paying_stops` reads them: sorted by
+    how many kinds they list (as 18xx.games sorts them), each kind's first row among those,
+    whether no two rows share a kind, and each kind's first row as an index of
+    ``train.distance`` (:func:`_kind_row`) -- the same for every route the train runs,
+    worked out once."""
+    hit = _ROWS.get(id(train))
+    if hit is not None and hit[0] is train:
+        return hit[1]
+    distance = train.distance
+    assert not isinstance(distance, int)
+    order = sorted(range(len(distance)), key=lambda i: len(distance[i].kinds))
+    rows = tuple(distance[i] for i in order)
+    first_row: dict[str, int] = {}
+    first_index: dict[str, int] = {}
+    for at, i in enumerate(order):
+        for kind in distance[i].kinds:
+            first_row.setdefault(kind, at)
+            first_index.setdefault(kind, i)
+    disjoint = all(not (a.kinds & b.kinds) for a, b in itertools.combinations(rows, 2))
+    if len(_ROWS) > 256:
+        _ROWS.clear()
+    found = (rows, first_row, disjoint, first_index)
+    _ROWS[id(train)] = (train, found)
+    return found
+
+
 def paying_stops(
     graph: TrackGraph,
     stops: Sequence[int],
@@ -508,17 +535,15 @@ def paying_stops(
     """The stops that score (18xx.games ``compute_stops``: the best legal selection)."""
     if isinstance(train.distance, int) or not stops:
         return tuple(stops)
-    rows = sorted(train.distance, key=lambda r: len(r.kinds))
+    rows, first_row, disjoint, _ = _rows_of(train)
     # fast exact case: every stop's row has room for all its stops (or pays nothing)
     counts = [0] * len(rows)
     row_of: list[int | None] = []
     for s in stops:
-        kind = graph.stops[s].kind
-        r = next((i for i, row in enumerate(rows) if kind in row.kinds), None)
+        r = first_row.get(graph.stops[s].kind)
         row_of.append(r)
         if r is not None:
             counts[r] += 1
-    disjoint = all(not (a.kinds & b.kinds) for a, b in itertools.combinations(rows, 2))
     if disjoint and all(c <= rows[i].pay or rows[i].pay == 0 for i, c in enumerate(counts)):
         chosen = tuple(
             s for s, r in zip(stops, row_of, strict=True) if r is not None and rows[r].pay > 0

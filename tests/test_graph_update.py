@@ -128,11 +128,12 @@ def test_the_signature_brought_up_to_date_from_the_edited_hexes_is_the_whole_map
     checked: list[int] = []
     resigned = routing._resigned
 
-    def compared(state: Any, last: Any, places: Any, edited: Any) -> Any:
-        sig, changed = resigned(state, last, places, edited)
+    def compared(state: Any, last: Any, places: Any, edited: Any, last_hash: int) -> Any:
+        sig, changed, sig_hash = resigned(state, last, places, edited, last_hash)
         assert (sig, changed) == routing._signature(state, last)
+        assert sig_hash == routing._sig_hash(sig)  # (the hash carried along is the map's)
         checked.append(len(changed))
-        return sig, changed
+        return sig, changed, sig_hash
 
     monkeypatch.setattr(routing, "_resigned", compared)
     res = replay(load_export(shared_path("fixtures", "18xx.games", "1858", "219682.json")))

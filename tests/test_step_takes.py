@@ -99,3 +99,25 @@ def test_changes_nothing_after_is_only_said_when_the_hooks_change_nothing(
         game.apply(state, action_from_json(raw, game.action_types))
     assert state.finished
     assert said[1] > 400  # (asked only where the round kept a step: 473 in game_end_bank)
+
+
+def test_the_rounds_plain_paths_are_only_for_steps_that_keep_the_base_methods() -> None:
+    """Round.process, skip_steps and active_step read ``st.passed`` and the round's entity
+    directly for a step that keeps :attr:`Step.active` and :meth:`Step.current_entity`; a
+    step overriding either is asked through its own method."""
+    from ferrovia.rules.operating.trains import DiscardTrainStep
+    from ferrovia.rules.step import Step
+
+    class OwnEntity(Step):
+        def current_entity(self) -> str | None:
+            return "director"
+
+    class OwnActive(Step):
+        @property
+        def active(self) -> bool:
+            return True
+
+    assert OwnEntity._PLAIN_PASSED and not OwnEntity._PLAIN_CURRENT
+    assert OwnActive._PLAIN_CURRENT and not OwnActive._PLAIN_PASSED
+    assert not DiscardTrainStep._PLAIN_PASSED and not DiscardTrainStep._PLAIN_CURRENT
+    assert Step._PLAIN_PASSED and Step._PLAIN_CURRENT

@@ -14,9 +14,11 @@ import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from ferrovia.errors import IllegalAction, UnknownEntity
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -291,33 +293,103 @@ def _check(
 
 
 def _texts(data: dict[str, Any], key: str, value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not _all_texts(value):
         raise _format_error(data, f"{key} must be a list of texts, got {_show(value)}")
     return tuple(value)
 
 
+def _all_texts(value: Any) -> bool:
+    """Whether ``value`` is a list of texts (a plain loop: asked for every list of every
+    action parsed)."""
+    if not isinstance(value, list):
+        return False
+    for v in value:
+        if not isinstance(v, str):
+            return False
+    return True
+
+
 def _route(data: dict[str, Any], i: int, r: Any) -> Route:
-    where = f"routes[{i}]"
+    # (the field names of a message are made only for a message: every route is parsed)
     if not isinstance(r, dict):
-        raise _format_error(data, f"{where} must be an object, got {_show(r)}")
+        raise _format_error(data, f"routes[{i}] must be an object, got {_show(r)}")
     if "train" not in r:
-        raise _format_error(data, f"{where} has no train")
+        raise _format_error(data, f"routes[{i}] has no train")
     for key, expected in _ROUTE_FIELDS.items():
         if key in r:
-            _check(data, f"{where}.{key}", r[key], expected)
+            value = r[key]
+            if isinstance(value, bool) or not isinstance(value, expected[1]):
+                _check(data, f"routes[{i}].{key}", value, expected)  # (raises)
     connections = r.get("connections", [])
     if not isinstance(connections, list):
-        raise _format_error(data, f"{where}.connections must be a list of hex lists")
-    return Route(
-        train=r["train"],
-        connections=tuple(
-            _texts(data, f"{where}.connections[{j}]", c) for j, c in enumerate(connections)
-        ),
-        hexes=_texts(data, f"{where}.hexes", r.get("hexes", [])),
-        revenue=int(r.get("revenue", 0)),
-        revenue_str=str(r.get("revenue_str", "")),
-        nodes=_texts(data, f"{where}.nodes", r.get("nodes", [])),
+        raise _format_error(data, f"routes[{i}].connections must be a list of hex lists")
+    for j, c in enumerate(connections):
+        if not _all_texts(c):
+            _texts(data, f"routes[{i}].connections[{j}]", c)  # (raises)
+    hexes, nodes = r.get("hexes", []), r.get("nodes", [])
+    if not _all_texts(hexes):
+        _texts(data, f"routes[{i}].hexes", hexes)  # (raises)
+    if not _all_texts(nodes):
+        _texts(data, f"routes[{i}].nodes", nodes)  # (raises)
+    return _build(
+        Route,
+        {
+            "train": r["train"],
+            "connections": tuple([tuple(c) for c in connections]),
+            "hexes": tuple(hexes),
+            "revenue": int(r.get("revenue", 0)),
+            "revenue_str": str(r.get("revenue_str", "")),
+            "nodes": tuple(nodes),
+        },
     )
+
+
+#: class -> (its fields' defaults in field order, the fields without one), or None when it is
+#: built by calling the class; see _build
+_PLANS: dict[type, tuple[dict[str, Any], tuple[str, ...]] | None] = {}
+
+
+def _plan(cls: type) -> tuple[dict[str, Any], tuple[str, ...]] | None:
+    """:data:`_PLANS` of ``cls``: None unless it is a plain frozen dataclass, whose
+    ``__init__`` does nothing but set its fields (no ``__post_init__``, slots, or field made
+    by a factory or not set by ``__init__``)."""
+    params = cls.__dict__.get("__dataclass_params__")  # (the class's own: not inherited)
+    plan: tuple[dict[str, Any], tuple[str, ...]] | None = None
+    if (
+        params is not None
+        and params.init
+        and params.frozen
+        and "__slots__" not in cls.__dict__
+        and not hasattr(cls, "__post_init__")
+    ):
+        fields = dataclasses.fields(cls)
+        if all(f.init and f.default_factory is dataclasses.MISSING for f in fields):
+            required = tuple(f.name for f in fields if f.default is dataclasses.MISSING)
+            plan = ({f.name: f.default for f in fields}, required)
+    _PLANS[cls] = plan
+    return plan
+
+
+def _build(cls: type[T], values: dict[str, Any]) -> T:
+    """``cls(**values)`` for a frozen dataclass, its fields set straight into the new
+    object's ``__dict__`` in field order, as its ``__init__`` leaves them: that ``__init__``
+    sets each field through ``object.__setattr__``, ~5x dearer (every action of a replay is
+    parsed).  ``values`` name fields of ``cls`` only, in field order (the parser's own
+    values; tests/test_action_parse.py).  Any other class, or values leaving out a field
+    without a default, go through ``cls(**values)``."""
+    plan = _PLANS[cls] if cls in _PLANS else _plan(cls)
+    if plan is None:
+        return cls(**values)
+    template, required = plan
+    for name in required:
+        if name not in values:
+            return cls(**values)  # (raises the class's own TypeError)
+    obj = object.__new__(cls)
+    fields = obj.__dict__
+    if len(values) != len(template):
+        fields.update(template)  # the defaults first, so the fields stay in their order
+    fields.update(values)
+    return obj
 
 
 def action_from_json(
@@ -338,30 +410,32 @@ def action_from_json(
             rule="action format",
         )
     entity = data.get("entity")
-    if isinstance(entity, bool) or not isinstance(entity, str | int):
+    if isinstance(entity, bool) or not isinstance(entity, (str, int)):
         raise _format_error(data, f"entity must be an id or a name, got {_show(entity)}")
-    _check(data, "id", data.get("id"), _WIRE_TYPES["int | None"])
-    _check(data, "entity_type", data.get("entity_type", "player"), _WIRE_TYPES["str"])
+    ident = data.get("id")
+    if ident is not None and (isinstance(ident, bool) or not isinstance(ident, int)):
+        _check(data, "id", ident, _WIRE_TYPES["int | None"])  # (raises)
+    entity_type = data.get("entity_type", "player")
+    if not isinstance(entity_type, str):
+        _check(data, "entity_type", entity_type, _WIRE_TYPES["str"])  # (raises)
     autos = data.get("auto_actions") or []
     if not isinstance(autos, list):
         raise _format_error(data, "auto_actions must be a list of actions")
-    common: dict[str, Any] = {
+    values: dict[str, Any] = {
         "entity": str(entity),
-        "entity_type": data.get("entity_type", "player"),
-        "id": data.get("id"),
+        "entity_type": entity_type,
+        "id": ident,
         "created_at": data.get("created_at"),
         "user": data.get("user"),
-        "auto_actions": tuple(action_from_json(a, known) for a in autos),
+        "auto_actions": tuple([action_from_json(a, known) for a in autos]) if autos else (),
     }
-    if kind.startswith("program_"):
+    # (the first letter asked first: str.startswith parses its arguments, dear per action)
+    if kind[:1] == "p" and kind.startswith("program_"):
         settings = tuple(sorted((k, _freeze(v)) for k, v in data.items() if k not in _BASE))
-        return Program(**common, program=kind, settings=settings)
+        return Program(**values, program=kind, settings=settings)
     cls = known.get(kind)
     if cls is None:
-        raise UnknownEntity(
-            f"unknown action type {kind!r}", index=common["id"], rule="action format"
-        )
-    extra: dict[str, Any] = {}
+        raise UnknownEntity(f"unknown action type {kind!r}", index=ident, rule="action format")
     for name, key, texts, expected in _fields_of(kind, cls):
         if key not in data:
             continue
@@ -369,7 +443,7 @@ def action_from_json(
         if name == "routes":
             if not isinstance(value, list):
                 raise _format_error(data, "routes must be a list of routes")
-            value = tuple(_route(data, i, r) for i, r in enumerate(value))
+            value = tuple([_route(data, i, r) for i, r in enumerate(value)])
         elif texts:
             value = _texts(data, key, value)
             if key == "shares" and len(set(value)) != len(value):
@@ -377,11 +451,14 @@ def action_from_json(
                 # letting it through would count its percent twice.
                 raise _format_error(data, f"shares names a certificate twice: {_show(value)}")
         else:
-            if expected is not None:
-                _check(data, key, value, expected)
-            value = _freeze(value)
-        extra[name] = value
-    return cls(**common, **extra)
+            if expected is not None and (
+                isinstance(value, bool) or not isinstance(value, expected[1])
+            ):
+                _check(data, key, value, expected)  # (raises)
+            if isinstance(value, list):
+                value = _freeze(value)
+        values[name] = value
+    return _build(cls, values)
 
 
 _FieldPlan = tuple[str, str, bool, tuple[str, tuple[type, ...]] | None]

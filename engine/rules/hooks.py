@@ -123,7 +123,8 @@ class Rules:
         station yet places its home station there (18xx.games home token timing
         ``operate``); on a hex of several cities without a given one its director chooses
         (the round's ``pending_tokens``)."""
-        from ferrovia.rules import board
+        import ferrovia.rules.board as board  # (not ``from ferrovia.rules import``: a
+        # package's fromlist runs importlib's Python code on every call, this is C)
 
         corp = state.corporations.get(op)
         if corp is None or any(t.hex for t in corp.tokens):
@@ -229,8 +230,10 @@ class Rules:
     ) -> list[int]:
         """Rotations in which the tile named ``tile`` may replace ``old`` (the placed tile) on
         ``coord``: all old track kept, no old city or town swallowed, no exit off the map."""
-        from ferrovia import tiles
-        from ferrovia.rules.operating import upgrading
+        # (imported so, not ``from ferrovia import``: a package's fromlist runs importlib's
+        # Python code on every call; asked for every lay)
+        import ferrovia.rules.operating.upgrading as upgrading
+        import ferrovia.tiles as tiles
 
         new = game.definition.tiles[tile].tile
         fits = upgrading.gauge_fits(game.definition.upgrade_rules.gauges_kept_by)
@@ -258,7 +261,7 @@ class Rules:
     def after_buy_train(self, game: Game, state: GameState, corp: str, train: str) -> None:
         """A company bought a train: privates whose ``close`` ability names it with
         ``when: bought_train`` close (1830's Baltimore & Ohio)."""
-        from ferrovia.rules import abilities
+        import ferrovia.rules.abilities as abilities  # (see before_operating)
 
         for sym, priv in state.privates.items():
             if priv.closed:

@@ -76,7 +76,7 @@ class Round:
             self._settled = None
             return settled[0]
         for step in self.steps():
-            if step.active and step.blocking():
+            if (not step.st.passed if step._PLAIN_PASSED else step.active) and step.blocking():
                 return step
         return None
 
@@ -106,7 +106,7 @@ class Round:
         closed = ent is not None and game.is_closed(state, ent)
         settled = True
         for step in self.steps():
-            if not step.active or not step.blocks():
+            if (step.st.passed if step._PLAIN_PASSED else not step.active) or not step.blocks():
                 continue  # (``blocking()`` is False when ``blocks()`` is)
             if closed:
                 settled = False
@@ -139,14 +139,20 @@ class Round:
     # -- processing ------------------------------------------------------------------------
     def process(self, action: Action) -> None:
         chosen: Step | None = None
+        # asked of every step in turn, and nothing asked changes the state: the round's
+        # entity, the action's entity and kind, and whether that entity is open, read once
+        rs = self.rs
+        now = rs.entities[rs.entity_index] if rs.entities else None
+        who, kind = action.entity, action.type
+        who_open: bool | None = None
         for step in self.steps():
-            if not step.active:
+            if step.st.passed if step._PLAIN_PASSED else not step.active:
                 continue
-            accepts, has = step.takes(action.entity, action.type)
-            if step.current_entity() == action.entity and not self.game.is_closed(
-                self.state, action.entity
-            ):
-                blocking = step.blocks() and has
+            accepts, has = step.takes(who, kind)
+            if (now if step._PLAIN_CURRENT else step.current_entity()) == who:
+                if who_open is None:
+                    who_open = not self.game.is_closed(self.state, who)
+                blocking = step.blocks() and has if who_open else step.blocking()
             else:
                 blocking = step.blocking()
             if blocking and not accepts:

@@ -131,11 +131,18 @@ class Hex:
             _edited.append(self.coord)  # (set first by __init__)
             if len(_edited) > _EDITED_MAX:
                 del _edited[: _EDITED_MAX // 2]
-        elif name == "tokens" and bool(value) != bool(self.__dict__.get("tokens")):
-            # which hexes have city spaces changes only so: counted, so the list of them is
-            # known to be still right (routing.token_map)
-            global token_edits
-            token_edits += 1
+        elif name == "tokens":
+            # the map's per-hex token lists change only so: counted, so routing.token_map's
+            # map of them is known to be still right
+            global token_lists
+            token_lists += 1
+            # (getattr, not self.__dict__: touching an object's __dict__ makes it a real dict,
+            # and every attribute read of that Hex then takes CPython's slow path, ~2x)
+            if bool(value) != bool(getattr(self, "tokens", None)):
+                # which hexes have city spaces changes only so: counted, so the list of them
+                # is known to be still right (routing.token_map)
+                global token_edits
+                token_edits += 1
         object.__setattr__(self, name, value)
 
 
@@ -149,6 +156,10 @@ map_edits = 0
 #: them away (the per-city lists are changed in place; a hex gains or loses them only by an
 #: assignment, or in a restored snapshot, which brings a new ``hexes`` dict)
 token_edits = 0
+
+#: ``tokens`` assignments to any :class:`Hex` so far (each gives a hex new per-city lists;
+#: the lists themselves are changed in place)
+token_lists = 0
 
 #: the hexes of the last assignments counted by ``map_edits`` (of any state's Hex), oldest
 #: first: what the track graph's signature is brought up to date from

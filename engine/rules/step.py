@@ -98,9 +98,18 @@ class Step:
     #: round's entity when that is open (set per subclass; see Round.skip_steps)
     _PLAIN_BLOCKING: ClassVar[bool] = True
 
+    #: whether :meth:`current_entity` is, as written here, the round's entity (set per
+    #: subclass; see Round.process)
+    _PLAIN_CURRENT: ClassVar[bool] = True
+    #: whether the class keeps :attr:`active` as written here (``not st.passed``; set per
+    #: subclass: the round's loops read ``st.passed`` then, not the property)
+    _PLAIN_PASSED: ClassVar[bool] = True
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        cls._PLAIN_PASSED = cls.active is Step.__dict__["active"]
         cls._PLAIN_ACTIVE = cls.active_entities is Step.active_entities
+        cls._PLAIN_CURRENT = cls._PLAIN_ACTIVE and cls.current_entity is Step.current_entity
         cls._PLAIN_BLOCKING = (
             cls._PLAIN_ACTIVE
             and cls.blocking is Step.blocking

@@ -36,10 +36,19 @@ def closing_price(game: Game) -> int | None:
 
 
 def companies_to_close(game: Game, state: GameState) -> list[str]:
-    """The open companies whose price marker is on a closing space (asked twice after every
-    action: a set lookup per company)."""
+    """The open companies whose price marker is on a closing space (asked after every
+    action).  A company's marker is always listed on its space in ``state.market`` too
+    (tests/test_market_stacks.py holds every fixture to it), so while no closing space holds
+    a marker there is none to close: a dict lookup per closing space, not a walk of the
+    companies."""
     spaces = _closing_spaces(game)
     if not spaces:
+        return []
+    keys: tuple[str, ...] | None = game.memo.get("closure.keys")
+    if keys is None:
+        keys = game.memo["closure.keys"] = tuple(market.cell_key(list(p)) for p in spaces)
+    stacks = state.market
+    if not any(k in stacks for k in keys):
         return []
     return [
         c.sym

@@ -21,10 +21,10 @@ if TYPE_CHECKING:
     from ferrovia.routesearch import BestRoutes
     from ferrovia.rules.game import Game
 
-_GRAPHS: dict[tuple[int, tuple[tuple[str, str, int], ...]], TrackGraph] = {}
+_GRAPHS: dict[_MapKey, TrackGraph] = {}
 #: the graphs built afresh for a map far from the last one (a game's first map: the same in
 #: every game of a title), kept apart from the many a game's lays make, which clear _GRAPHS
-_BUILT: dict[tuple[int, tuple[tuple[str, str, int], ...]], TrackGraph] = {}
+_BUILT: dict[_MapKey, TrackGraph] = {}
 
 #: id(state) -> what was worked out for it while a listing of legal actions runs
 _LISTING: dict[int, dict[Any, Any]] = {}
@@ -76,10 +76,11 @@ def track_graph(game: Game, state: GameState) -> TrackGraph:
 
 
 #: id(definition) -> (map signature, graph, the hexes dict it was read from, map edits then,
-#: hex -> its place in the signature) of the graph made last, the base of the next
+#: hex -> its place in the signature, the signature's :func:`_sig_hash`) of the graph made
+#: last, the base of the next
 _LAST: dict[
     int,
-    tuple[tuple[tuple[str, str, int], ...], TrackGraph, dict[str, Any], int, dict[str, int]],
+    tuple[tuple[tuple[str, str, int], ...], TrackGraph, dict[str, Any], int, dict[str, int], int],
 ] = {}
 
 #: a map differing from the last one in more hexes than this is built afresh
@@ -95,12 +96,13 @@ def _track_graph(game: Game, state: GameState) -> TrackGraph:
         # the same map object: only the hexes assigned a tile or rotation since can differ
         since = state_module.edited_since(last[3])
     if last is not None and since is not None:
-        sig, changed = _resigned(state, last[0], last[4], since)
+        sig, changed, sig_hash = _resigned(state, last[0], last[4], since, last[5])
         places = last[4]
     else:
         sig, changed = _signature(state, last[0] if last is not None else None)
         places = {entry[0]: i for i, entry in enumerate(sig)}
-    key = (id(game.definition), sig)
+        sig_hash = _sig_hash(sig)
+    key = _MapKey(id(game.definition), sig, sig_hash)
     graph = _GRAPHS.get(key) or _BUILT.get(key)
     if graph is None:
         graph = _updated_graph(game, state, last[:2] if last is not None else None, changed)
@@ -117,22 +119,56 @@ def _track_graph(game: Game, state: GameState) -> TrackGraph:
         if len(_GRAPHS) > 64:
             _GRAPHS.clear()
         _GRAPHS[key] = graph
-    _LAST[id(game.definition)] = (sig, graph, state.hexes, edits, places)
+    _LAST[id(game.definition)] = (sig, graph, state.hexes, edits, places, sig_hash)
     return graph
 
 
 Signature = tuple[tuple[str, str, int], ...]
 
+_HASH_MASK = (1 << 61) - 1
+
+
+def _sig_hash(sig: Signature) -> int:
+    """A signature's hash, a sum over its entries (each with its place), so that a lay's
+    few changed entries bring it up to date (:func:`_resigned`)."""
+    return sum(hash((i, entry)) for i, entry in enumerate(sig)) & _HASH_MASK
+
+
+class _MapKey:
+    """A map's key in ``_GRAPHS``: the definition's id and the map's signature, with the
+    signature's :func:`_sig_hash` carried from the last map's (hashing the whole signature,
+    a tuple of every hex's entry, was ~20k instructions, twice on every lay)."""
+
+    __slots__ = ("_hash", "definition", "sig")
+
+    def __init__(self, definition: int, sig: Signature, sig_hash: int) -> None:
+        self.definition = definition
+        self.sig = sig
+        self._hash = hash((definition, sig_hash))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, _MapKey)
+            and self._hash == other._hash
+            and self.definition == other.definition
+            and self.sig == other.sig
+        )
+
 
 def _resigned(
-    state: GameState, last: Signature, places: dict[str, int], edited: list[str]
-) -> tuple[Signature, list[tuple[str, str, int]]]:
+    state: GameState, last: Signature, places: dict[str, int], edited: list[str], last_hash: int
+) -> tuple[Signature, list[tuple[str, str, int]], int]:
     """:func:`_signature` of ``state``'s map, read from the same hexes dict as ``last`` and
     changed since only by the assignments to the hexes ``edited`` (``places``: each hex's
-    place in ``last``): those hexes alone are read again, not the whole map on every lay."""
+    place in ``last``): those hexes alone are read again, not the whole map on every lay.
+    Also its :func:`_sig_hash`, from ``last``'s (``last_hash``) and the entries changed."""
     hexes = state.hexes
     out = list(last)
     at: list[int] = []
+    sig_hash = last_hash
     for c in set(edited):
         i = places.get(c)
         if i is None:
@@ -140,10 +176,11 @@ def _resigned(
         h = hexes[c]
         old = out[i]
         if old[1] != h.tile or old[2] != h.rotation:
-            out[i] = (c, h.tile, h.rotation)
+            out[i] = new = (c, h.tile, h.rotation)
             at.append(i)
+            sig_hash += hash((i, new)) - hash((i, old))
     at.sort()  # in map order, as _signature lists them (the order ids are given in)
-    return tuple(out), [out[i] for i in at]
+    return tuple(out), [out[i] for i in at], sig_hash & _HASH_MASK
 
 
 def _signature(
@@ -212,7 +249,13 @@ def _with_hex_borders(game: Game, state: GameState, coord: str) -> Tile:
 def route_rules(game: Game) -> RouteRules:
     """The route engine's settings from the data: a wounded train's run is divided by
     trains.yaml ``wounded.revenue_divisor``."""
-    return RouteRules(wounded_divisor=game.definition.wounded.revenue_divisor)
+    rules = game.memo.get("route_rules")  # (from the definition alone: made once per game)
+    if rules is None:
+        rules = game.memo["route_rules"] = RouteRules(
+            wounded_divisor=game.definition.wounded.revenue_divisor
+        )
+    assert isinstance(rules, RouteRules)
+    return rules
 
 
 def train_spec(game: Game, state: GameState, tid: str) -> TrainSpec:
@@ -270,19 +313,33 @@ def car_bonus(game: Game, state: GameState, corp: str, train: str, stop_kinds: l
 _TOKEN_HEXES: dict[int, tuple[dict[str, Any], int, list[str]]] = {}
 
 
+#: id(state) -> (its hexes dict, token_lists then, its token map)
+_TOKEN_MAPS: dict[int, tuple[dict[str, Any], int, dict[str, list[list[str | None]]]]] = {}
+
+
 def token_map(state: GameState) -> dict[str, list[list[str | None]]]:
     """The map's station spaces, hex -> per city, per slot: the hexes with a city only (the
     walks and route checks read the map's tokens with ``.get``, so a hex left with none is
     harmless).  Which hexes those are is kept until a Hex gains or loses its city spaces
-    (``state.token_edits``); the lists themselves are read afresh."""
+    (``state.token_edits``); the map itself until a Hex is given new lists
+    (``state.token_lists``: the lists are the hexes' own, changed in place), so callers
+    share it and must not change it."""
     hexes = state.hexes
+    made = _TOKEN_MAPS.get(id(state))
+    if made is not None and made[0] is hexes and made[1] == state_module.token_lists:
+        return made[2]
+    lists = state_module.token_lists
     hit = _TOKEN_HEXES.get(id(state))
     if hit is None or hit[0] is not hexes or hit[1] != state_module.token_edits:
         coords = [c for c, h in hexes.items() if h.tokens]
         if len(_TOKEN_HEXES) > 16:
             _TOKEN_HEXES.clear()
         hit = _TOKEN_HEXES[id(state)] = (hexes, state_module.token_edits, coords)
-    return {c: hexes[c].tokens for c in hit[2]}
+    out = {c: hexes[c].tokens for c in hit[2]}
+    if len(_TOKEN_MAPS) > 16:
+        _TOKEN_MAPS.clear()
+    _TOKEN_MAPS[id(state)] = (hexes, lists, out)
+    return out
 
 
 def route_revenues(game: Game, state: GameState, corp: str, routes: Any) -> list[int]:

@@ -21,8 +21,6 @@ new track of *any* of the turn's operations is entirely metre gauge.
 
 from __future__ import annotations
 
-import functools
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from typing import TYPE_CHECKING, Any
 
@@ -53,9 +51,12 @@ def new_track_gauges(old_tracks: Iterable[str], new_tracks: Iterable[str]) -> fr
     >>> sorted(new_track_gauges([], ["dual"]))
     ['dual']
     """
-    remaining = Counter(new_tracks)
-    remaining.subtract(Counter(old_tracks))
-    return frozenset(g for g, n in remaining.items() if n > 0)
+    # (a tile has a handful of paths: list removal is cheaper than two Counters, every lay)
+    remaining = list(new_tracks)
+    for g in old_tracks:
+        if g in remaining:
+            remaining.remove(g)
+    return frozenset(remaining)
 
 
 def only_metre(gauges: Set[str]) -> bool:
@@ -453,12 +454,12 @@ class TrackStep(Step):
         # the new exits is reached: the walk stops at the first it finds
         enough = rules.must_use == "any" or not old.tile.paths
         # (worked out when first asked: most lays never ask)
-        made = functools.cache(
-            lambda: self._passable(action.entity, coord, old, new_tile, action.rotation)
-        )
+        made: list[Callable[[int], bool]] = []
 
         def passable(ref: int) -> bool:
-            return made()(ref)
+            if not made:
+                made.append(self._passable(action.entity, coord, old, new_tile, action.rotation))
+            return made[0](ref)
 
         for family in by_gauge:
             skip = gauge_skip(family)
