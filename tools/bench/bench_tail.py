@@ -108,7 +108,9 @@ def watching(
     dump_stopped: Path | None = None,
 ) -> Iterator[None]:
     """Time every ``Game.legal_actions`` and ``routing.best_run`` call of one game."""
-    from ferrovia import routes as route_module
+    # (the module play's search is called from: routing.route_search imports best_routes from
+    # routesearch when it runs, so a spy on another module's name would see no search)
+    from ferrovia import routesearch as route_module
     from ferrovia.rules.game import Game
     from ferrovia.rules.operating import routing
 
