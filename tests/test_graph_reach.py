@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from typing import Any
+from unittest import mock
 
 import pytest
 from conftest import shared_path
@@ -497,3 +498,66 @@ def test_every_tile_of_the_games_keeps_reach_in_the_class_of_the_matching_pass(g
                 for end in (path.a, path.b):
                     if isinstance(end, NodeRef):
                         assert not isinstance(tile.node(end), (City, Town)), tile
+
+
+def _bound_searching_every_path(g: TrackGraph, company: str, tokens: Any, **kw: Any) -> Any:
+    """:func:`reach_bound` with no path settled by the first search's ways: one whole search
+    with its sides closed for every path in doubt, not stopped once the path is reached (how
+    the bound was first computed)."""
+    from ferrovia.graph import _Walk
+
+    whole = _Walk.most
+
+    def most(
+        self: Any, starts: Any, shut: int = 0, closed: Any = (), target: int = -1, **kw: Any
+    ) -> int:
+        bits: int = whole(self, starts, shut, closed, **kw)
+        return bits if target < 0 else bits & (1 << target)
+
+    with (
+        mock.patch("ferrovia.graph._clear_way", lambda *a: False),
+        mock.patch.object(_Walk, "most", most),
+    ):
+        return reach_bound(g, company, tokens=tokens, **kw)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards())
+def test_paths_settled_by_the_first_search_s_ways_change_no_bound(
+    board: tuple[TrackGraph, dict[str, list[list[str | None]]], dict[str, Any]],
+) -> None:
+    """A path the unconstrained search reached by a way that leaves by none of its sides is
+    reached with them closed, and a search with them closed may stop once it reaches the path:
+    neither changes a bound."""
+    g, tokens, kw = board
+    assert reach_bound(g, "X", tokens=tokens, **kw) == _bound_searching_every_path(
+        g, "X", tokens, **kw
+    )
+
+
+def test_the_first_search_s_ways_settle_paths_of_real_boards_as_their_own_searches_do() -> None:
+    """On the last boards of a real game, every company and gauge: the same bound either
+    way, and the ways do settle paths (the shortcut is exercised, not idle)."""
+    from ferrovia import graph as graph_module
+    from ferrovia.replay import load_export, replay
+    from ferrovia.rules.operating import routing
+
+    res = replay(load_export(shared_path("fixtures", "18xx.games", "1858", "219682.json")))
+    g = routing.track_graph(res.game, res.state)
+    tokens = {c: h.tokens for c, h in res.state.hexes.items()}
+    companies = sorted({t for h in res.state.hexes.values() for c in h.tokens for t in c if t})
+    settled = 0
+    real = graph_module._clear_way
+
+    def counting(*a: Any) -> bool:
+        nonlocal settled
+        ok = real(*a)
+        settled += ok
+        return ok
+
+    for company in companies:
+        for gauge in ("broad", "metre"):
+            with mock.patch("ferrovia.graph._clear_way", counting):
+                fast = reach_bound(g, company, tokens=tokens, gauge=gauge)
+            assert fast == _bound_searching_every_path(g, company, tokens, gauge=gauge)
+    assert settled > 0
