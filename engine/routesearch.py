@@ -279,24 +279,30 @@ the new tail and from the root (first step after the root and above its first ne
 ``arm_rows``); the bound of the stops in reach counts those of either end, at most two of
 them stops a route can only end at; the station may be reached from either end.  The turn is
 skipped when the root's side cannot reach the need.  The lower-end cut of session 9 is gone
-(no prefix is reversed now).  Budgeted searches keep the walk from both ends and its work
-(the 47 dumps below, run with their budget: same routes, flags and candidates).
-Callgrind instructions of one cold search: #979 1,451.6M -> 1,273.7M (-12 %; walk nodes:
-best route 309 -> 121, partner searches 326 -> 281, twin starts' list 497 -> 531 (>= 409
-instead of >= 412, below), list 2,308 -> 1,762 of which 255 keep nothing); #940 716.5M ->
-682.9M; #987 714.1M -> 608.7M; random 1858 p6 seed 20 #1219 (7E+7E) 4,409M -> 2,221M (list
-8,175 -> 4,004 nodes, twin starts' list 2,232 -> 1,155).  CPU over the 47 dumps of
-/tmp/s10 (4 fixture turns, 43 budget-stopped searches run exact): 11.6 s -> 7.5 s.  The
-root being the best stop matters: with the lowest stop id as root (the same walk otherwise)
-#979 took 1,377M, as no root is cut whole by the bound of the stops after it.  A tie may go
-the other way: a train's best route may be another of the same revenue, then the greedy run
-and the lists' thresholds differ (#979's twin starts' list >= 409, 37 sequences, instead of
->= 412, 35; candidates of 10 of the 47 dumps: #940 1,353 -> 1,709, #868 749 -> 1,006, #987
-1,427 -> 1,330, random seed 6 4,087 -> 2,537); every total and exact flag is the same.
-Measured and not kept (line events of #979's search, 3.33M kept): the second end's first
-step ordered by the roots' order rather than by id, either way (3.44M, 3.46M: the first
-found best route changes, and with it the thresholds); per-root path-bound tables over the
-stops after the root (twin starts' list 531 -> 493 nodes, but 3.38M: the tables cost more).
+(no prefix is reversed now).  What the walk from both ends returned is kept where it is
+cheap: of several best routes of one revenue, ``best_only`` keeps the one that walk found
+first (it then explores ties: need = best, not best + 1), and a list is sorted into that
+walk's order (by first stop in ``roots``, then each stop's place among its neighbours), so
+the greedy run, the thresholds and the order of equal candidates stay as they were.
+Budgeted searches keep the walk from both ends and its work (the 47 dumps below, run with
+their budget: same routes, flags and candidates).  Callgrind instructions of one cold
+search: #979 1,451.6M -> 1,268.9M (-12.6 %; walk nodes: best route 309 -> 279, partner
+searches 326 -> 303, twin starts' list 497 -> 390, list 2,308 -> 1,762 of which 255 keep
+nothing); #940 716.5M -> 673.4M; #987 714.1M -> 636.2M; random 1858 p6 seed 20 #1219
+(7E+7E) 4,409M -> 2,257M (list 8,175 -> 4,004 nodes, twin starts' list 2,232 -> 1,155).
+The 47 dumps of /tmp/s10 (4 fixture turns, 43 budget-stopped searches run exact): the same
+totals, flags and routes everywhere; CPU 11.6 s -> 7.4 s; candidates differ at random 1858
+p6 seed 6 only (4,087 -> 2,537, 3,672 -> 2,251: a partner search returns another route of
+the same revenue, and the greedy run is better).  #979 alone (min of 9 cold, alternating
+twice, load ~7): 220-221 ms -> 190-204 ms.  Measured and not kept: the lowest stop id as root
+(the same walk otherwise: #979 1,377M, no root is cut whole by the bound of the stops after
+it); without the tie rule and the sort, 1,273.7M at #979 but thresholds moved by ties
+(#940's list >= 151 instead of >= 191, 1,709 candidates instead of 1,353); the second end's
+first step ordered by the roots' order rather than by id, either way (line events of #979's
+search 3.44M and 3.46M against 3.33M); per-root path-bound tables over the stops after the
+root (twin starts' list 531 -> 493 nodes, but 3.38M line events: the tables cost more); a
+one-step look-ahead of the path bound off the route in phase 2 (cut no node: the nodes that
+keep nothing fail on their ways).
 
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
@@ -1334,6 +1340,7 @@ class _LinkEnumerator(_Enumerator):
         #: per (first neighbour, root): the most the root's other end can add per units left
         #: (:meth:`_walks`, its first step to a stop above that neighbour and after the root)
         self.arm_rows: dict[tuple[int, int], list[int]] = {}
+        self.places = {(x, y): i for x, ys in self.link_adj.items() for i, y in enumerate(ys)}
 
     def _walks(self) -> dict[tuple[int, int], list[int]] | None:
         """Per (previous stop, tail) -- previous -1 at a route's first stop -- and per distance
@@ -1487,6 +1494,20 @@ class _LinkEnumerator(_Enumerator):
         counts = [0] * max(1, len(row_limit))
         need = max(threshold, 1) * divisor
 
+        place = self.places
+        best_key: list[tuple[int, ...]] = []
+
+        def old_order(c: _Candidate) -> tuple[int, ...]:
+            """Where the walk from both ends finds ``c``: by first stop in ``roots``, then
+            each next stop by its place among the neighbours (stubs after the walk)."""
+            stops = c.stops
+            if len(stops) == 1:
+                return (1 << 30,)
+            return (
+                self.rank[stops[0]],
+                *[place[xy] for xy in itertools.pairwise(stops)],
+            )
+
         def record(raw: int) -> None:
             nonlocal need
             value = raw // divisor
@@ -1539,6 +1560,16 @@ class _LinkEnumerator(_Enumerator):
                 settled,
             )
             if best_only:
+                if once:
+                    # of routes of the best revenue, the first the walk from both ends finds
+                    # (the same best route, so the same greedy run and thresholds)
+                    key = old_order(c)
+                    if best and best[0].revenue == value and best_key[0] <= key:
+                        return
+                    best_key[:] = [key]
+                    best[:] = [_realise(c, ways_kept)]
+                    need = value * divisor
+                    return
                 best[:] = [_realise(c, ways_kept)]
                 need = (value + 1) * divisor
                 return
@@ -2096,6 +2127,8 @@ class _LinkEnumerator(_Enumerator):
             link_opts.clear()
             witness.clear()
         extend = None  # type: ignore[assignment]  # (a reference cycle: freed now)
+        if once and len(out) > 1:
+            out.sort(key=old_order)
         return best if best_only else out
 
 
