@@ -1671,6 +1671,7 @@ class _LinkEnumerator(_Enumerator):
         def reach_both(
             x: int, y: int, left: int
         ) -> tuple[list[tuple[int, int, bool]], list[tuple[int, int]]]:
+            """The paying stops within ``left`` units of ``x`` or ``y`` (``in_reach2``)."""
             counted: dict[int, int] = {}
             free_in: dict[int, int] = {}
             for s in (x, y) if x != y else (x,):
@@ -1696,6 +1697,8 @@ class _LinkEnumerator(_Enumerator):
         link_adj = self.link_adj
 
         def arm_row(a1: int, root: int) -> list[int]:
+            """Per units left, the most the root's other end can add: its first step to a
+            stop after the root and of higher id than ``a1``, then :meth:`_walks`."""
             assert walks is not None
             row = [0] * (prune_limit + 1)
             after = rank[root]
