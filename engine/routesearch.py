@@ -270,8 +270,8 @@ searches 5 %.
 Session 10: an exact search walks each sequence once (:meth:`_LinkEnumerator.run`).  Its
 *root* is its first stop in :attr:`_LinkEnumerator.roots` (best value first, the order the
 walk always started in); from a root the walk enters only stops after it (a root, once
-walked, is out of the later walks), grows one end (phase 1) and at each node turns the route
-round once to grow the other end from the root (phase 2), whose first step goes to a stop of
+walked, is out of the later walks), grows one end (phase 1) and at each node first turns the
+route round once to grow the other end from the root (phase 2), whose first step goes to a stop of
 higher id than the root's first neighbour: each sequence once, kept from its lower end as
 before (turned round when recorded).  In phase 1 both ends may still grow, so a child's
 bounds read both: the path bound is the best split of the units left between the walks from
@@ -286,10 +286,12 @@ walk's order (by first stop in ``roots``, then each stop's place among its neigh
 the greedy run, the thresholds and the order of equal candidates stay as they were.
 Budgeted searches keep the walk from both ends and its work (the 47 dumps below, run with
 their budget: same routes, flags and candidates).  Callgrind instructions of one cold
-search: #979 1,451.6M -> 1,268.9M (-12.6 %; walk nodes: best route 309 -> 279, partner
+search: #979 1,451.6M -> 1,264.9M (-12.9 %; walk nodes: best route 309 -> 282, partner
 searches 326 -> 303, twin starts' list 497 -> 390, list 2,308 -> 1,762 of which 255 keep
-nothing); #940 716.5M -> 673.4M; #987 714.1M -> 636.2M; random 1858 p6 seed 20 #1219
-(7E+7E) 4,409M -> 2,257M (list 8,175 -> 4,004 nodes, twin starts' list 2,232 -> 1,155).
+nothing); #940 716.5M -> 668.8M; #987 714.1M -> 631.7M; random 1858 p6 seed 20 #1219
+(7E+7E) 4,409M -> 2,265M (list 8,175 -> 4,004 nodes, twin starts' list 2,232 -> 1,155).
+(Turning before growing the first end rather than after: #979 1,268.9M -> 1,264.9M,
+#940 673.4M -> 668.8M, #987 636.2M -> 631.7M, #1219 2,257M -> 2,265M.)
 The 47 dumps of /tmp/s10 (4 fixture turns, 43 budget-stopped searches run exact): the same
 totals, flags and routes everywhere; CPU 11.6 s -> 7.4 s; candidates differ at random 1858
 p6 seed 6 only (4,087 -> 2,537, 3,672 -> 2,251: a partner search returns another route of
@@ -1797,6 +1799,35 @@ class _LinkEnumerator(_Enumerator):
                                 top += v
                         if top < need:
                             return
+            if (
+                phase == 1
+                and n > 1
+                and root_open
+                and not dull[tail]
+                and (
+                    walks is None
+                    or raw
+                    + (arm_rows.get((route[1], root)) or arm_row(route[1], root))[
+                        prune_limit - counts[prune_row]
+                    ]
+                    >= need
+                )
+            ):
+                # the other end: the route turned round, grown from the root; its first step
+                # goes above the root's first neighbour (each sequence through the root once)
+                route.reverse()
+                link_opts.reverse()
+                witness.reverse()
+                done = prefix[-1]
+                prefix.append(None if done is None else done[::-1])
+                done_cores = prefix_cores[-1]
+                prefix_cores.append(None if done_cores is None else done_cores[::-1])
+                extend(raw, has_token, track, passed, core_t, core_s, 2, route[-2])
+                prefix.pop()
+                prefix_cores.pop()
+                route.reverse()
+                link_opts.reverse()
+                witness.reverse()
             taken_both = track | passed << shift
             core_both = core_t | core_s << shift
             for other, walk_row in steps.get(tail, ()) if grow else ():
@@ -2052,35 +2083,6 @@ class _LinkEnumerator(_Enumerator):
                 if saved is not None:
                     witness = saved
                     # the earlier links keep their old ways, which fit the shorter sequence
-            if (
-                phase == 1
-                and n > 1
-                and root_open
-                and not dull[tail]
-                and (
-                    walks is None
-                    or raw
-                    + (arm_rows.get((route[1], root)) or arm_row(route[1], root))[
-                        prune_limit - counts[prune_row]
-                    ]
-                    >= need
-                )
-            ):
-                # the other end: the route turned round, grown from the root; its first step
-                # goes above the root's first neighbour (each sequence through the root once)
-                route.reverse()
-                link_opts.reverse()
-                witness.reverse()
-                done = prefix[-1]
-                prefix.append(None if done is None else done[::-1])
-                done_cores = prefix_cores[-1]
-                prefix_cores.append(None if done_cores is None else done_cores[::-1])
-                extend(raw, has_token, track, passed, core_t, core_s, 2, route[-2])
-                prefix.pop()
-                prefix_cores.pop()
-                route.reverse()
-                link_opts.reverse()
-                witness.reverse()
 
         try:
             for start in self.roots:
