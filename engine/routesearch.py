@@ -40,8 +40,10 @@ total revenue no legal combination beats.  The algorithm:
    changes (:func:`_propagate`; it alone refutes 701 of the 715 joint questions at #979, in
    ~60 us each); a greedy pass; then backtracking with forward checking on the link with the
    fewest ways, failed branches remembered by what their links can still touch.  Answers are
-   remembered by the *set* of links, so a sequence and its reverse (both walked) ask once, and
-   between the runs of one search (best route, greedy, candidate list).  A failed question
+   remembered by the *set* of links, so a sequence asks once whatever order its links came in
+   (a budgeted search walks it from both ends), and between the runs of one search (best
+   route, greedy, candidate list).  An exact search walks each sequence once, from its best
+   stop growing one end and then the other (session 10, below).  A failed question
    teaches its small reason when it has one: three links that cannot run in one route (pairs
    are ruled out before), refuted by a set lookup in every later sequence holding them (7E+7E
    at random 1858 p6 seed 7: 997 within-route refutations by CSP down to 204).  A longer
@@ -265,6 +267,45 @@ both ends would skip those), the combination 26 %, the best route 12 %, the twin
 list 12 % (a subset of the list's walk, needed first for its threshold) and their partner
 searches 5 %.
 
+Session 10: an exact search walks each sequence once (:meth:`_LinkEnumerator.run`).  Its
+*root* is its first stop in :attr:`_LinkEnumerator.roots` (best value first, the order the
+walk always started in); from a root the walk enters only stops after it (a root, once
+walked, is out of the later walks), grows one end (phase 1) and at each node first turns the
+route round once to grow the other end from the root (phase 2), whose first step goes to a stop of
+higher id than the root's first neighbour: each sequence once, kept from its lower end as
+before (turned round when recorded).  In phase 1 both ends may still grow, so a child's
+bounds read both: the path bound is the best split of the units left between the walks from
+the new tail and from the root (first step after the root and above its first neighbour,
+``arm_rows``); the bound of the stops in reach counts those of either end, at most two of
+them stops a route can only end at; the station may be reached from either end.  The turn is
+skipped when the root's side cannot reach the need.  The lower-end cut of session 9 is gone
+(no prefix is reversed now).  What the walk from both ends returned is kept where it is
+cheap: of several best routes of one revenue, ``best_only`` keeps the one that walk found
+first (it then explores ties: need = best, not best + 1), and a list is sorted into that
+walk's order (by first stop in ``roots``, then each stop's place among its neighbours), so
+the greedy run, the thresholds and the order of equal candidates stay as they were.
+Budgeted searches keep the walk from both ends and its work (the 47 dumps below, run with
+their budget: same routes, flags and candidates).  Callgrind instructions of one cold
+search: #979 1,451.6M -> 1,264.9M (-12.9 %; walk nodes: best route 309 -> 282, partner
+searches 326 -> 303, twin starts' list 497 -> 390, list 2,308 -> 1,762 of which 255 keep
+nothing); #940 716.5M -> 668.8M; #987 714.1M -> 631.7M; random 1858 p6 seed 20 #1219
+(7E+7E) 4,409M -> 2,265M (list 8,175 -> 4,004 nodes, twin starts' list 2,232 -> 1,155).
+(Turning before growing the first end rather than after: #979 1,268.9M -> 1,264.9M,
+#940 673.4M -> 668.8M, #987 636.2M -> 631.7M, #1219 2,257M -> 2,265M.)
+The 47 dumps of /tmp/s10 (4 fixture turns, 43 budget-stopped searches run exact): the same
+totals, flags and routes everywhere; CPU 11.6 s -> 7.4 s; candidates differ at random 1858
+p6 seed 6 only (4,087 -> 2,537, 3,672 -> 2,251: a partner search returns another route of
+the same revenue, and the greedy run is better).  #979 alone (min of 9 cold, alternating
+twice, load ~7): 220-221 ms -> 190-204 ms.  Measured and not kept: the lowest stop id as root
+(the same walk otherwise: #979 1,377M, no root is cut whole by the bound of the stops after
+it); without the tie rule and the sort, 1,273.7M at #979 but thresholds moved by ties
+(#940's list >= 151 instead of >= 191, 1,709 candidates instead of 1,353); the second end's
+first step ordered by the roots' order rather than by id, either way (line events of #979's
+search 3.44M and 3.46M against 3.33M); per-root path-bound tables over the stops after the
+root (twin starts' list 531 -> 493 nodes, but 3.38M line events: the tables cost more); a
+one-step look-ahead of the path bound off the route in phase 2 (cut no node: the nodes that
+keep nothing fail on their ways).
+
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
 reported as inexact.
@@ -310,6 +351,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from operator import add as _add
 from typing import Any
 
 from ferrovia.errors import IllegalAction
@@ -1238,8 +1280,9 @@ class _LinkEnumerator(_Enumerator):
     one way per link is legal (:func:`_solve`: track-disjoint, no town twice); the sequence
     carries all its ways, so the combination of trains can pick ways that fit together.
 
-    Every cut of the plain walk applies unchanged (free stops cost no distance, pay nothing and
-    hold no station); a route ending at a free stop is only ever needed with two stops (see
+    Every cut of the plain walk applies (free stops cost no distance, pay nothing and hold no
+    station; an exact search grows both ends of a sequence, and its bounds read both); a
+    route ending at a free stop is only ever needed with two stops (see
     :class:`_Enumerator`), a *stub*: one sequence per stop, its ways the chains to free stops.
     """
 
@@ -1292,6 +1335,14 @@ class _LinkEnumerator(_Enumerator):
         self.link_adj = {x: sorted(ys, key=lambda y: -vals[y]) for x, ys in adj.items()}
         self.size = sum(len(v) for v in self.links.values())
         self.walks = self._walks()
+        #: the roots of exact walks, best first: a sequence is walked from its first stop in
+        #: this order, through stops after it only
+        self.roots = sorted(self.link_adj, key=lambda s: -vals[s])
+        self.rank = {s: i for i, s in enumerate(self.roots)}
+        #: per (first neighbour, root): the most the root's other end can add per units left
+        #: (:meth:`_walks`, its first step to a stop above that neighbour and after the root)
+        self.arm_rows: dict[tuple[int, int], list[int]] = {}
+        self.places = {(x, y): i for x, ys in self.link_adj.items() for i, y in enumerate(ys)}
 
     def _walks(self) -> dict[tuple[int, int], list[int]] | None:
         """Per (previous stop, tail) -- previous -1 at a route's first stop -- and per distance
@@ -1419,9 +1470,6 @@ class _LinkEnumerator(_Enumerator):
         # a route can pass, those it can only end at, the uncounted ones -- as (value, stop),
         # best first
         in_reach: dict[tuple[int, int], tuple[list[tuple[int, int]], ...]] = {}
-        free = self.free
-        link_adj = self.link_adj
-        farthest: dict[tuple[int, int], list[int]] = {}
         # per avoided track, kept between runs (the greedy and list runs walk the same tree)
         ways, cores, pairs, solutions, trios, trio_fits = self.memo.setdefault(
             avoid, ({}, {}, {}, {}, {}, {})
@@ -1448,6 +1496,20 @@ class _LinkEnumerator(_Enumerator):
         counts = [0] * max(1, len(row_limit))
         need = max(threshold, 1) * divisor
 
+        place = self.places
+        best_key: list[tuple[int, ...]] = []
+
+        def old_order(c: _Candidate) -> tuple[int, ...]:
+            """Where the walk from both ends finds ``c``: by first stop in ``roots``, then
+            each next stop by its place among the neighbours (stubs after the walk)."""
+            stops = c.stops
+            if len(stops) == 1:
+                return (1 << 30,)
+            return (
+                self.rank[stops[0]],
+                *[place[xy] for xy in itertools.pairwise(stops)],
+            )
+
         def record(raw: int) -> None:
             nonlocal need
             value = raw // divisor
@@ -1456,7 +1518,12 @@ class _LinkEnumerator(_Enumerator):
             mask = 0
             chains: list[int] = []
             core = 0
-            for o in witness:
+            # (kept from its lower end: the walk of exact searches may hold it the other way)
+            flip = route[0] > route[-1]
+            stops_kept = route[::-1] if flip else route
+            ways_kept = witness[::-1] if flip else witness
+            links_kept = link_opts[::-1] if flip else link_opts
+            for o in ways_kept:
                 mask |= o.track
                 chains.extend(o.chains)
             # the ways as propagated when this sequence was solved: the rest can never be run
@@ -1465,7 +1532,7 @@ class _LinkEnumerator(_Enumerator):
             settled = False
             if narrowed is not None and len(narrowed) == len(link_opts):
                 settled = True
-                links = tuple(tuple(d) for d in narrowed)
+                links = tuple(tuple(d) for d in (narrowed[::-1] if flip else narrowed))
                 known = prefix_cores[-1]
                 if known is not None:
                     # (their cores as propagated, track and towns: the track is below ``shift``)
@@ -1481,14 +1548,31 @@ class _LinkEnumerator(_Enumerator):
             else:
                 # (the links as listed: their cores are known; #979: 133,533 ways were
                 # scanned here for 1,170 sequences, three in four of them not narrowed)
-                links = tuple(link_opts)
+                links = tuple(links_kept)
                 for opts in links:
                     core |= link_core(opts)[0]
             c = _Candidate(
-                tuple(route), tuple(chains), mask, value, links, tuple(witness), core, settled
+                tuple(stops_kept),
+                tuple(chains),
+                mask,
+                value,
+                links,
+                tuple(ways_kept),
+                core,
+                settled,
             )
             if best_only:
-                best[:] = [_realise(c, witness)]
+                if once:
+                    # of routes of the best revenue, the first the walk from both ends finds
+                    # (the same best route, so the same greedy run and thresholds)
+                    key = old_order(c)
+                    if best and best[0].revenue == value and best_key[0] <= key:
+                        return
+                    best_key[:] = [key]
+                    best[:] = [_realise(c, ways_kept)]
+                    need = value * divisor
+                    return
+                best[:] = [_realise(c, ways_kept)]
                 need = (value + 1) * divisor
                 return
             out.append(c)
@@ -1579,37 +1663,177 @@ class _LinkEnumerator(_Enumerator):
         prefix: list[list[list[_Option]] | None] = [[]]
         prefix_cores: list[list[int] | None] = [[]]  # their cores (None: not known yet)
         work = self.work
+        # exact searches walk each sequence once (from its root: its first stop in
+        # ``roots``); a budgeted one keeps the walk its work was charged for
+        once = work is None
+        # per (stop, root, units left): the paying stops in reach of either, best first, as
+        # (value, stop, a stop a route can only end at), and the free ones (value, stop)
+        in_reach2: dict[tuple[int, int, int], tuple[list[tuple[int, int, bool]], list[Any]]] = {}
+
+        def reach_both(
+            x: int, y: int, left: int
+        ) -> tuple[list[tuple[int, int, bool]], list[tuple[int, int]]]:
+            """The paying stops within ``left`` units of ``x`` or ``y`` (``in_reach2``)."""
+            counted: dict[int, int] = {}
+            free_in: dict[int, int] = {}
+            for s in (x, y) if x != y else (x,):
+                c_counted, c_free = near(s)
+                if left > 0:
+                    for v, d, st in c_counted:
+                        if d <= left:
+                            counted[st] = v
+                for v, d, st in c_free:
+                    if d <= left:
+                        free_in[st] = v
+            found = in_reach2[(x, y, left)] = (
+                sorted(
+                    ((v, st, end_only[st]) for st, v in counted.items()),
+                    key=lambda e: -e[0],
+                ),
+                [(v, st) for st, v in free_in.items()],
+            )
+            return found
+
+        arm_rows = self.arm_rows
+        rank = self.rank
+        link_adj = self.link_adj
+
+        def arm_row(a1: int, root: int) -> list[int]:
+            """Per units left, the most the root's other end can add: its first step to a
+            stop after the root and of higher id than ``a1``, then :meth:`_walks`."""
+            assert walks is not None
+            row = [0] * (prune_limit + 1)
+            after = rank[root]
+            for b in link_adj[root]:
+                u = unit[b]
+                if b <= a1 or rank[b] <= after or not kind_ok[b]:
+                    continue
+                w = walks[(root, b)]
+                v = vals[b]
+                for j in range(u, prune_limit + 1):
+                    if v + w[j - u] > row[j]:
+                        row[j] = v + w[j - u]
+            arm_rows[(a1, root)] = row
+            return row
 
         def extend(
-            raw: int, has_token: bool, track: int, passed: int, core_t: int, core_s: int
+            raw: int,
+            has_token: bool,
+            track: int,
+            passed: int,
+            core_t: int,
+            core_s: int,
+            phase: int = 0,
+            above: int = -1,
         ) -> None:
+            """A node of the walk: ``phase`` 0 the walk of a budgeted search (from each end,
+            kept from the lower one); exact searches walk each sequence once from its root
+            ``route[0]`` (its first stop in :attr:`roots`): phase 1 grows one end, phase 2
+            the other end after the route was turned round (its first step to a stop above
+            ``above``; -1 after it)."""
             nonlocal witness
             if work is not None:
                 work.charge()  # a node of the walk
             tail = route[-1]
             n = len(route)
+            first = route[0]
+            if phase == 0:
+                if (
+                    n > 1
+                    and has_token
+                    and first < tail
+                    and (n == 2 or not (dull[tail] or dull[first]))
+                ):
+                    record(raw)
+                if n > 1 and (blocked[tail] or dull[first]):
+                    return
+                if n == 1:  # (a longer sequence was bounded before it was entered)
+                    counted, free_vals = near(tail)
+                    k = prune_limit - counts[prune_row] if prune_row >= 0 else inf
+                    if _bound(raw, counted, free_vals, k, k, on_route, end_only) < need:
+                        return
+                    if walks is not None and raw + walks[(-1, tail)][k] < need:
+                        return
+                grow = True
+            else:
+                if (
+                    n > 1
+                    and above < 0
+                    and has_token
+                    and (n == 2 or not (dull[tail] or dull[first]))
+                ):
+                    record(raw)
+                if phase == 2:
+                    if blocked[tail] or dull[first]:
+                        return
+                    grow = True
+                else:
+                    # (a dull root, or tail, may still end up inside the sequence)
+                    grow = n == 1 or not blocked[tail]
+                    root = route[0]
+                    # the other end's walks: from the root, not back to its first neighbour
+                    # (none when the root blocks: it can only be an end)
+                    root_open = not blocked[root]
+                    root_token = to_token[root] if root_open else inf
+                    if n == 1:
+                        # the root and the best stops left in its reach (two ends may grow)
+                        k = prune_limit - counts[prune_row] if prune_row >= 0 else inf
+                        both = in_reach2.get((root, root, k))
+                        if both is None:
+                            both = reach_both(root, root, k)
+                        top = raw
+                        taken = ends = 0
+                        for v, st, e in both[0]:
+                            if on_route[st]:
+                                continue
+                            if e:
+                                if ends >= 2:
+                                    continue
+                                ends += 1
+                            top += v
+                            taken += 1
+                            if taken >= k:
+                                break
+                        for v, st in both[1]:
+                            if not on_route[st]:
+                                top += v
+                        if top < need:
+                            return
             if (
-                n > 1
-                and has_token
-                and route[0] < tail
-                and (n == 2 or not (dull[tail] or dull[route[0]]))
+                phase == 1
+                and n > 1
+                and root_open
+                and not dull[tail]
+                and (
+                    walks is None
+                    or raw
+                    + (arm_rows.get((route[1], root)) or arm_row(route[1], root))[
+                        prune_limit - counts[prune_row]
+                    ]
+                    >= need
+                )
             ):
-                record(raw)
-            if n > 1 and (blocked[tail] or dull[route[0]]):
-                return
-            if n == 1:  # (a longer sequence was bounded before it was entered)
-                counted, free_vals = near(tail)
-                k = prune_limit - counts[prune_row] if prune_row >= 0 else inf
-                if _bound(raw, counted, free_vals, k, k, on_route, end_only) < need:
-                    return
-                if walks is not None and raw + walks[(-1, tail)][k] < need:
-                    return
+                # the other end: the route turned round, grown from the root; its first step
+                # goes above the root's first neighbour (each sequence through the root once)
+                route.reverse()
+                link_opts.reverse()
+                witness.reverse()
+                done = prefix[-1]
+                prefix.append(None if done is None else done[::-1])
+                done_cores = prefix_cores[-1]
+                prefix_cores.append(None if done_cores is None else done_cores[::-1])
+                extend(raw, has_token, track, passed, core_t, core_s, 2, route[-2])
+                prefix.pop()
+                prefix_cores.pop()
+                route.reverse()
+                link_opts.reverse()
+                witness.reverse()
             taken_both = track | passed << shift
             core_both = core_t | core_s << shift
-            for other, walk_row in steps.get(tail, ()):
+            for other, walk_row in steps.get(tail, ()) if grow else ():
                 if work is not None:
                     work.charge()  # a step looked at
-                if on_route[other]:
+                if on_route[other] or other <= above:
                     continue
                 row = row_of[other]
                 if row_limit:
@@ -1623,6 +1847,8 @@ class _LinkEnumerator(_Enumerator):
                 tok = has_token or token[other]
                 if not tok:
                     tt = to_token[other]
+                    if phase == 1 and root_token < tt:
+                        tt = root_token  # (the station may be reached from the root's side)
                     if tt >= inf:
                         continue
                     if prune_row >= 0 and prune_limit - counts[prune_row] - unit[other] < tt:
@@ -1630,100 +1856,86 @@ class _LinkEnumerator(_Enumerator):
                 # the longer sequence's bound, before its ways are looked at or solved (7E at
                 # random 1858 p6 seed 20 #1060: most CSPs were for sequences it cuts at once)
                 left = prune_limit - counts[prune_row] - unit[other] if prune_row >= 0 else inf
-                if walk_row is not None and raw + vals[other] + walk_row[left] < need:
-                    continue
-                if other < route[0] and work is None:
-                    # a sequence is kept from its lower end: below a tail under the first
-                    # stop, only one ending above the first stop is kept, so none is when no
-                    # stop above it and off the route is within the units left (#979's list:
-                    # 2,934 nodes for 1,124 sequences, each walked from both ends; 1,103 of
-                    # them reversed with nothing kept below).  Not with a budget, whose work
-                    # counts the nodes walked: its answers stay those of the full walk
-                    far = farthest.get((other, left))
-                    if far is None:
-                        # (the stops a sequence can end at within the units left, highest first)
-                        far = farthest[(other, left)] = sorted(
-                            (
-                                y
-                                for y, d in self.distances(other).items()
-                                if d <= left and not free[y] and y != other
-                            ),
-                            reverse=True,
-                        )
-                    first = route[0]
-                    for y in far:
-                        if y < first:
-                            break
-                        if not on_route[y]:
-                            break
-                    else:
+                if walk_row is not None:
+                    if phase == 1 and root_open:
+                        # both ends may still grow: the best split of the units left
+                        a1 = route[1] if n > 1 else other
+                        root_row = arm_rows.get((a1, root))
+                        if root_row is None:
+                            root_row = arm_row(a1, root)
+                        if (
+                            raw
+                            + vals[other]
+                            + max(map(_add, walk_row[: left + 1], root_row[left::-1]))
+                            < need
+                        ):
+                            continue
+                    elif raw + vals[other] + walk_row[left] < need:
                         continue
-                    if y < first:
-                        continue
-                    # ... and none when such a stop is only in reach through the route: a
-                    # walk from stop to stop off the route, within the units left (it stops
-                    # at the first such stop; passing a stop twice, it is a superset)
-                    reach_left = {other: left}
-                    todo = [(other, left)]
-                    found = False
-                    while todo and not found:
-                        x, r = todo.pop()
-                        for z in link_adj.get(x, ()):
-                            if on_route[z]:
+                if phase == 1:
+                    # :func:`_bound` over the stops in reach of either end, at most two of
+                    # them stops a route can only end at
+                    both = in_reach2.get((other, root, left) if root_open else (other, other, left))
+                    if both is None:
+                        both = reach_both(other, root if root_open else other, left)
+                    top = raw + vals[other]
+                    taken = ends = 0
+                    for v, st, e in both[0]:
+                        if st == other or on_route[st]:
+                            continue
+                        if e:
+                            if ends >= 2:
                                 continue
-                            rz = r - unit[z]
-                            if rz < 0:
-                                continue
-                            if z > first:
-                                found = True
-                                break
-                            if blocked[z] or reach_left.get(z, -1) >= rz:
-                                continue
-                            reach_left[z] = rz
-                            todo.append((z, rz))
-                    if not found:
-                        continue
-                # :func:`_bound` (the tail's paying stops within the units left, best first,
-                # cut to that distance once per tail and units)
-                within = in_reach.get((other, left))
-                if within is None:
-                    c_counted, c_free = near(other)
-                    counted_in = (
-                        [(v, st) for v, d, st in c_counted if d <= left] if left > 0 else []
-                    )
-                    within = in_reach[(other, left)] = (
-                        [(v, st) for v, st in counted_in if not end_only[st]],
-                        [(v, st) for v, st in counted_in if end_only[st]],
-                        [(v, st) for v, d, st in c_free if d <= left],
-                    )
-                # at most one stop a route can only end at: the best one left, taken where
-                # its value falls among the others (the sum of the best ``left`` values)
-                end_v = 0
-                for v, st in within[1]:
-                    if st != other and not on_route[st]:
-                        end_v = v
-                        break
-                top = raw + vals[other]
-                taken = 0
-                for v, st in within[0]:
-                    if st == other or on_route[st]:
-                        continue
-                    if end_v > v:
-                        top += end_v
-                        end_v = 0
+                            ends += 1
+                        top += v
                         taken += 1
                         if taken >= left:
                             break
-                    top += v
-                    taken += 1
-                    if taken >= left:
-                        break
+                    for v, st in both[1]:
+                        if st != other and not on_route[st]:
+                            top += v
                 else:
-                    if end_v and taken < left:
-                        top += end_v
-                for v, st in within[2]:
-                    if st != other and not on_route[st]:
+                    # :func:`_bound` (the tail's paying stops within the units left, best first,
+                    # cut to that distance once per tail and units)
+                    within = in_reach.get((other, left))
+                    if within is None:
+                        c_counted, c_free = near(other)
+                        counted_in = (
+                            [(v, st) for v, d, st in c_counted if d <= left] if left > 0 else []
+                        )
+                        within = in_reach[(other, left)] = (
+                            [(v, st) for v, st in counted_in if not end_only[st]],
+                            [(v, st) for v, st in counted_in if end_only[st]],
+                            [(v, st) for v, d, st in c_free if d <= left],
+                        )
+                    # at most one stop a route can only end at: the best one left, taken where
+                    # its value falls among the others (the sum of the best ``left`` values)
+                    end_v = 0
+                    for v, st in within[1]:
+                        if st != other and not on_route[st]:
+                            end_v = v
+                            break
+                    top = raw + vals[other]
+                    taken = 0
+                    for v, st in within[0]:
+                        if st == other or on_route[st]:
+                            continue
+                        if end_v > v:
+                            top += end_v
+                            end_v = 0
+                            taken += 1
+                            if taken >= left:
+                                break
                         top += v
+                        taken += 1
+                        if taken >= left:
+                            break
+                    else:
+                        if end_v and taken < left:
+                            top += end_v
+                    for v, st in within[2]:
+                        if st != other and not on_route[st]:
+                            top += v
                 if top < need:
                     continue
                 opts = options(tail, other)
@@ -1856,6 +2068,7 @@ class _LinkEnumerator(_Enumerator):
                     new_passed | way.stops,
                     core_t | lt,
                     core_s | ls,
+                    phase,
                 )
                 prefix.pop()
                 prefix_cores.pop()
@@ -1872,7 +2085,7 @@ class _LinkEnumerator(_Enumerator):
                     # the earlier links keep their old ways, which fit the shorter sequence
 
         try:
-            for start in sorted(self.link_adj, key=lambda s: -vals[s]):
+            for start in self.roots:
                 row = row_of[start]
                 if row_limit:
                     if not kind_ok[start]:
@@ -1886,12 +2099,16 @@ class _LinkEnumerator(_Enumerator):
                 group_used.update(groups[start])
                 if row >= 0:
                     counts[row] += cost[start]
-                extend(vals[start], token[start], 0, 0, 0, 0)
+                extend(vals[start], token[start], 0, 0, 0, 0, 1 if once else 0)
                 if row >= 0:
                     counts[row] -= cost[start]
                 group_used.difference_update(groups[start])
-                on_route[start] = 0
+                if not once:
+                    on_route[start] = 0
+                # (else the root stays out of later walks: a sequence is walked from its
+                # first stop in this order, the best one)
                 route.pop()
+            on_route[:] = bytes(len(on_route))
         except _OutOfWork as stop:
             if not best_only:
                 stop.partial = out
@@ -1915,6 +2132,8 @@ class _LinkEnumerator(_Enumerator):
             link_opts.clear()
             witness.clear()
         extend = None  # type: ignore[assignment]  # (a reference cycle: freed now)
+        if once and len(out) > 1:
+            out.sort(key=old_order)
         return best if best_only else out
 
 

@@ -462,3 +462,43 @@ def test_a_list_does_not_depend_on_what_earlier_runs_remembered(scenario, spec, 
         warm.run(t)
     assert Counter(map(key, warm.run(threshold))) == fresh
     event("warm" if any(warm.memo.values()) else "nothing remembered")
+
+
+@settings(
+    max_examples=400,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(
+    wide_meshes(),
+    st.sampled_from(
+        [TrainSpec.stops(f"{n}E", large=(n, n), small=(99, 0)) for n in (2, 3, 4, 6)]
+        + [TrainSpec.stops("4D", large=(4, 4), small=(99, 0), multiplier=2)]
+    ),
+    st.data(),
+)
+def test_the_exact_walk_lists_what_the_walk_from_both_ends_lists(scenario, spec, data) -> None:  # type: ignore[no-untyped-def]
+    """An exact search walks each sequence once, from its first stop in the roots' order,
+    growing one end and then the other; a budgeted one walks it from both ends and keeps it
+    from its lower end.  Both find the same best revenue and list the same sequences.  (The
+    twins' partner cut may keep other extra sequences: its bound differs; what it must keep
+    is checked above.)"""
+    g, tokens = scenario
+    cs, base, free = _link_lists(g, tokens, spec)
+    key = lambda c: (c.stops, c.revenue)  # noqa: E731
+
+    def walks() -> tuple[_LinkEnumerator, _LinkEnumerator]:
+        cs.links.clear()  # (each cold: nothing learnt by the other)
+        once = _LinkEnumerator(base, free)
+        cs.links.clear()
+        both = _LinkEnumerator(base, free)
+        both.work = rs.Work(1 << 40)  # (never runs out: the full walk of a budgeted search)
+        return once, both
+
+    once, both = walks()
+    best = [[c.revenue for c in en.run(1, best_only=True)] for en in (once, both)]
+    assert best[0] == best[1]
+    threshold = data.draw(st.integers(1, 60))
+    listed = [Counter(map(key, en.run(threshold))) for en in (once, both)]
+    assert listed[0] == listed[1]
+    event("listed some" if listed[0] else "listed none")
