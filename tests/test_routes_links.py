@@ -21,6 +21,7 @@ from ferrovia.routesearch import (
     _chain_set,
     _clash_sets,
     _clashing,
+    _columns,
     _combine,
     _Enumerator,
     _LinkEnumerator,
@@ -306,6 +307,43 @@ def test_identical_trains_may_run_one_sequence_by_two_ways() -> None:
     chosen = _combine([("T-0", runs), ("T-1", runs)], 0, {})
     assert sorted(c.chains for c in chosen.values()) == [(0,), (1,)]
     assert sum(c.revenue for c in chosen.values()) == 100
+
+
+def test_a_taken_sequence_clashes_by_its_core_as_propagated() -> None:
+    """A sequence's core as listed is what every way of each link uses on its own; its ways
+    propagated together can use more (here the second link's first way runs over the first
+    link's track, so the second link runs by its other way): a route over that track cannot
+    run beside it, one beside every way of it can."""
+    one = _Option(0b0001, 0, (0,), (), 0, 0b0001)
+    over = _Option(0b1001, 0, (1,), (), 1, 0b1001)  # over the first link's track
+    other = _Option(0b0110, 0, (2,), (), 1, 0b0110)
+    seq = _Candidate(
+        (0, 1, 2),
+        (0, 2),
+        0b0111,
+        50,
+        links=((one,), (over, other)),
+        witness=(one, other),
+        core=0b0001,  # as listed: the second link's two ways share no track
+    )
+    on_core = _Candidate((5, 6), (7,), 0b0100, 40)  # only over the propagated core
+    beside = _Candidate((7, 8), (8,), 0b1000, 20)  # over a way the sequence never runs by
+    runs = [seq, on_core, beside]
+    chosen = _combine([("T-0", runs), ("T-1", runs)], 0, {})
+    assert sorted(c.revenue for c in chosen.values()) == [20, 50]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, (1 << 200) - 1) | st.integers(0, 40), max_size=30))
+def test_columns_transpose_the_rows(rows) -> None:  # type: ignore[no-untyped-def]
+    """:func:`_columns` (the index's sets, transposed as text) sets bit k of a bit's set
+    exactly when row k has the bit."""
+    expected: dict[int, int] = {}
+    for k, m in enumerate(rows):
+        for b in range(m.bit_length()):
+            if m >> b & 1:
+                expected[1 << b] = expected.get(1 << b, 0) | 1 << k
+    assert _columns(rows) == expected
 
 
 @st.composite
