@@ -265,6 +265,28 @@ both ends would skip those), the combination 26 %, the best route 12 %, the twin
 list 12 % (a subset of the list's walk, needed first for its threshold) and their partner
 searches 5 %.
 
+Session 10 (the combination of two identical trains, #979; callgrind instructions of one
+cold search, every change giving the same totals, routes and candidate counts on the 47
+dumps of session 10, exact and budgeted): 1,452M -> ~1,295M.
+
+- The index of a list the twins share is built as soon as a twin's scan forecasts the mark
+  will be passed (:data:`_INDEX_EARLY_AT_MOST`): at #979 it was built after 45 of 225 lead
+  sequences, which had looked at 9,129 candidates one by one; the other 176 at 744.
+- A taken sequence that was not settled when listed clashes by its core as propagated on
+  its own (the track every way of running it uses), worked out once a candidate passes the
+  bound beside it (81 of 160 such sequences at #979 had none): the index, the group skip
+  and the blocked-link proof then refute more pairs before any joint question (522 -> 235
+  questions, 103 -> 81 learnt reasons).  Exact searches only.
+- The index's sets are a transposed bit matrix (:func:`_columns`, as text: 15 -> 3 ms).
+- A learnt reason's question of three links scans way by way (:func:`_fit_beside`) before
+  a CSP: most such questions fit, and the first ways show it (482 CSPs at #979).
+
+Measured and not kept: no triple reasons at all (#979 -20M, random 1858 p6 seed 6 #1304
++31M); that forecast for lists of any length (#1304, 4,096 sequences: 768M -> 918M, the
+scans shrank as the run to beat rose from 580 to 760).  Starting the best route's walk at
+a higher threshold saves little (#979: 22 ms from 1, 21 from 400, 15 from 430): most of it
+proves that nothing beats 440, and the twin starts' list walks that again.
+
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
 reported as inexact.
@@ -2421,7 +2443,16 @@ _INDEX_AT_MOST = 5000
 #: dozen times (#979: 45,125 looked at for 1,124, the index paid; random 1858 p6 seed 6
 #: #1304: 17,697 for 4,096, it cost three times the combination)
 _INDEX_AFTER = 8
+#: ... or, for a list of at most this many candidates that identical trains share, as soon
+#: as its scans so far say the mark will be passed (:func:`_combine`).  The forecast assumes
+#: later scans look at as many as this one, which holds when the run to beat is near the
+#: optimum (#979, 1,124 sequences, 690 of 710: indexed after 1 lead sequence instead of 45,
+#: 35M instructions less) but not when it rises far (random 1858 p6 seed 6 #1304, 4,096
+#: sequences, 580 to 760: the scans shrank from 776 looks to 15, and indexing early cost
+#: 150M, 768M -> 918M)
+_INDEX_EARLY_AT_MOST = 2000
 _SCAN_WAYS = 512  # choices of ways a question of three links scans rather than solving
+_BESIDE_PAIRS = 4096  # ... and pairs of ways :func:`_fit_beside` looks at before a CSP
 #: the work budget (:class:`Work`) of the searches of play -- ``legal_actions``' run and the
 #: greedy bot's -- so no listing waits on an exponential corner.  Not a rule: chosen on this
 #: machine (session 8, CPU, load 3-4) so that the slowest cold budgeted search of 112 dumps
@@ -2551,12 +2582,12 @@ class _Meet:
         """(touch, through, hit) of route ``c``: for a sequence, its stops and the towns every
         way of one of its links passes."""
         stops = c.stops
-        touch = through = 0
-        for s in stops:
-            touch |= 1 << s
+        through = 0
         for s in stops[1:-1]:
             through |= 1 << s
+        touch = through | 1 << stops[0] | 1 << stops[-1] if stops else 0
         known = self.towns
+        passed = 0
         for opts in c.links or ():
             found = known.get(id(opts))
             if found is None:
@@ -2564,8 +2595,9 @@ class _Meet:
                 for o in opts:
                     towns &= o.stops
                 found = known[id(opts)] = (opts, towns)
-            through |= found[1]
-            touch |= found[1]
+            passed |= found[1]
+        through |= passed
+        touch |= passed
         return touch, through, (touch & self.one) | (through & self.two)
 
 
@@ -2662,6 +2694,10 @@ class _Nogoods:
                 # few ways: every choice scanned, cheaper than a CSP's set-up
                 two = [p.track | q.track for p in ways[y] for q in ways[z] if not p.both & q.both]
                 found = self.fits[key] = any(not o.track & t for o in ways[one] for t in two)
+            else:
+                found = _fit_beside(ways[one], ways[y], ways[z])
+                if found is not None:
+                    self.fits[key] = found
         if found is None:
             ways, known = self.ways, self.known
             groups = [(0, ways[one]), *((1, ways[o]) for o in others)]
@@ -2698,6 +2734,32 @@ class _Nogoods:
                         if not self._fit(x, y, z):
                             self.triple.setdefault(x, []).append(1 << y | 1 << z)
                             return
+
+
+def _fit_beside(xs: Sequence[_Option], ys: Sequence[_Option], zs: Sequence[_Option]) -> bool | None:
+    """Whether some way of one route's link (``xs``) runs beside some ways of two links of
+    another route (``ys``, ``zs``, which must also fit each other, towns included), scanned
+    way by way of ``xs`` with the ways of the two it leaves; None when that scan would pass
+    :data:`_BESIDE_PAIRS` pairs (then a CSP answers).  Most such questions fit, and the first
+    way or two of ``xs`` show it: cheaper than setting up the CSP (#979: 482 of 814 questions
+    of three links went to it)."""
+    left = _BESIDE_PAIRS
+    for o in xs:
+        ot = o.track
+        mine = [p.both for p in ys if not p.track & ot]
+        if not mine:
+            continue
+        theirs = [q.both for q in zs if not q.track & ot]
+        if not theirs:
+            continue
+        left -= len(mine) * len(theirs)
+        if left < 0:
+            return None
+        for pb in mine:
+            for qb in theirs:
+                if not pb & qb:
+                    return True
+    return False
 
 
 def _clash_sets(
@@ -3025,7 +3087,20 @@ def _combine(
         key = (id(lst), id(t))
         found = clashes.get(key)
         if found is None:
-            found = clashes[key] = _clashing(index(lst), taken_core(t), mask_of(t), three)
+            found = clashes[key] = _clashing(
+                index(lst), t.core if t.links is not None else t.mask, mask_of(t), three
+            )
+        return found
+
+    grown_clashes: dict[tuple[int, int], int] = {}
+
+    def grown_clash(lst: list[_Candidate], t: _Candidate, extra: int) -> int:
+        """The positions in ``lst`` of the candidates whose core meets ``extra``, the track
+        sequence ``t`` uses as propagated beyond its core as listed (remembered)."""
+        key = (id(lst), id(t))
+        found = grown_clashes.get(key)
+        if found is None:
+            found = grown_clashes[key] = _clashing(index(lst), extra, (0, 0, 0), 0)
         return found
 
     def index(lst: list[_Candidate]) -> tuple[dict[int, int], ...]:
@@ -3074,6 +3149,10 @@ def _combine(
             indexed, counted = True, False
         seen = 0
         open_ = 0
+        # the taken sequences' cores as propagated (exact searches): worked out once a
+        # candidate passes the bound here (#979: 81 of 160 sequences taken first had none)
+        grow = work is None and i > 0
+        more = 0  # ... and the positions of the candidates that clash with those
         if indexed:
             index(cands)
             open_ = ~((1 << low) - 1)
@@ -3092,6 +3171,16 @@ def _combine(
                     break
                 if work is not None:
                     work.charge()  # a candidate tried
+                if grow:
+                    grow = False
+                    for t in taken[:i]:
+                        if t is not None and t.links is not None and not t.settled:
+                            extra = taken_core(t) & ~t.core
+                            core |= extra
+                            if indexed and extra:
+                                more |= grown_clash(cands, t, extra)
+                if more >> k & 1:
+                    continue
                 c_core = c.core if c.links is not None else c.mask
                 if not indexed:
                     seen += 1
@@ -3129,7 +3218,7 @@ def _combine(
                 search(
                     i + 1,
                     new_track,
-                    core | (taken_core(c) if i + 1 < n else c_core),
+                    core | c_core,
                     total + c.revenue,
                     # the next identical train may run this sequence again by other ways
                     k if c.links is not None else k + 1,
@@ -3144,7 +3233,13 @@ def _combine(
                         load[st] -= u
         if counted:
             looked[cid] += seen
-            if work is None and seen and i > 0 and lists[i - 1][1] is cands:
+            if (
+                work is None
+                and seen
+                and i > 0
+                and lists[i - 1][1] is cands
+                and len(cands) <= _INDEX_EARLY_AT_MOST
+            ):
                 # an identical train's scan: the train before it will take about as many more
                 # candidates as can still lead a run, each followed by a scan like this one,
                 # so index now if that many looks will pass the mark anyway (exact searches

@@ -24,6 +24,7 @@ from ferrovia.routesearch import (
     _columns,
     _combine,
     _Enumerator,
+    _fit_beside,
     _LinkEnumerator,
     _Nogoods,
     _Option,
@@ -344,6 +345,35 @@ def test_columns_transpose_the_rows(rows) -> None:  # type: ignore[no-untyped-de
             if m >> b & 1:
                 expected[1 << b] = expected.get(1 << b, 0) | 1 << k
     assert _columns(rows) == expected
+
+
+link_ways = st.lists(
+    st.tuples(st.integers(1, (1 << 10) - 1), st.integers(0, (1 << 4) - 1)).map(
+        lambda ts: option(*ts)
+    ),
+    min_size=1,
+    max_size=14,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(link_ways, link_ways, link_ways)
+def test_a_link_beside_two_others_fits_as_trying_every_choice(xs, ys, zs) -> None:  # type: ignore[no-untyped-def]
+    """:func:`_fit_beside`: a way of ``xs`` (one route) clear of the track of a way of ``ys``
+    and one of ``zs`` (another route, so those two share neither track nor towns) -- or None
+    when the scan would be too long for it."""
+    found = _fit_beside(xs, ys, zs)
+    every = any(
+        not o.track & p.track and not o.track & q.track and not p.both & q.both
+        for o in xs
+        for p in ys
+        for q in zs
+    )
+    if found is None:
+        event("left to the CSP")
+    else:
+        assert found == every
+        event("fits" if found else "cannot fit")
 
 
 @st.composite
