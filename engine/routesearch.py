@@ -267,7 +267,8 @@ searches 5 %.
 
 Session 10 (the combination of two identical trains, #979; callgrind instructions of one
 cold search, every change giving the same totals, routes and candidate counts on the 47
-dumps of session 10, exact and budgeted): 1,452M -> ~1,295M.
+dumps of session 10, exact and budgeted): 1,452M -> 1,281M (#940 717M -> 684M, #987 714M ->
+685M, random 1858 p6 seed 6 #1304 774M -> 764M; seed 20 #1219 4,409M -> 4,435M, +0.6 %).
 
 - The index of a list the twins share is built as soon as a twin's scan forecasts the mark
   will be passed (:data:`_INDEX_EARLY_AT_MOST`): at #979 it was built after 45 of 225 lead
@@ -279,13 +280,17 @@ dumps of session 10, exact and budgeted): 1,452M -> ~1,295M.
   questions, 103 -> 81 learnt reasons).  Exact searches only.
 - The index's sets are a transposed bit matrix (:func:`_columns`, as text: 15 -> 3 ms).
 - A learnt reason's question of three links scans way by way (:func:`_fit_beside`) before
-  a CSP: most such questions fit, and the first ways show it (482 CSPs at #979).
+  a CSP: most such questions fit, and the first ways show it (482 CSPs at #979; 1,320M ->
+  1,295M with a scan of at most 512 pairs of ways, 1,285M with 4,096, the same unbounded).
 
 Measured and not kept: no triple reasons at all (#979 -20M, random 1858 p6 seed 6 #1304
-+31M); that forecast for lists of any length (#1304, 4,096 sequences: 768M -> 918M, the
-scans shrank as the run to beat rose from 580 to 760).  Starting the best route's walk at
-a higher threshold saves little (#979: 22 ms from 1, 21 from 400, 15 from 430): most of it
-proves that nothing beats 440, and the twin starts' list walks that again.
++31M); skipping, in the search for a triple reason, the link pairs some way of the third
+link is clear of, by bitmasks of its ways per link (+9M: most of those questions were
+remembered answers); the index's forecast for lists of any length (#1304, 4,096
+sequences: 768M -> 918M, the scans shrank as the run to beat rose from 580 to 760).
+Starting the best route's walk at a higher threshold saves little (#979: 22 ms from 1, 21
+from 400, 15 from 430): most of it proves that nothing beats 440, and the twin starts'
+list walks that again.
 
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
