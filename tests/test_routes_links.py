@@ -310,7 +310,7 @@ def test_identical_trains_may_run_one_sequence_by_two_ways() -> None:
     assert sum(c.revenue for c in chosen.values()) == 100
 
 
-def test_a_taken_sequence_clashes_by_its_core_as_propagated() -> None:
+def test_a_taken_sequence_clashes_by_its_core_as_propagated(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A sequence's core as listed is what every way of each link uses on its own; its ways
     propagated together can use more (here the second link's first way runs over the first
     link's track, so the second link runs by its other way): a route over that track cannot
@@ -330,8 +330,12 @@ def test_a_taken_sequence_clashes_by_its_core_as_propagated() -> None:
     on_core = _Candidate((5, 6), (7,), 0b0100, 40)  # only over the propagated core
     beside = _Candidate((7, 8), (8,), 0b1000, 20)  # over a way the sequence never runs by
     runs = [seq, on_core, beside]
+    asked: list[object] = []
+    solve = rs._solve
+    monkeypatch.setattr(rs, "_solve", lambda *a: asked.append(a) or solve(*a))
     chosen = _combine([("T-0", runs), ("T-1", runs)], 0, {})
     assert sorted(c.revenue for c in chosen.values()) == [20, 50]
+    assert not asked  # the route over the propagated core was refuted without a question
 
 
 @settings(max_examples=300, deadline=None)
