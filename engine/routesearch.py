@@ -267,8 +267,8 @@ searches 5 %.
 
 Session 10 (the combination of two identical trains, #979; callgrind instructions of one
 cold search, every change giving the same totals, routes and candidate counts on the 47
-dumps of session 10, exact and budgeted): 1,452M -> 1,281M (#940 717M -> 684M, #987 714M ->
-685M, random 1858 p6 seed 6 #1304 774M -> 764M; seed 20 #1219 4,409M -> 4,435M, +0.6 %).
+dumps of session 10, exact and budgeted): 1,452M -> 1,281M (#940 717M -> 639M, #987 714M ->
+657M, random 1858 p6 seed 6 #1304 774M -> 764M; seed 20 #1219 4,409M -> 4,435M, +0.6 %).
 
 - The index of a list the twins share is built as soon as a twin's scan forecasts the mark
   will be passed (:data:`_INDEX_EARLY_AT_MOST`): at #979 it was built after 45 of 225 lead
