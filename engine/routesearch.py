@@ -267,8 +267,8 @@ searches 5 %.
 
 Session 10 (the combination of two identical trains, #979; callgrind instructions of one
 cold search, every change giving the same totals, routes and candidate counts on the 47
-dumps of session 10, exact and budgeted): 1,452M -> 1,281M (#940 717M -> 639M, #987 714M ->
-657M, random 1858 p6 seed 6 #1304 774M -> 764M; seed 20 #1219 4,409M -> 4,435M, +0.6 %).
+dumps of session 10, exact and budgeted): 1,452M -> 1,269M (#940 717M -> 628M, #987 714M ->
+657M, random 1858 p6 seed 6 #1304 774M -> 767M; seed 20 #1219 4,409M -> 4,435M, +0.6 %).
 
 - The index of a list the twins share is built as soon as a twin's scan forecasts the mark
   will be passed (:data:`_INDEX_EARLY_AT_MOST`): at #979 it was built after 45 of 225 lead
@@ -277,7 +277,9 @@ dumps of session 10, exact and budgeted): 1,452M -> 1,281M (#940 717M -> 639M, #
   its own (the track every way of running it uses), worked out once a candidate passes the
   bound beside it (81 of 160 such sequences at #979 had none): the index, the group skip
   and the blocked-link proof then refute more pairs before any joint question (522 -> 235
-  questions, 103 -> 81 learnt reasons).  Exact searches only.
+  questions, 103 -> 81 learnt reasons).  And the other way round: a link of a taken
+  sequence (as propagated) whose every way runs over the candidate's core refutes it
+  before any question (47 more at #979; 1,281M -> 1,269M).  Exact searches only.
 - The index's sets are a transposed bit matrix (:func:`_columns`, as text: 15 -> 3 ms).
 - A learnt reason's question of three links scans way by way (:func:`_fit_beside`) before
   a CSP: most such questions fit, and the first ways show it (482 CSPs at #979; 1,320M ->
@@ -2930,6 +2932,17 @@ def _combine(
                     hit = memo[id(opts)] = all(o.track & core for o in opts)
                 if hit:
                     return None
+        # ... and, the other way round, a link of a sequence taken whose every way (as
+        # propagated on its own) runs over what ``c`` must use (exact searches: a question
+        # saved is work a budget would have been charged)
+        if work is None:
+            c_core = c.core if c.links is not None else c.mask
+            for j in seqs:
+                t = taken[j]
+                assert t is not None
+                for d, (ct, _, ut, _) in zip(own_ways(t), own_known[id(t)], strict=True):
+                    if ut & c_core and (ct & c_core or all(o.track & c_core for o in d)):
+                        return None
         # every pair must fit on its own (remembered: the same pairs come back all the time)
         if len(others) > 1 or c.links is None:
             for j in others:

@@ -338,6 +338,34 @@ def test_a_taken_sequence_clashes_by_its_core_as_propagated(monkeypatch) -> None
     assert not asked  # the route over the propagated core was refuted without a question
 
 
+def test_a_route_over_every_way_of_a_taken_link_is_refuted_without_a_question(
+    monkeypatch,
+) -> None:  # type: ignore[no-untyped-def]
+    """A route whose track meets every way of a link of the sequence taken cannot run beside
+    it, though it avoids the sequence's core: refuted before any joint question."""
+    left = _Option(0b0001, 0, (0,), (), 0, 0b0001)
+    right = _Option(0b0010, 0, (1,), (), 0, 0b0010)
+    only = _Option(0b1000, 0, (2,), (), 1, 0b1000)  # (so the sequence cannot run twice)
+    seq = _Candidate(
+        (0, 1, 2),
+        (0, 2),
+        0b1001,
+        50,
+        links=((left, right), (only,)),
+        witness=(left, only),
+        core=0b1000,
+    )
+    across = _Candidate((5, 6), (7,), 0b0011, 40)  # over both ways
+    beside = _Candidate((7, 8), (8,), 0b0100, 20)
+    runs = [seq, across, beside]
+    asked: list[object] = []
+    solve = rs._solve
+    monkeypatch.setattr(rs, "_solve", lambda *a: asked.append(a) or solve(*a))
+    chosen = _combine([("T-0", runs), ("T-1", runs)], 0, {})
+    assert sorted(c.revenue for c in chosen.values()) == [20, 50]
+    assert not asked
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(0, (1 << 200) - 1) | st.integers(0, 40), max_size=30))
 def test_columns_transpose_the_rows(rows) -> None:  # type: ignore[no-untyped-def]
