@@ -267,11 +267,12 @@ searches 5 %.
 
 Session 10 (the combination of two identical trains, #979; callgrind instructions of one
 cold search, every change giving the same totals, routes and candidate counts on the 47
-dumps of session 10, exact and budgeted): 1,452M -> 1,269M (#940 717M -> 628M, #987 714M ->
-657M, random 1858 p6 seed 6 #1304 774M -> 767M; seed 20 #1219 4,409M -> 4,435M, +0.6 %).
+dumps of session 10, exact and budgeted): 1,452M -> 1,269M (#940 717M -> 607M, #987 714M ->
+625M, random 1858 p6 seed 6 #1304 774M -> 767M; seed 20 #1219 4,409M -> 4,435M and #1167
+3,881M -> 3,947M, +0.6 and +1.7 %).
 
-- The index of a list the twins share is built as soon as a twin's scan forecasts the mark
-  will be passed (:data:`_INDEX_EARLY_AT_MOST`): at #979 it was built after 45 of 225 lead
+- A list is indexed as soon as a scan of it forecasts the mark will be passed
+  (:data:`_INDEX_EARLY_AT_MOST`): at #979 the twins' list was built after 45 of 225 lead
   sequences, which had looked at 9,129 candidates one by one; the other 176 at 744.
 - A taken sequence that was not settled when listed clashes by its core as propagated on
   its own (the track every way of running it uses), worked out once a candidate passes the
@@ -2450,13 +2451,14 @@ _INDEX_AT_MOST = 5000
 #: dozen times (#979: 45,125 looked at for 1,124, the index paid; random 1858 p6 seed 6
 #: #1304: 17,697 for 4,096, it cost three times the combination)
 _INDEX_AFTER = 8
-#: ... or, for a list of at most this many candidates that identical trains share, as soon
-#: as its scans so far say the mark will be passed (:func:`_combine`).  The forecast assumes
-#: later scans look at as many as this one, which holds when the run to beat is near the
-#: optimum (#979, 1,124 sequences, 690 of 710: indexed after 1 lead sequence instead of 45,
-#: 35M instructions less) but not when it rises far (random 1858 p6 seed 6 #1304, 4,096
-#: sequences, 580 to 760: the scans shrank from 776 looks to 15, and indexing early cost
-#: 150M, 768M -> 918M)
+#: ... or, for a list of at most this many candidates, as soon as a scan of it says the mark
+#: will be passed (:func:`_combine`: its looks times the candidates the train before can
+#: still lead a run with; #940, 5E+7E: indexed after 1 scan of 22, 628M -> 607M).  The
+#: forecast assumes later scans look at as many as this one, which holds when the run to
+#: beat is near the optimum (#979, 1,124 sequences, 690 of 710: indexed after 1 lead
+#: sequence instead of 45, 35M instructions less) but not when it rises far (random 1858 p6
+#: seed 6 #1304, 4,096 sequences, 580 to 760: the scans shrank from 776 looks to 15, and
+#: indexing early cost 150M, 768M -> 918M; #1167, 7E+6E, 953: +37M, 3,910M -> 3,947M)
 _INDEX_EARLY_AT_MOST = 2000
 _SCAN_WAYS = 512  # choices of ways a question of three links scans rather than solving
 _BESIDE_PAIRS = 4096  # ... and pairs of ways :func:`_fit_beside` looks at before a CSP
@@ -3092,6 +3094,7 @@ def _combine(
     clashes: dict[tuple[int, int], int] = {}
     #: per list, its revenues negated (ascending, for bisect)
     negated = {id(lst): [-c.revenue for c in lst] for _, lst in lists}
+    at = [0] * n  # per train, the position of the candidate it takes now
     # per list, its index's groups (key, members, members as a set of positions: 0 until
     # the list is indexed)
     in_sets: dict[int, list[tuple[int, list[int], int]]] = {}
@@ -3229,6 +3232,7 @@ def _combine(
                 saved = real
                 real = run
                 taken[i] = c
+                at[i] = k
                 new_track = 0
                 for r in run:
                     if r is not None:
@@ -3251,20 +3255,15 @@ def _combine(
                         load[st] -= u
         if counted:
             looked[cid] += seen
-            if (
-                work is None
-                and seen
-                and i > 0
-                and lists[i - 1][1] is cands
-                and len(cands) <= _INDEX_EARLY_AT_MOST
-            ):
-                # an identical train's scan: the train before it will take about as many more
-                # candidates as can still lead a run, each followed by a scan like this one,
-                # so index now if that many looks will pass the mark anyway (exact searches
-                # only: what is looked at one by one is charged to a budget)
+            if work is None and seen and i > 0 and len(cands) <= _INDEX_EARLY_AT_MOST:
+                # the train before this one will take about as many more candidates as can
+                # still lead a run, each followed by a scan like this one, so index now if
+                # that many looks will pass the mark anyway (exact searches only: what is
+                # looked at one by one is charged to a budget)
                 lead = 1 + twins[i - 1]
-                need = best_total - suffix[i - 1 + lead]  # what the lead twin must beat
-                left = bisect.bisect_left(negated[cid], -(need // lead)) - low
+                need = best_total - suffix[i - 1 + lead]  # what the one before must beat
+                ahead = lists[i - 1][1]
+                left = bisect.bisect_left(negated[id(ahead)], -(need // lead)) - at[i - 1] - 1
                 if looked[cid] + seen * left >= index_after[cid]:
                     looked[cid] = index_after[cid]
         search(i + 1, track, core, total, len(cands), touch, through, hit)  # train stays home
