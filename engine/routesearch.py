@@ -267,7 +267,8 @@ both ends would skip those), the combination 26 %, the best route 12 %, the twin
 list 12 % (a subset of the list's walk, needed first for its threshold) and their partner
 searches 5 %.
 
-Session 10: an exact search walks each sequence once (:meth:`_LinkEnumerator.run`).  Its
+Session 10, the walk: an exact search walks each sequence once
+(:meth:`_LinkEnumerator.run`).  Its
 *root* is its first stop in :attr:`_LinkEnumerator.roots` (best value first, the order the
 walk always started in); from a root the walk enters only stops after it (a root, once
 walked, is out of the later walks), grows one end (phase 1) and at each node first turns the
@@ -305,6 +306,39 @@ search 3.44M and 3.46M against 3.33M); per-root path-bound tables over the stops
 root (twin starts' list 531 -> 493 nodes, but 3.38M line events: the tables cost more); a
 one-step look-ahead of the path bound off the route in phase 2 (cut no node: the nodes that
 keep nothing fail on their ways).
+
+Session 10, the combination (two identical trains, #979; callgrind instructions of one cold
+search, every change giving the same totals, routes and candidate counts on the 47
+dumps of session 10, exact and budgeted): 1,452M -> 1,269M (#940 717M -> 607M, #987 714M ->
+625M, random 1858 p6 seed 6 #1304 774M -> 767M; seed 20 #1219 4,409M -> 4,435M and #1167
+3,881M -> 3,947M, +0.6 and +1.7 %).
+
+- A list is indexed as soon as a scan of it forecasts the mark will be passed
+  (:data:`_INDEX_EARLY_AT_MOST`): at #979 the twins' list was built after 45 of 225 lead
+  sequences, which had looked at 9,129 candidates one by one; the other 176 at 744.
+- A taken sequence that was not settled when listed clashes by its core as propagated on
+  its own (the track every way of running it uses), worked out once a candidate passes the
+  bound beside it (81 of 160 such sequences at #979 had none): the index, the group skip
+  and the blocked-link proof then refute more pairs before any joint question (522 -> 235
+  questions, 103 -> 81 learnt reasons).  And the other way round: a link of a taken
+  sequence (as propagated) whose every way runs over the candidate's core refutes it
+  before any question (47 more at #979; 1,281M -> 1,269M).  Exact searches only.
+- The index's sets are a transposed bit matrix (:func:`_columns`, as text: 15 -> 3 ms).
+- A learnt reason's question of three links scans way by way (:func:`_fit_beside`) before
+  a CSP: most such questions fit, and the first ways show it (482 CSPs at #979; 1,320M ->
+  1,295M with a scan of at most 512 pairs of ways, 1,285M with 4,096, the same unbounded).
+
+Measured and not kept: no triple reasons at all (#979 -20M, random 1858 p6 seed 6 #1304
++31M); skipping, in the search for a triple reason, the link pairs some way of the third
+link is clear of, by bitmasks of its ways per link (+9M: most of those questions were
+remembered answers); the index's forecast for lists of any length (#1304, 4,096
+sequences: 768M -> 918M, the scans shrank as the run to beat rose from 580 to 760).
+Starting the best route's walk at a higher threshold saves little (#979: 22 ms from 1, 21
+from 400, 15 from 430): most of it proves that nothing beats 440, and the twin starts'
+list walks that again.
+
+Both together (session 10's walk and combination, callgrind, one cold search): #979
+1,451.6M -> 1,088.4M (-25 %), #940 716.5M -> 563.3M, #987 714.1M -> 545.8M.
 
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
@@ -2640,7 +2674,17 @@ _INDEX_AT_MOST = 5000
 #: dozen times (#979: 45,125 looked at for 1,124, the index paid; random 1858 p6 seed 6
 #: #1304: 17,697 for 4,096, it cost three times the combination)
 _INDEX_AFTER = 8
+#: ... or, for a list of at most this many candidates, as soon as a scan of it says the mark
+#: will be passed (:func:`_combine`: its looks times the candidates the train before can
+#: still lead a run with; #940, 5E+7E: indexed after 1 scan of 22, 628M -> 607M).  The
+#: forecast assumes later scans look at as many as this one, which holds when the run to
+#: beat is near the optimum (#979, 1,124 sequences, 690 of 710: indexed after 1 lead
+#: sequence instead of 45, 35M instructions less) but not when it rises far (random 1858 p6
+#: seed 6 #1304, 4,096 sequences, 580 to 760: the scans shrank from 776 looks to 15, and
+#: indexing early cost 150M, 768M -> 918M; #1167, 7E+6E, 953: +37M, 3,910M -> 3,947M)
+_INDEX_EARLY_AT_MOST = 2000
 _SCAN_WAYS = 512  # choices of ways a question of three links scans rather than solving
+_BESIDE_PAIRS = 4096  # ... and pairs of ways :func:`_fit_beside` looks at before a CSP
 #: the work budget (:class:`Work`) of the searches of play -- ``legal_actions``' run and the
 #: greedy bot's -- so no listing waits on an exponential corner.  Not a rule: chosen on this
 #: machine (session 8, CPU, load 3-4) so that the slowest cold budgeted search of 112 dumps
@@ -2770,12 +2814,12 @@ class _Meet:
         """(touch, through, hit) of route ``c``: for a sequence, its stops and the towns every
         way of one of its links passes."""
         stops = c.stops
-        touch = through = 0
-        for s in stops:
-            touch |= 1 << s
+        through = 0
         for s in stops[1:-1]:
             through |= 1 << s
+        touch = through | 1 << stops[0] | 1 << stops[-1] if stops else 0
         known = self.towns
+        passed = 0
         for opts in c.links or ():
             found = known.get(id(opts))
             if found is None:
@@ -2783,8 +2827,9 @@ class _Meet:
                 for o in opts:
                     towns &= o.stops
                 found = known[id(opts)] = (opts, towns)
-            through |= found[1]
-            touch |= found[1]
+            passed |= found[1]
+        through |= passed
+        touch |= passed
         return touch, through, (touch & self.one) | (through & self.two)
 
 
@@ -2881,6 +2926,10 @@ class _Nogoods:
                 # few ways: every choice scanned, cheaper than a CSP's set-up
                 two = [p.track | q.track for p in ways[y] for q in ways[z] if not p.both & q.both]
                 found = self.fits[key] = any(not o.track & t for o in ways[one] for t in two)
+            else:
+                found = _fit_beside(ways[one], ways[y], ways[z])
+                if found is not None:
+                    self.fits[key] = found
         if found is None:
             ways, known = self.ways, self.known
             groups = [(0, ways[one]), *((1, ways[o]) for o in others)]
@@ -2919,6 +2968,32 @@ class _Nogoods:
                             return
 
 
+def _fit_beside(xs: Sequence[_Option], ys: Sequence[_Option], zs: Sequence[_Option]) -> bool | None:
+    """Whether some way of one route's link (``xs``) runs beside some ways of two links of
+    another route (``ys``, ``zs``, which must also fit each other, towns included), scanned
+    way by way of ``xs`` with the ways of the two it leaves; None when that scan would pass
+    :data:`_BESIDE_PAIRS` pairs (then a CSP answers).  Most such questions fit, and the first
+    way or two of ``xs`` show it: cheaper than setting up the CSP (#979: 482 of 814 questions
+    of three links went to it)."""
+    left = _BESIDE_PAIRS
+    for o in xs:
+        ot = o.track
+        mine = [p.both for p in ys if not p.track & ot]
+        if not mine:
+            continue
+        theirs = [q.both for q in zs if not q.track & ot]
+        if not theirs:
+            continue
+        left -= len(mine) * len(theirs)
+        if left < 0:
+            return None
+        for pb in mine:
+            for qb in theirs:
+                if not pb & qb:
+                    return True
+    return False
+
+
 def _clash_sets(
     cands: Sequence[_Candidate],
     masks: Callable[[_Candidate], tuple[int, int, int]],
@@ -2938,19 +3013,33 @@ def _clash_sets(
     Only stops where the tests can bite are indexed: a touch only clashes with a hit, which
     is at a stop of one or two exits (``few``), and a route passing through only with
     another at a stop of three (``three``)."""
-    by: tuple[dict[int, list[int]], ...] = ({}, {}, {}, {})
-    for k, c in enumerate(cands):
-        touch, through, hit = masks(c)
-        for m, where in zip(
-            (c.core if c.links is not None else c.mask, touch & few, through & three, hit),
-            by,
-            strict=True,
-        ):
-            while m:
-                low = m & -m
-                where.setdefault(low, []).append(k)
-                m ^= low
-    return tuple({b: sum(1 << k for k in ks) for b, ks in where.items()} for where in by)
+    met = [masks(c) for c in cands]
+    return (
+        _columns([c.core if c.links is not None else c.mask for c in cands]),
+        _columns([m[0] & few for m in met]),
+        _columns([m[1] & three for m in met]),
+        _columns([m[2] for m in met]),
+    )
+
+
+def _columns(rows: Sequence[int]) -> dict[int, int]:
+    """The bit matrix ``rows`` (non-negative ints) transposed: each bit set in some row ->
+    the set of rows (bit k: row k) that have it.
+
+    Transposed as text: every row written in binary at one width, last row first, one string;
+    column j is then every width-th character from j, and reads back as an int in one call.
+    (Bit by bit in Python, #979's index of 1,124 sequences took 15 ms; so, 3 ms.)"""
+    width = max(rows, default=0).bit_length()
+    out: dict[int, int] = {}
+    if not width:
+        return out
+    form = f"0{width}b"
+    text = "".join([format(m, form) for m in reversed(rows)])
+    for j in range(width):
+        column = text[j::width]
+        if "1" in column:
+            out[1 << (width - 1 - j)] = int(column, 2)
+    return out
 
 
 def _clashing(
@@ -3068,6 +3157,17 @@ def _combine(
                     hit = memo[id(opts)] = all(o.track & core for o in opts)
                 if hit:
                     return None
+        # ... and, the other way round, a link of a sequence taken whose every way (as
+        # propagated on its own) runs over what ``c`` must use (exact searches: a question
+        # saved is work a budget would have been charged)
+        if work is None:
+            c_core = c.core if c.links is not None else c.mask
+            for j in seqs:
+                t = taken[j]
+                assert t is not None
+                for d, (ct, _, ut, _) in zip(own_ways(t), own_known[id(t)], strict=True):
+                    if ut & c_core and (ct & c_core or all(o.track & c_core for o in d)):
+                        return None
         # every pair must fit on its own (remembered: the same pairs come back all the time)
         if len(others) > 1 or c.links is None:
             for j in others:
@@ -3090,6 +3190,52 @@ def _combine(
                 out[j] = t
         return out
 
+    def own_ways(t: _Candidate) -> list[list[_Option]]:
+        """Sequence ``t``'s ways propagated on their own (once per sequence; a settled one
+        already is), with their cores and unions in ``own_known``."""
+        mine = own.get(id(t))
+        if mine is None:
+            assert t.links is not None
+            if t.settled:
+                mine = [list(x) for x in t.links]
+                own_known[id(t)] = [_core_union(d) for d in mine]
+            else:
+                # (links recur in many sequences: their cores and unions are worked out
+                # once, so only the links that meet are scanned)
+                cu = [link_known(x) for x in t.links]
+                mine = _propagate_one(
+                    [list(x) for x in t.links],
+                    [k[4] for k in cu],
+                    [k[5] for k in cu],
+                ) or [list(x) for x in t.links]
+                own_known[id(t)] = [
+                    link_known(x)[:4] if len(d) == len(x) else _core_union(d)
+                    for x, d in zip(t.links, mine, strict=True)
+                ]
+            own[id(t)] = mine
+        return mine
+
+    #: a sequence taken -> the track every way of running it uses (exact searches)
+    grown: dict[int, int] = {}
+
+    def taken_core(t: _Candidate) -> int:
+        """The track route ``t`` uses however it runs: for a sequence not settled when
+        listed, its core as propagated on its own, which can only be larger than the core
+        of its links as listed (exact searches only: the clashes it adds would otherwise be
+        charged to a budget as candidates and questions)."""
+        if t.links is None:
+            return t.mask
+        if work is not None or t.settled:
+            return t.core
+        found = grown.get(id(t))
+        if found is None:
+            found = t.core
+            own_ways(t)
+            for k in own_known[id(t)]:
+                found |= k[0]
+            grown[id(t)] = found
+        return found
+
     def together(group: list[_Candidate]) -> list[_Option] | None:
         """Ways for every link of the sequences in ``group`` so that all of it fits together
         (the plain routes as fixed track), or None."""
@@ -3104,28 +3250,7 @@ def _combine(
                 if t.links is None:
                     fixed |= t.mask
                 else:
-                    # each sequence's ways propagated on their own first (once per sequence;
-                    # a settled one already is), with their cores and unions
-                    mine = own.get(id(t))
-                    if mine is None:
-                        if t.settled:
-                            mine = [list(x) for x in t.links]
-                            own_known[id(t)] = [_core_union(d) for d in mine]
-                        else:
-                            # (links recur in many sequences: their cores and unions are
-                            # worked out once, so only the links that meet are scanned)
-                            cu = [link_known(x) for x in t.links]
-                            mine = _propagate_one(
-                                [list(x) for x in t.links],
-                                [k[4] for k in cu],
-                                [k[5] for k in cu],
-                            ) or [list(x) for x in t.links]
-                            own_known[id(t)] = [
-                                link_known(x)[:4] if len(d) == len(x) else _core_union(d)
-                                for x, d in zip(t.links, mine, strict=True)
-                            ]
-                        own[id(t)] = mine
-                    links.extend((slot, opts) for opts in mine)
+                    links.extend((slot, opts) for opts in own_ways(t))
                     known.extend(own_known[id(t)])
             if len(group) == 2 and not fixed:
                 # two sequences: first what failed questions taught (links that cannot run
@@ -3190,6 +3315,9 @@ def _combine(
         id(lst): _INDEX_AFTER * len(lst) for _, lst in lists if len(lst) <= _INDEX_AT_MOST
     }
     clashes: dict[tuple[int, int], int] = {}
+    #: per list, its revenues negated (ascending, for bisect)
+    negated = {id(lst): [-c.revenue for c in lst] for _, lst in lists}
+    at = [0] * n  # per train, the position of the candidate it takes now
     # per list, its index's groups (key, members, members as a set of positions: 0 until
     # the list is indexed)
     in_sets: dict[int, list[tuple[int, list[int], int]]] = {}
@@ -3206,6 +3334,17 @@ def _combine(
             found = clashes[key] = _clashing(
                 index(lst), t.core if t.links is not None else t.mask, mask_of(t), three
             )
+        return found
+
+    grown_clashes: dict[tuple[int, int], int] = {}
+
+    def grown_clash(lst: list[_Candidate], t: _Candidate, extra: int) -> int:
+        """The positions in ``lst`` of the candidates whose core meets ``extra``, the track
+        sequence ``t`` uses as propagated beyond its core as listed (remembered)."""
+        key = (id(lst), id(t))
+        found = grown_clashes.get(key)
+        if found is None:
+            found = grown_clashes[key] = _clashing(index(lst), extra, (0, 0, 0), 0)
         return found
 
     def index(lst: list[_Candidate]) -> tuple[dict[int, int], ...]:
@@ -3254,6 +3393,10 @@ def _combine(
             indexed, counted = True, False
         seen = 0
         open_ = 0
+        # the taken sequences' cores as propagated (exact searches): worked out once a
+        # candidate passes the bound here (#979: 81 of 160 sequences taken first had none)
+        grow = work is None and i > 0
+        more = 0  # ... and the positions of the candidates that clash with those
         if indexed:
             index(cands)
             open_ = ~((1 << low) - 1)
@@ -3272,6 +3415,16 @@ def _combine(
                     break
                 if work is not None:
                     work.charge()  # a candidate tried
+                if grow:
+                    grow = False
+                    for t in taken[:i]:
+                        if t is not None and t.links is not None and not t.settled:
+                            extra = taken_core(t) & ~t.core
+                            core |= extra
+                            if indexed and extra:
+                                more |= grown_clash(cands, t, extra)
+                if more >> k & 1:
+                    continue
                 c_core = c.core if c.links is not None else c.mask
                 if not indexed:
                     seen += 1
@@ -3302,6 +3455,7 @@ def _combine(
                 saved = real
                 real = run
                 taken[i] = c
+                at[i] = k
                 new_track = 0
                 for r in run:
                     if r is not None:
@@ -3324,6 +3478,17 @@ def _combine(
                         load[st] -= u
         if counted:
             looked[cid] += seen
+            if work is None and seen and i > 0 and len(cands) <= _INDEX_EARLY_AT_MOST:
+                # the train before this one will take about as many more candidates as can
+                # still lead a run, each followed by a scan like this one, so index now if
+                # that many looks will pass the mark anyway (exact searches only: what is
+                # looked at one by one is charged to a budget)
+                lead = 1 + twins[i - 1]
+                need = best_total - suffix[i - 1 + lead]  # what the one before must beat
+                ahead = lists[i - 1][1]
+                left = bisect.bisect_left(negated[id(ahead)], -(need // lead)) - at[i - 1] - 1
+                if looked[cid] + seen * left >= index_after[cid]:
+                    looked[cid] = index_after[cid]
         search(i + 1, track, core, total, len(cands), touch, through, hit)  # train stays home
 
     try:

@@ -21,8 +21,10 @@ from ferrovia.routesearch import (
     _chain_set,
     _clash_sets,
     _clashing,
+    _columns,
     _combine,
     _Enumerator,
+    _fit_beside,
     _LinkEnumerator,
     _Nogoods,
     _Option,
@@ -306,6 +308,104 @@ def test_identical_trains_may_run_one_sequence_by_two_ways() -> None:
     chosen = _combine([("T-0", runs), ("T-1", runs)], 0, {})
     assert sorted(c.chains for c in chosen.values()) == [(0,), (1,)]
     assert sum(c.revenue for c in chosen.values()) == 100
+
+
+def test_a_taken_sequence_clashes_by_its_core_as_propagated(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A sequence's core as listed is what every way of each link uses on its own; its ways
+    propagated together can use more (here the second link's first way runs over the first
+    link's track, so the second link runs by its other way): a route over that track cannot
+    run beside it, one beside every way of it can."""
+    one = _Option(0b0001, 0, (0,), (), 0, 0b0001)
+    over = _Option(0b1001, 0, (1,), (), 1, 0b1001)  # over the first link's track
+    other = _Option(0b0110, 0, (2,), (), 1, 0b0110)
+    seq = _Candidate(
+        (0, 1, 2),
+        (0, 2),
+        0b0111,
+        50,
+        links=((one,), (over, other)),
+        witness=(one, other),
+        core=0b0001,  # as listed: the second link's two ways share no track
+    )
+    on_core = _Candidate((5, 6), (7,), 0b0100, 40)  # only over the propagated core
+    beside = _Candidate((7, 8), (8,), 0b1000, 20)  # over a way the sequence never runs by
+    runs = [seq, on_core, beside]
+    asked: list[object] = []
+    solve = rs._solve
+    monkeypatch.setattr(rs, "_solve", lambda *a: asked.append(a) or solve(*a))
+    chosen = _combine([("T-0", runs), ("T-1", runs)], 0, {})
+    assert sorted(c.revenue for c in chosen.values()) == [20, 50]
+    assert not asked  # the route over the propagated core was refuted without a question
+
+
+def test_a_route_over_every_way_of_a_taken_link_is_refuted_without_a_question(
+    monkeypatch,
+) -> None:  # type: ignore[no-untyped-def]
+    """A route whose track meets every way of a link of the sequence taken cannot run beside
+    it, though it avoids the sequence's core: refuted before any joint question."""
+    left = _Option(0b0001, 0, (0,), (), 0, 0b0001)
+    right = _Option(0b0010, 0, (1,), (), 0, 0b0010)
+    only = _Option(0b1000, 0, (2,), (), 1, 0b1000)  # (so the sequence cannot run twice)
+    seq = _Candidate(
+        (0, 1, 2),
+        (0, 2),
+        0b1001,
+        50,
+        links=((left, right), (only,)),
+        witness=(left, only),
+        core=0b1000,
+    )
+    across = _Candidate((5, 6), (7,), 0b0011, 40)  # over both ways
+    beside = _Candidate((7, 8), (8,), 0b0100, 20)
+    runs = [seq, across, beside]
+    asked: list[object] = []
+    solve = rs._solve
+    monkeypatch.setattr(rs, "_solve", lambda *a: asked.append(a) or solve(*a))
+    chosen = _combine([("T-0", runs), ("T-1", runs)], 0, {})
+    assert sorted(c.revenue for c in chosen.values()) == [20, 50]
+    assert not asked
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, (1 << 200) - 1) | st.integers(0, 40), max_size=30))
+def test_columns_transpose_the_rows(rows) -> None:  # type: ignore[no-untyped-def]
+    """:func:`_columns` (the index's sets, transposed as text) sets bit k of a bit's set
+    exactly when row k has the bit."""
+    expected: dict[int, int] = {}
+    for k, m in enumerate(rows):
+        for b in range(m.bit_length()):
+            if m >> b & 1:
+                expected[1 << b] = expected.get(1 << b, 0) | 1 << k
+    assert _columns(rows) == expected
+
+
+link_ways = st.lists(
+    st.tuples(st.integers(1, (1 << 10) - 1), st.integers(0, (1 << 4) - 1)).map(
+        lambda ts: option(*ts)
+    ),
+    min_size=1,
+    max_size=14,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(link_ways, link_ways, link_ways)
+def test_a_link_beside_two_others_fits_as_trying_every_choice(xs, ys, zs) -> None:  # type: ignore[no-untyped-def]
+    """:func:`_fit_beside`: a way of ``xs`` (one route) clear of the track of a way of ``ys``
+    and one of ``zs`` (another route, so those two share neither track nor towns) -- or None
+    when the scan would be too long for it."""
+    found = _fit_beside(xs, ys, zs)
+    every = any(
+        not o.track & p.track and not o.track & q.track and not p.both & q.both
+        for o in xs
+        for p in ys
+        for q in zs
+    )
+    if found is None:
+        event("left to the CSP")
+    else:
+        assert found == every
+        event("fits" if found else "cannot fit")
 
 
 @st.composite
