@@ -885,7 +885,9 @@ def _stations(company: str, tokens: Tokens) -> _Stations:
     return found
 
 
-def passable_stops(graph: TrackGraph, company: str | None, tokens: Tokens) -> list[bool]:
+def passable_stops(
+    graph: TrackGraph, company: str | None, tokens: Tokens, stations: _Stations | None = None
+) -> list[bool]:
     """``not blocks(stop, company, tokens)`` for every stop of ``graph``, by id: a city looked
     at only where its hex holds station tokens (a walk asks this for the whole map, and
     most of it holds none).
@@ -903,7 +905,9 @@ def passable_stops(graph: TrackGraph, company: str | None, tokens: Tokens) -> li
     hex_cities = graph.hex_cities
     # (city_tokens and blocks, inline: per city with markers, per walk.)  A hex's cities are
     # in city-number order, so the n-th is city number n
-    for h, n, held in _stations(company, tokens)[1]:
+    if stations is None:
+        stations = _stations(company, tokens)
+    for h, n, held in stations[1]:
         cities = hex_cities.get(h)
         if cities is not None and n < len(cities):
             sid = cities[n]
@@ -1213,6 +1217,7 @@ class _Walk:
         hexes: dict[str, set[int]],
         seen_stops: set[int],
         seen_paths: set[int],
+        stations: _Stations | None = None,
     ) -> None:
         self.graph = graph
         self.company = company
@@ -1223,7 +1228,7 @@ class _Walk:
         self.seen_paths = seen_paths
         self.found = 0  # bitset of seen_paths
         self.sides = _walk_sides(graph)
-        self.passable = passable_stops(graph, company, tokens)
+        self.passable = passable_stops(graph, company, tokens, stations)
         self.bounds: tuple[list[int], list[int]] | None = None
         # the walk's state
         self.paths_seen: set[int] = set()
@@ -2267,7 +2272,9 @@ def _reach(
         hexes.setdefault(h, set()).update(graph.neighbours.get(h, {}))
 
     start_stops: list[int] = []
-    for h, number in _stations(company, tokens)[0]:
+    # (read once here and handed to the walk: each read compares the whole map's stations)
+    stations = _stations(company, tokens)
+    for h, number in stations[0]:
         stop = graph.city(h, number)
         if stop is not None:
             start_stops.append(stop.id)
@@ -2297,7 +2304,7 @@ def _reach(
             return _cut(got, within)
     if isinstance(look_for, int) and look_for in seen_stops:
         return True  # a start
-    walk = _Walk(graph, company, tokens, skip, hexes, seen_stops, seen_paths)
+    walk = _Walk(graph, company, tokens, skip, hexes, seen_stops, seen_paths, stations)
     if watch is not None:
         walk.watch, walk.watch_got, walk.watch_most = watch, got, most
         walk.watch_first = first

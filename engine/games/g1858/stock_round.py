@@ -349,7 +349,7 @@ class StockTurn(Step):
         out = []
         if self.can_sell_any(entity):
             out.append("sell_shares")
-        if any(self.can_convert(c) for c in s.corporations.values()):
+        if self._can_convert_any(entity):
             out.append("convert")
         if self.can_buy_any(entity) or self.can_exchange_any(entity):
             out.append("buy_shares")
@@ -376,7 +376,7 @@ class StockTurn(Step):
         # often true first -- an exchange is a lookup, a purchase prices every company)
         return (
             self.can_exchange_any(entity)
-            or any(self.can_convert(c) for c in s.corporations.values())
+            or self._can_convert_any(entity)
             or self.can_sell_any(entity)
             or self.can_bid_any(entity)
             or self.can_buy_any(entity)
@@ -405,7 +405,7 @@ class StockTurn(Step):
         if kind == "sell_shares":
             found = self.can_sell_any(entity)
         elif kind == "convert":
-            found = any(self.can_convert(c) for c in s.corporations.values())
+            found = self._can_convert_any(entity)
         elif kind == "buy_shares":
             found = self.can_buy_any(entity) or self.can_exchange_any(entity)
         elif kind == "par":
@@ -417,6 +417,15 @@ class StockTurn(Step):
         if found:
             return True, True
         return False, self.has_actions(entity)
+
+    def _can_convert_any(self, entity: str) -> bool:
+        """``any(can_convert(c))`` for the turn's player ``entity``: as written here
+        :meth:`can_convert` asks first that ``entity`` directs the company, so only the
+        companies it directs are asked (the rule hook was asked of every company)."""
+        corps = self.state.corporations.values()
+        if type(self).can_convert is StockTurn.can_convert:
+            return any(self.can_convert(c) for c in corps if c.director == entity)
+        return any(self.can_convert(c) for c in corps)
 
     def corporation_actions(self, corp: str) -> list[str]:
         c = self.state.corporations[corp]

@@ -21,7 +21,7 @@ new track of *any* of the turn's operations is entirely metre gauge.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence, Set
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence, Set
 from typing import TYPE_CHECKING, Any
 
 from ferrovia import hexmap, tiles
@@ -134,6 +134,95 @@ def uses_new_track_or_city(
     fresh = {
         id(p) for p in tiles.new_track(old, old_rotation, new, rotation, gauge_fits=gauge_fits)
     }
+    return _uses_new(
+        old, old_rotation, new, rotation, reached, fresh, usable, passable, revenue, gauge_fits
+    )
+
+
+def upgrading_edges(
+    old: Any,
+    old_rotation: int,
+    new: Any,
+    rotation: int,
+    edges: Collection[int],
+    *,
+    usable: Callable[[Any], bool] | None = None,
+    passable: Callable[[int], bool] | None = None,
+    revenue: bool = True,
+    gauge_fits: tiles.GaugeFits = tiles.reference_gauge_fits,
+) -> set[int]:
+    """The edges ``e`` of ``edges`` for which ``uses_new_track_or_city(..., {e}, ...)`` holds.
+    That answer for a set of reached edges is whether it holds one of these: a path is on
+    the network by a chain of paths sharing passable nodes from one reached edge, so the
+    paths joined from a set are those joined from each of its edges, and the rule asks of
+    each joined path alone.  A lay check then needs only whether one of these is reached
+    (a walk that stops at the first), not every reached exit of the tile.
+
+    >>> from ferrovia.notation import parse
+    >>> straight, x = parse("path=a:0,b:3"), parse("path=a:0,b:3;path=a:1,b:4")
+    >>> sorted(upgrading_edges(straight, 0, x, 0, range(6)))
+    [1, 4]
+    """
+    if not edges:
+        return set()
+    fresh = {
+        id(p) for p in tiles.new_track(old, old_rotation, new, rotation, gauge_fits=gauge_fits)
+    }
+    # The paths joined from an edge: those of its paths' group, paths grouped when they
+    # share a node the network passes through (as _uses_new joins them one by one)
+    group: dict[int, int] = {}  # usable path index -> the first path of its group
+    by_node: dict[int, int] = {}  # passable node -> a path through it
+    passes: dict[int, bool] = {}
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            i = group[i]
+        return i
+
+    path_edges: list[tuple[int, set[int]]] = []
+    for i, p in enumerate(new.paths):
+        if usable is not None and not usable(p):
+            continue
+        group[i] = i
+        path_edges.append((i, {(e + rotation) % 6 for e in p.edges}))
+        for n in p.node_refs:
+            ok = passes.get(n)
+            if ok is None:
+                ok = passes[n] = passable is None or passable(n)
+            if not ok:
+                continue
+            other = by_node.setdefault(n, i)
+            a, b = root(i), root(other)
+            if a != b:
+                group[max(a, b)] = min(a, b)
+    counted: dict[int, bool] = {}  # group -> whether one of its paths is new or changes a city
+
+    def counts(g: int) -> bool:
+        hit = counted.get(g)
+        if hit is None:
+            hit = counted[g] = any(
+                _counts(old, old_rotation, new, rotation, i, fresh, revenue, gauge_fits)
+                for i in group
+                if root(i) == g
+            )
+        return hit
+
+    return {e for e in edges if any(e in pe and counts(root(i)) for i, pe in path_edges)}
+
+
+def _uses_new(
+    old: Any,
+    old_rotation: int,
+    new: Any,
+    rotation: int,
+    reached: Set[int],
+    fresh: set[int],
+    usable: Callable[[Any], bool] | None,
+    passable: Callable[[int], bool] | None,
+    revenue: bool,
+    gauge_fits: tiles.GaugeFits,
+) -> bool:
+    """:func:`uses_new_track_or_city` with the ids of the new tile's new paths at hand."""
     connected: set[int] = set()
     nodes: set[int] = set()
     grew = True
@@ -147,21 +236,35 @@ def uses_new_track_or_city(
                 connected.add(i)
                 nodes.update(n for n in p.node_refs if passable is None or passable(n))
                 grew = True
-    for i in connected:
-        np_ = new.paths[i]
-        if id(np_) in fresh:
-            return True
-        op = next(
-            (
-                o
-                for o in old.paths
-                if tiles.path_kept(new, np_, rotation, old, o, old_rotation, gauge_fits=gauge_fits)
-            ),
-            None,
-        )
-        if op is None or (revenue and _stop_values(new, np_) != _stop_values(old, op)):
-            return True
-    return False
+    return any(
+        _counts(old, old_rotation, new, rotation, i, fresh, revenue, gauge_fits) for i in connected
+    )
+
+
+def _counts(
+    old: Any,
+    old_rotation: int,
+    new: Any,
+    rotation: int,
+    i: int,
+    fresh: set[int],
+    revenue: bool,
+    gauge_fits: tiles.GaugeFits,
+) -> bool:
+    """Whether the new tile's path ``i`` is new track or (``revenue``) touches a stop whose
+    value changes."""
+    np_ = new.paths[i]
+    if id(np_) in fresh:
+        return True
+    op = next(
+        (
+            o
+            for o in old.paths
+            if tiles.path_kept(new, np_, rotation, old, o, old_rotation, gauge_fits=gauge_fits)
+        ),
+        None,
+    )
+    return op is None or (revenue and _stop_values(new, np_) != _stop_values(old, op))
 
 
 def _stop_values(tile: Any, path: Any) -> list[int]:
@@ -470,25 +573,34 @@ class TrackStep(Step):
             exits = {
                 (e + action.rotation) % 6 for p in new_tile.paths if usable(p) for e in p.edges
             }
-            # only the reached edges among the new exits count below (the new paths' edges
-            # are all exits): asking no more lets the walk stop once those are found
-            reached = routing.reached_within(by_gauge, family, exits, first=enough)
-            if not reached:
+            if enough:
+                # only whether a new exit is reached counts: the walk stops at the first
+                if routing.reached_within(by_gauge, family, exits, first=True):
+                    extends = upgrades = True
+                    break
                 continue
-            extends = True
-            if enough or uses_new_track_or_city(
+            # The upgrade rule holds for the reached exits exactly when one of them is an
+            # exit it holds for alone (upgrading_edges), so a walk that stops at the first
+            # of those found answers it; only when none is reached are the other exits
+            # asked about (whether the lay extends a route at all: which error it is).
+            # One walk that needed every reached exit cost ~3x a walk that stops at one.
+            good = upgrading_edges(
                 old.tile,
                 old.rotation,
                 new_tile,
                 action.rotation,
-                reached,
+                exits,
                 usable=usable,
                 passable=passable,
                 revenue=rules.must_use == "new_track_or_revenue",
                 gauge_fits=fits,
-            ):
-                upgrades = True
+            )
+            if good and routing.reached_within(by_gauge, family, good, first=True):
+                extends = upgrades = True
                 break
+            rest = exits - good
+            if rest and routing.reached_within(by_gauge, family, rest, first=True):
+                extends = True
         if not extends:
             raise self.illegal(
                 action,

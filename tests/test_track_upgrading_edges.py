@@ -1,0 +1,50 @@
+"""``track.upgrading_edges``: the lay check asks only whether one of these exits is reached
+(a walk that stops at the first) instead of the whole set of reached exits, which is exact
+only if ``uses_new_track_or_city(reached)`` holds exactly when ``reached`` holds one of them.
+Checked here for every upgrade of 1858's tiles (and its India variant's), every rotation,
+every set of reached edges, with and without blocked nodes."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from ferrovia.definition import load_game
+from ferrovia.paths import gamedata_root
+from ferrovia.rules.operating import upgrading
+from ferrovia.rules.operating.track import upgrading_edges, uses_new_track_or_city
+
+
+def _upgrades(name: str) -> list[tuple[Any, Any]]:
+    d = load_game(gamedata_root() / name)
+    rules = d.upgrade_rules
+    tiles = [(td.tile, str(td.color)) for td in d.tiles.values()]
+    tiles += [(hd.tile, str(hd.color)) for hd in d.hexes.values() if hd.tile.paths]
+    out = []
+    for (old, old_color), (new, new_color) in itertools.product(tiles, repeat=2):
+        if new_color == "white" or not new.paths:
+            continue
+        if upgrading.is_candidate(
+            rules, old, old_color, new, new_color, old_rotation=0, future_label=None
+        ):
+            out.append((old, new))
+    return out
+
+
+@pytest.mark.parametrize("name", ["1858", "1858_india"])
+def test_the_rule_holds_for_a_set_of_edges_exactly_when_for_one_of_them(name: str) -> None:
+    pairs = _upgrades(name)
+    assert pairs
+    checked = 0
+    for (old, new), rotation in itertools.product(pairs[:: max(1, len(pairs) // 120)], range(6)):
+        for passable in (None, lambda ref: ref % 2 == 0):  # some nodes blocked, or none
+            for revenue in (True, False):
+                kw: dict[str, Any] = {"passable": passable, "revenue": revenue}
+                good = upgrading_edges(old, 0, new, rotation, range(6), **kw)
+                for k in range(7):
+                    for reached in itertools.combinations(range(6), k):
+                        whole = uses_new_track_or_city(old, 0, new, rotation, set(reached), **kw)
+                        assert whole == bool(good & set(reached)), (old, new, rotation, reached)
+                        checked += 1
+    assert checked > 1000
