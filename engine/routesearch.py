@@ -1728,6 +1728,32 @@ class _LinkEnumerator(_Enumerator):
             )
             return found
 
+        def both_top(
+            top: int,
+            both: tuple[list[tuple[int, int, bool]], list[tuple[int, int]]],
+            units: int,
+            skip: int,
+        ) -> int:
+            """``top`` plus the best ``units`` paying stops of ``both`` (:func:`reach_both`)
+            off the route and other than ``skip``, at most two of them stops a route can only
+            end at (one at each end), plus the uncounted ones: the two-ended bound."""
+            taken = ends = 0
+            for v, st, e in both[0]:
+                if st == skip or on_route[st]:
+                    continue
+                if e:
+                    if ends >= 2:
+                        continue
+                    ends += 1
+                top += v
+                taken += 1
+                if taken >= units:
+                    break
+            for v, st in both[1]:
+                if st != skip and not on_route[st]:
+                    top += v
+            return top
+
         arm_rows = self.arm_rows
         rank = self.rank
         link_adj = self.link_adj
@@ -1815,23 +1841,7 @@ class _LinkEnumerator(_Enumerator):
                         both = in_reach2.get((root, root, k))
                         if both is None:
                             both = reach_both(root, root, k)
-                        top = raw
-                        taken = ends = 0
-                        for v, st, e in both[0]:
-                            if on_route[st]:
-                                continue
-                            if e:
-                                if ends >= 2:
-                                    continue
-                                ends += 1
-                            top += v
-                            taken += 1
-                            if taken >= k:
-                                break
-                        for v, st in both[1]:
-                            if not on_route[st]:
-                                top += v
-                        if top < need:
+                        if both_top(raw, both, k, -1) < need:
                             return
             if (
                 phase == 1
@@ -1912,22 +1922,7 @@ class _LinkEnumerator(_Enumerator):
                     both = in_reach2.get((other, root, left) if root_open else (other, other, left))
                     if both is None:
                         both = reach_both(other, root if root_open else other, left)
-                    top = raw + vals[other]
-                    taken = ends = 0
-                    for v, st, e in both[0]:
-                        if st == other or on_route[st]:
-                            continue
-                        if e:
-                            if ends >= 2:
-                                continue
-                            ends += 1
-                        top += v
-                        taken += 1
-                        if taken >= left:
-                            break
-                    for v, st in both[1]:
-                        if st != other and not on_route[st]:
-                            top += v
+                    top = both_top(raw + vals[other], both, left, other)
                 else:
                     # :func:`_bound` (the tail's paying stops within the units left, best first,
                     # cut to that distance once per tail and units)
