@@ -338,7 +338,9 @@ from 400, 15 from 430): most of it proves that nothing beats 440, and the twin s
 list walks that again.
 
 Both together (session 10's walk and combination, callgrind, one cold search): #979
-1,451.6M -> 1,088.4M (-25 %), #940 716.5M -> 563.3M, #987 714.1M -> 545.8M.
+1,451.6M -> 1,088.4M (-25 %), #940 716.5M -> 563.3M, #987 714.1M -> 545.8M.  Measured and not
+kept: the listing's trio question (``learn_trio``) scanned way by way before its CSP, as
+the combination's is: #979 1,090M -> 1,142M (those trios fail, or their ways are many).
 
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
