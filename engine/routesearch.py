@@ -341,6 +341,12 @@ Both together (session 10's walk and combination, callgrind, one cold search): #
 1,451.6M -> 1,088.4M (-25 %), #940 716.5M -> 563.3M, #987 714.1M -> 545.8M.  Measured and not
 kept: the listing's trio question (``learn_trio``) scanned way by way before its CSP, as
 the combination's is: #979 1,090M -> 1,142M (those trios fail, or their ways are many).
+Also measured this session and not kept: track keys merged by the chains that use them (one
+bit per class of keys: #979's masks 208 -> 121 bits, no change in CPU: the cost is the
+interpreter's, not the ints'); no trio learning in the listing (#979 1,267M -> 1,227M, but
+random 1858 p6 seed 7 #1869 1,765M -> 2,214M and #1720 2,561M -> 3,050M); a lower floor for
+the twin starts' list (_START_PART 4 or 2: that list 23 -> 52/75 ms, the main list 87 ->
+69/49 ms, net slower).
 
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
