@@ -2686,8 +2686,7 @@ _INDEX_AFTER = 8
 #: seed 6 #1304, 4,096 sequences, 580 to 760: the scans shrank from 776 looks to 15, and
 #: indexing early cost 150M, 768M -> 918M; #1167, 7E+6E, 953: +37M, 3,910M -> 3,947M)
 _INDEX_EARLY_AT_MOST = 2000
-_SCAN_WAYS = 512  # choices of ways a question of three links scans rather than solving
-_BESIDE_PAIRS = 4096  # ... and pairs of ways :func:`_fit_beside` looks at before a CSP
+_BESIDE_PAIRS = 4096  # pairs of ways a question of three links scans before a CSP
 #: the work budget (:class:`Work`) of the searches of play -- ``legal_actions``' run and the
 #: greedy bot's -- so no listing waits on an exponential corner.  Not a rule: chosen on this
 #: machine (session 8, CPU, load 3-4) so that the slowest cold budgeted search of 112 dumps
@@ -2925,10 +2924,6 @@ class _Nogoods:
             ways = self.ways
             if any(not o.track & near for o in ways[one]):
                 found = self.fits[key] = self._fit_same(y, z)
-            elif len(ways[one]) * len(ways[y]) * len(ways[z]) <= _SCAN_WAYS:
-                # few ways: every choice scanned, cheaper than a CSP's set-up
-                two = [p.track | q.track for p in ways[y] for q in ways[z] if not p.both & q.both]
-                found = self.fits[key] = any(not o.track & t for o in ways[one] for t in two)
             else:
                 found = _fit_beside(ways[one], ways[y], ways[z])
                 if found is not None:
