@@ -1426,24 +1426,25 @@ class _Walk:
             graph.walk_open[skip] = bits
         return bits
 
-    def tighten(self, start_nodes: list[tuple[int, int]], most: int) -> int:
-        """``most`` without the paths the walk can never enter because one of their own sides
-        is on its way whenever it could: a path ``q`` is entered only with none of its sides
-        on the way, i.e. at the end of a sequence of moves from a start that never leaves a
-        hex by one of ``q``'s sides (the walk's stack is such a sequence, its sides on the way
-        are the sides that sequence leaves by).  So if ``q`` is not in :meth:`most` with those
-        sides closed, the walk never finds it, nor what lies only behind it.  Repeated until
-        nothing more is shut: each round shuts a path or stops, one search per path left
-        in doubt -- polynomial.  A round first searches once without closed sides, keeping
-        how each state was first reached: a path whose way there never leaves by one of its
-        own sides is reached with them closed too, and needs no search of its own (1858 p2
-        seed 19 after action 676, a station listing: 166 searches, 72 ms)."""
+    def tighten(self, start_nodes: list[tuple[int, int]]) -> int:
+        """:meth:`most` from the starts, without the paths the walk can never enter because one of
+        their own sides is on its way whenever it could: a path ``q`` is entered only with
+        none of its sides on the way, i.e. at the end of a sequence of moves from a start
+        that never leaves a hex by one of ``q``'s sides (the walk's stack is such a
+        sequence, its sides on the way are the sides that sequence leaves by).  So if ``q``
+        is not in :meth:`most` with those sides closed, the walk never finds it, nor what
+        lies only behind it.  Repeated until nothing more is shut: each round shuts a path
+        or stops, one search per path left in doubt -- polynomial.  Each round's search
+        without closed sides keeps how each state was first reached: a path whose way there
+        never leaves by one of its own sides is reached with them closed too, and needs no
+        search of its own (1858 p2 seed 19 after action 676, a station listing: 166
+        searches, 72 ms)."""
         shut = 0
+        parents: dict[int, tuple[int, object]] = {}
+        most = self.most(start_nodes, parents=parents)
         while True:
             gap = most & ~self.found
             out = 0
-            parents: dict[int, tuple[int, object]] = {}
-            self.most(start_nodes, shut, parents=parents)
             states: dict[int, list[int]] = {}
             for state in parents:
                 states.setdefault(state >> 3, []).append(state)
@@ -1459,7 +1460,8 @@ class _Walk:
             if not out:
                 return most
             shut |= out
-            most = self.most(start_nodes, shut)
+            parents = {}
+            most = self.most(start_nodes, shut, parents=parents)
 
     def walk_soft_parts(self, most: int) -> None:
         """Passes 2 and 3 (``most``: what the walk could find at most, :meth:`most`)."""
@@ -1469,7 +1471,7 @@ class _Walk:
                 self.walk_soft(part, copy=True)
         self.probing = False
         if most & ~self.found:  # both are upper bounds: so is what they share
-            most &= self.tighten(self.start_nodes, self.most(self.start_nodes))
+            most &= self.tighten(self.start_nodes)
         if not most & ~self.found:
             return  # everything that can be found is: no soft part has more to give
         # pass 3: what each soft part could find at most and is not found yet, settled by
@@ -2326,7 +2328,7 @@ def _reach(
             key=lambda node: min(_distance(_node_hex(graph, node), h) for h in targets)
         )
     if mode == "bound":
-        return frozenset(bit_positions(walk.tighten(start_nodes, walk.most(start_nodes))))
+        return frozenset(bit_positions(walk.tighten(start_nodes)))
     # the walk recurses once per path on its way (pure-Python frames: a higher limit is safe)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))
