@@ -1,8 +1,10 @@
 """``track.upgrading_edges``: the lay check asks only whether one of these exits is reached
 (a walk that stops at the first) instead of the whole set of reached exits, which is exact
-only if ``uses_new_track_or_city(reached)`` holds exactly when ``reached`` holds one of them.
-Checked here for every upgrade of 1858's tiles (and its India variant's), every rotation,
-every set of reached edges, with and without blocked nodes."""
+only if the upgrade rule holds for a set of reached edges exactly when the set holds one of
+them.  Checked here against the rule as stated -- the new tile's paths joined one by one from
+the whole set, through the nodes the network passes -- for every upgrade of 1858's tiles (and
+its India variant's), every rotation, every set of reached edges, with and without blocked
+nodes; ``uses_new_track_or_city``, which the engine answers from the same edges, too."""
 
 from __future__ import annotations
 
@@ -10,10 +12,37 @@ import itertools
 from typing import Any
 
 import pytest
+from ferrovia import tiles as tile_parts
 from ferrovia.definition import load_game
 from ferrovia.paths import gamedata_root
 from ferrovia.rules.operating import upgrading
-from ferrovia.rules.operating.track import upgrading_edges, uses_new_track_or_city
+from ferrovia.rules.operating.track import _counts, upgrading_edges, uses_new_track_or_city
+
+
+def _rule(
+    old: Any, new: Any, rotation: int, reached: set[int], passable: Any, revenue: bool
+) -> bool:
+    """The upgrade rule read directly: the paths on the network, joined one by one at a
+    reached edge or through a passable node of a joined path; one of them is new track or
+    (``revenue``) touches a stop whose value changes."""
+    fresh = {id(p) for p in tile_parts.new_track(old, 0, new, rotation)}
+    connected: set[int] = set()
+    nodes: set[int] = set()
+    grew = True
+    while grew:
+        grew = False
+        for i, p in enumerate(new.paths):
+            if i in connected:
+                continue
+            edges = {(e + rotation) % 6 for e in p.edges}
+            if edges & reached or any(n in nodes for n in p.node_refs):
+                connected.add(i)
+                nodes.update(n for n in p.node_refs if passable is None or passable(n))
+                grew = True
+    return any(
+        _counts(old, 0, new, rotation, i, fresh, revenue, tile_parts.reference_gauge_fits)
+        for i in connected
+    )
 
 
 def _upgrades(name: str) -> list[tuple[Any, Any]]:
@@ -44,7 +73,10 @@ def test_the_rule_holds_for_a_set_of_edges_exactly_when_for_one_of_them(name: st
                 good = upgrading_edges(old, 0, new, rotation, range(6), **kw)
                 for k in range(7):
                     for reached in itertools.combinations(range(6), k):
-                        whole = uses_new_track_or_city(old, 0, new, rotation, set(reached), **kw)
+                        whole = _rule(old, new, rotation, set(reached), passable, revenue)
                         assert whole == bool(good & set(reached)), (old, new, rotation, reached)
+                        assert whole == uses_new_track_or_city(
+                            old, 0, new, rotation, set(reached), **kw
+                        )
                         checked += 1
     assert checked > 1000

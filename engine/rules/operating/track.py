@@ -131,11 +131,19 @@ def uses_new_track_or_city(
     >>> uses_new_track_or_city(straight, 0, x, 0, {1})
     True
     """
-    fresh = {
-        id(p) for p in tiles.new_track(old, old_rotation, new, rotation, gauge_fits=gauge_fits)
-    }
-    return _uses_new(
-        old, old_rotation, new, rotation, reached, fresh, usable, passable, revenue, gauge_fits
+    # (it holds for a set of reached edges exactly when it holds for one of them alone)
+    return bool(
+        upgrading_edges(
+            old,
+            old_rotation,
+            new,
+            rotation,
+            reached,
+            usable=usable,
+            passable=passable,
+            revenue=revenue,
+            gauge_fits=gauge_fits,
+        )
     )
 
 
@@ -152,7 +160,9 @@ def upgrading_edges(
     gauge_fits: tiles.GaugeFits = tiles.reference_gauge_fits,
 ) -> set[int]:
     """The edges ``e`` of ``edges`` for which ``uses_new_track_or_city(..., {e}, ...)`` holds.
-    That answer for a set of reached edges is whether it holds one of these: a path is on
+    That answer for a set of reached edges is whether it holds one of these
+    (``tests/test_track_upgrading_edges.py`` checks it against joining the paths one by one
+    from the whole set): a path is on
     the network by a chain of paths sharing passable nodes from one reached edge, so the
     paths joined from a set are those joined from each of its edges, and the rule asks of
     each joined path alone.  A lay check then needs only whether one of these is reached
@@ -169,7 +179,7 @@ def upgrading_edges(
         id(p) for p in tiles.new_track(old, old_rotation, new, rotation, gauge_fits=gauge_fits)
     }
     # The paths joined from an edge: those of its paths' group, paths grouped when they
-    # share a node the network passes through (as _uses_new joins them one by one)
+    # share a node the network passes through
     group: dict[int, int] = {}  # usable path index -> the first path of its group
     by_node: dict[int, int] = {}  # passable node -> a path through it
     passes: dict[int, bool] = {}
@@ -208,37 +218,6 @@ def upgrading_edges(
         return hit
 
     return {e for e in edges if any(e in pe and counts(root(i)) for i, pe in path_edges)}
-
-
-def _uses_new(
-    old: Any,
-    old_rotation: int,
-    new: Any,
-    rotation: int,
-    reached: Set[int],
-    fresh: set[int],
-    usable: Callable[[Any], bool] | None,
-    passable: Callable[[int], bool] | None,
-    revenue: bool,
-    gauge_fits: tiles.GaugeFits,
-) -> bool:
-    """:func:`uses_new_track_or_city` with the ids of the new tile's new paths at hand."""
-    connected: set[int] = set()
-    nodes: set[int] = set()
-    grew = True
-    while grew:
-        grew = False
-        for i, p in enumerate(new.paths):
-            if i in connected or (usable is not None and not usable(p)):
-                continue
-            edges = {(e + rotation) % 6 for e in p.edges}
-            if edges & reached or any(n in nodes for n in p.node_refs):
-                connected.add(i)
-                nodes.update(n for n in p.node_refs if passable is None or passable(n))
-                grew = True
-    return any(
-        _counts(old, old_rotation, new, rotation, i, fresh, revenue, gauge_fits) for i in connected
-    )
 
 
 def _counts(
