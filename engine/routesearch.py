@@ -1908,6 +1908,7 @@ class _LinkEnumerator(_Enumerator):
                 # the longer sequence's bound, before its ways are looked at or solved (7E at
                 # random 1858 p6 seed 20 #1060: most CSPs were for sequences it cuts at once)
                 left = prune_limit - counts[prune_row] - unit[other] if prune_row >= 0 else inf
+                path_top = inf  # (the path bound, when there are walks)
                 if walk_row is not None:
                     if phase == 1 and root_open:
                         # both ends may still grow: the best split of the units left
@@ -1915,14 +1916,14 @@ class _LinkEnumerator(_Enumerator):
                         root_row = arm_rows.get((a1, root))
                         if root_row is None:
                             root_row = arm_row(a1, root)
-                        if (
+                        path_top = (
                             raw
                             + vals[other]
                             + max(map(_add, walk_row[: left + 1], root_row[left::-1]))
-                            < need
-                        ):
-                            continue
-                    elif raw + vals[other] + walk_row[left] < need:
+                        )
+                    else:
+                        path_top = raw + vals[other] + walk_row[left]
+                    if path_top < need:
                         continue
                 if phase == 1:
                     # :func:`_bound` over the stops in reach of either end, at most two of
@@ -1979,7 +1980,9 @@ class _LinkEnumerator(_Enumerator):
                 if not opts:
                     continue
                 lc = link_core(opts)
-                rest = target - top // divisor
+                # (the lesser of the two bounds: an exact search's partner cut bites sooner;
+                # a budgeted one keeps the cut its work was charged for)
+                rest = target - (top if not once or top < path_top else path_top) // divisor
                 if partners and rest >= floor:
                     if not _has_partner(partners, rest, core_t | lc[0]):
                         continue  # (the partners all earn too little or clash)
