@@ -348,6 +348,37 @@ random 1858 p6 seed 7 #1869 1,765M -> 2,214M and #1720 2,561M -> 3,050M); a lowe
 the twin starts' list (_START_PART 4 or 2: that list 23 -> 52/75 ms, the main list 87 ->
 69/49 ms, net slower).
 
+Session 11, the listing's joint questions (#979's main list: 3,321 extensions reach the way
+check, 2,056 do not fit the realisation; 522 refuted by the link's core, 351 remembered, 616
+by a pair of links, 170 by a trio, 397 CSPs of which 154 fail in propagation and 32 in the
+backtracking; callgrind, one cold search, #979 1,082.7M -> 962.9M, -11 %):
+
+- A link has a bit (per avoided track), so a set of links is an int: the memo's key (was a
+  frozenset of ids per question), the pairs of links that cannot run together (per link,
+  the links asked about and those that clash: one AND per question, was a lookup per link
+  of the sequence), the trios (was a set of ids built per question).  With
+  :func:`_choose_route` (the backtracking of one route: track and towns one mask, a failed
+  branch keyed by one int, the same branches and answer) and no copies of ways the
+  propagation never changes: 1,082.7M -> 1,001.4M.
+- A failed question with no trio to blame teaches its set of links (exact searches): a
+  later sequence holding them all is refuted before any CSP (at #979 40 of the 186 failed
+  CSPs held an earlier failed set; at random 1858 p6 seed 7 #1720, 292 of the 396 failed
+  propagations): #979 1,001.4M -> 985.7M, #1720 2,426.5M -> 2,357.7M.  The proofs are
+  asked pair, trio, then the scan of the link's ways (which refuted nothing at #979; the
+  order changes no charge).
+- Propagation starts from a fixpoint (``cut``): a domain is scanned only for the bits its
+  cut grew by, and a node whose links were never propagated adds its last link to its
+  parent's fixpoint: 985.7M -> 962.9M.
+
+Measured and not kept (#979): ways tried once per footprint on the links left in the
+backtracking (no two alike: 170.0M in :func:`_choose_route` either way); domains as bits
+with the ways that fit beside a way worked out once per (link, way, link) (170M -> 246M:
+a failing search fails mostly by the forward check, which scans each link once per way
+anyway); the link a way last emptied checked first (170M -> 183M); two links left solved
+as a pair of scans (-0.2M).  Of the listing's CSP time most is the searches that fail:
+109 of 554 calls, 920 nodes, 175,246 ways filtered (72 of those calls are of three links,
+mostly ``learn_trio``'s).
+
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
 reported as inexact.
@@ -394,7 +425,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from operator import add as _add
-from typing import Any
+from typing import Any, TypeVar
 
 from ferrovia.errors import IllegalAction
 from ferrovia.graph import (
@@ -1006,22 +1037,33 @@ class _Enumerator:
         return list(out.values())
 
 
+#: a link's ways in a CSP: a list, or the tuple of the link as listed (never changed in place)
+_Dom = TypeVar("_Dom", bound=Sequence[_Option])
+
+
 def _propagate_one(
-    doms: list[list[_Option]],
+    doms: list[_Dom],
     cores: Sequence[int] | None = None,
     unions: Sequence[int] | None = None,
     out_cores: list[int] | None = None,
-) -> list[list[_Option]] | None:
+    cut: Sequence[int] | None = None,
+) -> list[_Dom] | None:
     """:func:`_propagate` for the links of one route, where track and towns are one mask
     (``cores``: those of ``doms`` as given, when known; ``unions``: masks holding everything
     each domain uses, so a domain none of whose ways can meet the others' cores is not
     scanned -- a sequence's links propagated before meet a new link's core in a few places
     only; ``out_cores``: filled with the cores at the fixpoint).  The fixpoint is the same
     whatever order domains are cut in, so skipping a scan that would remove nothing changes
-    no answer."""
+    no answer.  ``doms`` is cut in place (a domain cut is replaced, never changed: the
+    caller's domains may be shared).  ``cut``: what each domain as given was already cut by
+    (no way of it meets that mask; a fixpoint's domains were cut by the others' cores).
+
+    Cores only grow, so a domain is only ever scanned for the bits added since its last
+    cut, and not at all when those miss its union (session 11: a new link propagated
+    against a fixpoint scans only the links its own core reaches)."""
     n = len(doms)
     core = list(cores) if cores is not None else [0] * n
-    seen = [-1] * n
+    seen = list(cut) if cut is not None else [0] * n  # what each domain was last cut by
     dirty = [] if cores is not None else list(range(n))
     union = list(unions) if unions is not None else [-1] * n
     while True:
@@ -1044,18 +1086,20 @@ def _propagate_one(
         for i in range(n):
             other = prefix | suffix[i + 1]
             prefix |= core[i]
-            if seen[i] == other:
+            # (what cut it before was a part of ``other``: only the new bits can remove ways)
+            new = other & ~seen[i]
+            if not new:
                 continue
             seen[i] = other
-            if not other & union[i]:
+            if not new & union[i]:
                 continue
             d = doms[i]
-            kept = [o for o in d if not o.both & other]
+            kept = [o for o in d if not o.both & new]
             if len(kept) < len(d):
                 if not kept:
                     return None
                 changed.append(i)
-                doms[i] = kept
+                doms[i] = kept  # type: ignore[assignment]  # (a list: a ``_Dom`` either way)
         if not changed:
             if out_cores is not None:
                 out_cores[:] = core
@@ -1291,6 +1335,70 @@ def _choose(slots: Sequence[int], doms: Sequence[list[_Option]], used: int) -> l
     return [o for o in choice if o is not None]
 
 
+def _choose_route(doms: Sequence[Sequence[_Option]]) -> list[_Option] | None:
+    """:func:`_choose` for the links of one route (every slot 0, nothing used): track and
+    towns are one mask (``_Option.both``), so a failed branch is keyed by one int.  The same
+    greedy pass, the same branches in the same order, the same answer."""
+    n = len(doms)
+    picked: list[_Option | None] = [None] * n
+    taken = 0
+    for i in sorted(range(n), key=lambda x: len(doms[x])):
+        for x in doms[i]:
+            if not x.both & taken:
+                picked[i] = x
+                taken |= x.both
+                break
+        else:
+            break
+    else:
+        return [o for o in picked if o is not None]
+    union = []
+    for dom in doms:
+        b = 0
+        for o in dom:
+            b |= o.both
+        union.append(b)
+    choice: list[_Option | None] = [None] * n
+    failed: set[tuple[int, int]] = set()
+
+    def search(live: list[tuple[int, Sequence[_Option]]], taken: int) -> bool:
+        if not live:
+            return True
+        # (the key of :func:`_choose`: which links are left, and what is taken that the
+        # unions of their domains as given could touch)
+        rel = 0
+        ids = 0
+        for i, _ in live:
+            rel |= union[i]
+            ids |= 1 << i
+        key = (ids, taken & rel)
+        if key in failed:
+            return False
+        k = min(range(len(live)), key=lambda x: len(live[x][1]))
+        pick, dom = live[k]
+        rest = live[:k] + live[k + 1 :]
+        for o in dom:
+            nxt = []
+            ob = o.both
+            for j, dj in rest:
+                f = [x for x in dj if not x.both & ob] if ob & union[j] else dj
+                if not f:
+                    break
+                nxt.append((j, f))
+            else:
+                choice[pick] = o
+                if search(nxt, taken | ob):
+                    return True
+        failed.add(key)
+        return False
+
+    found = search(list(enumerate(doms)), 0)
+    search = None  # type: ignore[assignment]  # a recursive closure is a reference cycle
+    if not found:
+        return None
+    return [o for o in choice if o is not None]
+
+
 def _realise(c: _Candidate, options: Sequence[_Option]) -> _Candidate:
     """The plain route of sequence ``c`` run by ``options`` (one per link)."""
     stops = [c.stops[0]]
@@ -1513,8 +1621,8 @@ class _LinkEnumerator(_Enumerator):
         # best first
         in_reach: dict[tuple[int, int], tuple[list[tuple[int, int]], ...]] = {}
         # per avoided track, kept between runs (the greedy and list runs walk the same tree)
-        ways, cores, pairs, solutions, trios, trio_fits = self.memo.setdefault(
-            avoid, ({}, {}, {}, {}, {}, {})
+        ways, cores, pairs, solutions, trios, trio_fits, bits = self.memo.setdefault(
+            avoid, ({}, {}, {}, {}, {}, {}, {})
         )
 
         def options(x: int, y: int) -> tuple[_Option, ...]:
@@ -1635,33 +1743,63 @@ class _LinkEnumerator(_Enumerator):
                 found = cores[id(opts)] = (t, s, b)
             return found
 
-        def compatible(a: tuple[_Option, ...], b: tuple[_Option, ...]) -> bool:
-            """Some way of link a and some way of link b fit in one route."""
-            key = (id(a), id(b)) if id(a) < id(b) else (id(b), id(a))
-            found = pairs.get(key)
+        def link_bit(opts: tuple[_Option, ...]) -> int:
+            """The link's bit: a set of links is an int (the memo's keys, pairs, trios)."""
+            found = bits.get(id(opts))
             if found is None:
-                # (cores crossing: never; nothing of one anywhere on the other: always)
-                if link_core(a)[2] & link_core(b)[2]:
-                    found = False
-                elif not link_union(a) & link_union(b):
-                    found = True
-                else:
-                    # (a way of a that misses b's union fits any way of b)
-                    ub = link_union(b)
-                    theirs = [y.both for y in b]
-                    found = False
-                    for x in a:
-                        xb = x.both
-                        if not xb & ub:
+                found = bits[id(opts)] = 1 << len(bits)
+            return found
+
+        def clashes(opts: tuple[_Option, ...], bit: int, others: int) -> bool:
+            """Some link of the sequence (``link_opts``, bits ``others``) and no way of it
+            can run beside a way of link ``opts`` (bit ``bit``) in one route.  ``pairs``:
+            per link bit, [links asked about, those that clash], as bits."""
+            known = pairs.get(bit)
+            if known is None:
+                known = pairs[bit] = [0, 0]
+            if known[1] & others:
+                return True
+            todo = others & ~known[0]
+            if todo:
+                for x in link_opts:
+                    xb = link_bit(x)
+                    if xb & todo and not compatible(x, xb, opts, bit):
+                        return True
+            return False
+
+        def compatible(
+            a: tuple[_Option, ...], abit: int, b: tuple[_Option, ...], bbit: int
+        ) -> bool:
+            """Some way of link a and some way of link b fit in one route (recorded in
+            ``pairs`` both ways)."""
+            # (cores crossing: never; nothing of one anywhere on the other: always)
+            if link_core(a)[2] & link_core(b)[2]:
+                found = False
+            elif not link_union(a) & link_union(b):
+                found = True
+            else:
+                # (a way of a that misses b's union fits any way of b)
+                ub = link_union(b)
+                theirs = [y.both for y in b]
+                found = False
+                for x in a:
+                    xb = x.both
+                    if not xb & ub:
+                        found = True
+                        break
+                    for y in theirs:
+                        if not xb & y:
                             found = True
                             break
-                        for y in theirs:
-                            if not xb & y:
-                                found = True
-                                break
-                        if found:
-                            break
-                pairs[key] = found
+                    if found:
+                        break
+            for p, q in ((abit, bbit), (bbit, abit)):
+                known = pairs.get(p)
+                if known is None:
+                    known = pairs[p] = [0, 0]
+                known[0] |= q
+                if not found:
+                    known[1] |= q
             return found
 
         def link_union(opts: tuple[_Option, ...]) -> int:
@@ -1674,35 +1812,54 @@ class _LinkEnumerator(_Enumerator):
                 unions[id(opts)] = found
             return found
 
-        def learn_trio(opts: tuple[_Option, ...]) -> None:
+        def learn_trio(opts: tuple[_Option, ...]) -> bool:
             """After the sequence failed with link ``opts``: two links of it that cannot run
             with ``opts`` in one route, if there are such (pairs were ruled out already);
-            kept for every later sequence (most failures have such a small reason)."""
+            kept for every later sequence (most failures have such a small reason).  Whether
+            one was found."""
             # (some way of one crosses some way of the other exactly when their unions meet)
             mine = link_union(opts)
             near = [x for x in link_opts if mine & link_union(x)]
+            xb = link_bit(opts)
             for i, y in enumerate(near):
+                yb = link_bit(y)
                 for z in near[i + 1 :]:
-                    key = frozenset((id(opts), id(y), id(z)))
+                    zb = link_bit(z)
+                    key = xb | yb | zb
                     ok = trio_fits.get(key)
                     if ok is None:
                         # (:func:`_solve` of the three, with the cores and unions known)
                         trio = (opts, y, z)
                         doms = _propagate_one(
-                            [list(x) for x in trio],
+                            list(trio),
                             [link_core(x)[2] for x in trio],
                             [link_union(x) for x in trio],
                         )
-                        ok = trio_fits[key] = (
-                            doms is not None and _choose([0, 0, 0], doms, 0) is not None
-                        )
+                        ok = trio_fits[key] = doms is not None and _choose_route(doms) is not None
                     if not ok:
-                        for a, b, c in ((opts, y, z), (y, opts, z), (z, opts, y)):
-                            trios.setdefault(id(a), []).append((id(b), id(c)))
-                        return
+                        for a, bc in ((xb, yb | zb), (yb, xb | zb), (zb, xb | yb)):
+                            trios.setdefault(a, []).append(bc)
+                        return True
+            return False
+
+        def fixpoint_cut(cores: list[int]) -> list[int]:
+            """What each domain of a fixpoint with ``cores`` was cut by (the others' cores),
+            and nothing yet for one link added after them."""
+            n = len(cores)
+            out = [0] * (n + 1)
+            acc = 0
+            for i in range(n - 1, -1, -1):
+                out[i] = acc
+                acc |= cores[i]
+            acc = 0
+            for i in range(n):
+                out[i] |= acc
+                acc |= cores[i]
+            return out
 
         # per depth, the links so far with their ways propagated (None: not needed yet)
-        prefix: list[list[list[_Option]] | None] = [[]]
+        prefix: list[list[Sequence[_Option]] | None] = [[]]
+        link_set = [0]  # per depth, the bits of the links so far (:func:`link_bit`)
         prefix_cores: list[list[int] | None] = [[]]  # their cores (None: not known yet)
         work = self.work
         # exact searches walk each sequence once (from its root: its first stop in
@@ -1996,7 +2153,7 @@ class _LinkEnumerator(_Enumerator):
                             way = o
                             break
                 saved = None
-                narrowed: list[list[_Option]] | None = None
+                narrowed: list[Sequence[_Option]] | None = None
                 narrowed_cores: list[int] | None = None  # (their cores, when worked out)
                 if way is None and lc[2] & core_both:
                     # every way crosses track or a town the sequence must use: refuted
@@ -2008,19 +2165,18 @@ class _LinkEnumerator(_Enumerator):
                     # answer, or its refutation by a cheap proof, is looked up first (7E+7E
                     # at random 1858 p6 seed 20 #1219: the list of 1,753 sequences asked
                     # the cheap proofs 18,542 times, scanning 480,531 ways)
-                    skey = frozenset((*map(id, link_opts), id(opts)))
+                    # (the set of links as an int: one bit per link)
+                    lbit = link_bit(opts)
+                    others = link_set[-1]
+                    skey = others | lbit
                     if skey not in solutions and (
-                        # cheap proofs first: every way hits track (or a town) the sequence
-                        # must use, or the link cannot run beside one of the links already
-                        # taken, or three of its links were found unable to run in one route
-                        lc[2] & core_both
+                        # cheap proofs first: the link cannot run beside one of the links
+                        # already taken, or three of its links (or, in an exact search, a
+                        # set of them) were found unable to run in one route, or every way
+                        # hits track (or a town) the sequence must use
+                        clashes(opts, lbit, others)
+                        or any(bc & others == bc for bc in trios.get(lbit, ()))
                         or all(o.both & core_both for o in opts)
-                        or any(not compatible(x, opts) for x in link_opts)
-                        or any(
-                            a in present and b in present
-                            for present in (set(map(id, link_opts)),)
-                            for a, b in trios.get(id(opts), ())
-                        )
                     ):
                         solutions[skey] = (None, None)
                     if skey in solutions:
@@ -2042,12 +2198,30 @@ class _LinkEnumerator(_Enumerator):
                         done_cores = prefix_cores[-1]
                         if prefix[-1] is None:
                             done_cores = prefix_cores[-1] = []
-                            prefix[-1] = _propagate_one(
-                                [list(x) for x in link_opts],
-                                [link_core(x)[2] for x in link_opts],
-                                unions,
-                                done_cores,
-                            )
+                            up = prefix[-2] if len(prefix) > 1 else None
+                            up_cores = prefix_cores[-2] if len(prefix) > 1 else None
+                            if (
+                                up is not None
+                                and up_cores is not None
+                                and len(up) == len(link_opts) - 1
+                            ):
+                                # the node's parent was propagated (the links but the last,
+                                # in this order): only the last one is added to its fixpoint
+                                x = link_opts[-1]
+                                prefix[-1] = _propagate_one(
+                                    [*up, x],
+                                    [*up_cores, link_core(x)[2]],
+                                    unions,
+                                    done_cores,
+                                    fixpoint_cut(up_cores),
+                                )
+                            else:
+                                prefix[-1] = _propagate_one(
+                                    list(link_opts),
+                                    [link_core(x)[2] for x in link_opts],
+                                    unions,
+                                    done_cores,
+                                )
                         done = prefix[-1]
                         assert done is not None  # the prefix has a realisation
                         if done_cores is None:
@@ -2060,17 +2234,23 @@ class _LinkEnumerator(_Enumerator):
                         unions.append(link_union(opts))
                         narrowed_cores = []
                         narrowed = _propagate_one(
-                            [*(list(x) for x in done), list(opts)],
+                            [*done, opts],
                             [*done_cores, lc[2]],
                             unions,
                             narrowed_cores,
+                            fixpoint_cut(done_cores),
                         )
-                        solved = (
-                            None if narrowed is None else _choose([0] * len(narrowed), narrowed, 0)
-                        )
+                        solved = None if narrowed is None else _choose_route(narrowed)
                         order = [*link_opts, opts]
-                        if solved is None:
-                            learn_trio(opts)
+                        if solved is None and not learn_trio(opts) and once:
+                            # no trio to blame: the set of links itself is the reason,
+                            # refuting every sequence that holds them all (exact searches:
+                            # a budgeted one is charged for the questions it asks)
+                            m = skey
+                            while m:
+                                b = m & -m
+                                trios.setdefault(b, []).append(skey ^ b)
+                                m ^= b
                         solutions[skey] = (
                             None
                             if solved is None
@@ -2094,6 +2274,7 @@ class _LinkEnumerator(_Enumerator):
                 prefix_cores.append(narrowed_cores if narrowed is not None else None)
                 route.append(other)
                 link_opts.append(opts)
+                link_set.append(link_set[-1] | link_bit(opts))
                 witness.append(way)
                 on_route[other] = 1
                 if g:
@@ -2119,6 +2300,7 @@ class _LinkEnumerator(_Enumerator):
                 on_route[other] = 0
                 witness.pop()
                 link_opts.pop()
+                link_set.pop()
                 route.pop()
                 if saved is not None:
                     witness = saved
@@ -2161,7 +2343,14 @@ class _LinkEnumerator(_Enumerator):
         for x, stub in self.stubs.items():
             if not token[x] or vals[x] < need:
                 continue
-            opts = tuple(o for o in stub if not o.track & avoid) if avoid else stub
+            opts = stub
+            if avoid:
+                # (kept in the memo: ``link_core`` remembers a tuple by its id, which a freed
+                # tuple would hand on to the next one)
+                found = ways.get((x, -1))
+                if found is None:
+                    found = ways[(x, -1)] = tuple(o for o in stub if not o.track & avoid)
+                opts = found
             if not opts:
                 continue
             route[:] = [x]

@@ -19,6 +19,8 @@ from ferrovia.routes import DEFAULT_ROUTE_RULES, TrainSpec
 from ferrovia.routesearch import (
     _Candidate,
     _chain_set,
+    _choose,
+    _choose_route,
     _clash_sets,
     _clashing,
     _columns,
@@ -29,6 +31,7 @@ from ferrovia.routesearch import (
     _Nogoods,
     _Option,
     _propagate,
+    _propagate_one,
     _solve,
     best_routes,
 )
@@ -89,6 +92,62 @@ def test_ways_are_chosen_exactly_and_propagation_keeps_every_answer(question) ->
         assert kept is not None
         for answer in answers:  # propagation only drops ways no answer uses
             assert all(o in d for o, d in zip(answer, kept, strict=True))
+
+
+@st.composite
+def route_questions(draw: st.DrawFn) -> list[tuple[_Option, ...]]:
+    """The links of one route, each up to 8 ways over 8 track keys and 4 towns (crowded, so
+    that the greedy pass often fails and the backtracking runs)."""
+    return [
+        tuple(
+            option(t, s)
+            for t, s in draw(
+                st.lists(
+                    st.tuples(st.integers(1, (1 << 8) - 1), st.integers(0, (1 << 4) - 1)),
+                    min_size=1,
+                    max_size=8,
+                )
+            )
+        )
+        for _ in range(draw(st.integers(1, 6)))
+    ]
+
+
+@settings(max_examples=400, deadline=None)
+@given(route_questions())
+def test_one_routes_choice_is_the_general_ones(links) -> None:  # type: ignore[no-untyped-def]
+    """:func:`_choose_route` (track and towns as one mask, failures keyed by one int)
+    returns the very choice :func:`_choose` returns for one route -- the listing's
+    realisation, and so what a budgeted search is charged, depends on it -- and, with
+    :func:`_propagate_one` from a fixpoint (``cut``), the same domains as propagating every
+    link afresh."""
+    n = len(links)
+    found = _choose_route(links)
+    assert found == _choose([0] * n, [list(x) for x in links], 0)
+    event("fits" if found is not None else "cannot fit")
+    if n < 2:
+        return
+    whole = _propagate_one(list(links))
+    # the links but the last propagated, then the last one added to that fixpoint
+    cores: list[int] = []
+    done = _propagate_one(list(links[:-1]), out_cores=cores)
+    assume(done is not None)
+    assert done is not None
+    cut = [0] * n
+    for i in range(n - 1):
+        for j, c in enumerate(cores):
+            if j != i:
+                cut[i] |= c
+    last_core = -1
+    for o in links[-1]:
+        last_core &= o.both
+    unions = [-1] * n
+    added = _propagate_one([*done, links[-1]], [*cores, last_core], unions, None, cut)
+    if whole is None:
+        assert added is None
+    else:
+        assert added is not None
+        assert [list(d) for d in added] == [list(d) for d in whole]
 
 
 def test_a_failed_branch_does_not_refute_one_whose_links_kept_more_ways() -> None:
