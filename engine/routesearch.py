@@ -352,7 +352,9 @@ the twin starts' list (_START_PART 4 or 2: that list 23 -> 52/75 ms, the main li
 Session 11, the combination (callgrind instructions of one cold search, the combination's
 share in brackets; every change gives the same totals, routes and candidate counts on the
 57 dumps of /tmp/s11, exact and budgeted): #979 1,079.0M (281.3M) -> 1,047.5M (249.9M),
-#940 558.9M (207.2M) -> 532.9M (181.1M), #987 548.5M (110.2M) -> 535.4M (96.8M).  At #979
+#940 558.9M (207.2M) -> 532.9M (181.1M), #987 548.5M (110.2M) -> 535.4M (96.8M); random
+1858 p6 seed 20 #1219 2,295.2M (77.2M) -> 2,289.2M (71.2M), seed 7 #1720 (13,002 candidates,
+not indexed) 2,580.7M (68.7M) -> 2,582.9M (70.3M).  At #979
 the combination tries 221 lead sequences, looks at 1,031 partners (398 one by one, 633
 through the index), and asks 191 pair questions of which 189 fail: 124 are refuted by
 learnt reasons, 67 went to the CSP (65 failed and were learnt from, 14 without a reason).
