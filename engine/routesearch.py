@@ -96,7 +96,8 @@ total revenue no legal combination beats.  The algorithm:
    remembered), so earlier routes may switch ways.  A pair of sequences that fails teaches
    its small reason (:class:`_Nogoods`: a link of one against a link, or two links, of the
    other), refuted next time by ANDs of link masks (6E+7E at random-s108-p6 #1249: 5,062
-   failed pairs had 329 reasons).  Identical trains bound each other: those after a train take
+   failed pairs had 329 reasons); a reason the links' cores show is looked for before
+   the CSP, which it then saves.  Identical trains bound each other: those after a train take
    its candidates or later ones, so each earns at most what it takes.  What is returned is
    plain routes.
 8. *Two plain trains* (:func:`_pair_search`, when the lists of step 6 pass 200,000 and no
@@ -378,6 +379,41 @@ anyway); the link a way last emptied checked first (170M -> 183M); two links lef
 as a pair of scans (-0.2M).  Of the listing's CSP time most is the searches that fail:
 109 of 554 calls, 920 nodes, 175,246 ways filtered (72 of those calls are of three links,
 mostly ``learn_trio``'s).
+
+Session 11, the combination (callgrind instructions of one cold search, the combination's
+share in brackets; every change gives the same totals, routes and candidate counts on the
+57 dumps of /tmp/s11, exact and budgeted): #979 1,079.0M (281.3M) -> 1,047.5M (249.9M),
+#940 558.9M (207.2M) -> 532.9M (181.1M), #987 548.5M (110.2M) -> 535.4M (96.8M); random
+1858 p6 seed 20 #1219 2,295.2M (77.2M) -> 2,289.2M (71.2M), seed 7 #1720 (13,002 candidates,
+not indexed) 2,580.7M (68.7M) -> 2,582.9M (70.3M).  At #979
+the combination tries 221 lead sequences, looks at 1,031 partners (398 one by one, 633
+through the index), and asks 191 pair questions of which 189 fail: 124 are refuted by
+learnt reasons, 67 went to the CSP (65 failed and were learnt from, 14 without a reason).
+
+- A reason is first looked for in the links' cores alone (:meth:`_Nogoods.quick`: a link
+  of one route every way of which runs over the core of one link of the other, or of two),
+  before the CSP: 34 of the 67 CSPs at #979 (11 of 49 at #940), -9M.
+- :meth:`_Nogoods._fit`'s question of a link beside two links of the other route: when a
+  way of it is clear of both, the answer is yes without the CSP of those two, which are
+  links of one listed route and so always fit (-8.6M at #979).
+- :func:`_fit_beside` builds the ways of the third link beside a way of the first only for
+  the first way of the second that is clear of it (most such questions fit at once; -8.5M).
+- A sequence that fits the run by its witness stays a sequence in the run and is realised
+  only if returned (#940: 383 lead sequences realised for nothing; -5M at #979, -8M at #940).
+- The last train, when only a few candidates (:data:`_FEW_LEFT`) are above what it must
+  earn, makes the two cheap tests on those alone rather than OR-ing the whole list's index
+  for the routes taken (#940: 106 of 383 leads had 2 left; -9M there, -0.2M at #979).
+
+Measured and not kept: the routes taken propagated only once a candidate passes the test
+of their cores as listed (#979 +0.4M: most leads that grow a core ask a question anyway);
+no learning at all (#979 +8M, #940 -15M); no learning after a CSP once the cores gave none
+(Python line events: #979 +4.5 %, #940 -6.5 %, #987 +7 %); a candidate's links as listed
+rather than propagated on their own in its pair questions (#979 line events +18 %: fewer
+reasons); a taken sequence's clashes ORed from per-link sets (links recur) rather than per
+core bit (line events +3.5 %); the run to beat set to the optimum from the start (an upper
+limit of what finding it sooner can give): #979 -1.3 % and #940 -3 % of the combination's
+line events, #987 -30 %; in the search of a triple reason, only the pairs of links whose
+unions cover every way (line events +16 %).
 
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
@@ -2879,6 +2915,7 @@ _INDEX_AFTER = 8
 #: indexing early cost 150M, 768M -> 918M; #1167, 7E+6E, 953: +37M, 3,910M -> 3,947M)
 _INDEX_EARLY_AT_MOST = 2000
 _BESIDE_PAIRS = 4096  # pairs of ways a question of three links scans before a CSP
+_FEW_LEFT = 16  # candidates left above the bar that are tested one by one, not by the index
 #: the work budget (:class:`Work`) of the searches of play -- ``legal_actions``' run and the
 #: greedy bot's -- so no listing waits on an exponential corner.  Not a rule: chosen on this
 #: machine (session 8, CPU, load 3-4) so that the slowest cold budgeted search of 112 dumps
@@ -3115,7 +3152,7 @@ class _Nogoods:
             near = self.union[y] | self.union[z]
             ways = self.ways
             if any(not o.track & near for o in ways[one]):
-                found = self.fits[key] = self._fit_same(y, z)
+                found = self.fits[key] = True
             else:
                 found = _fit_beside(ways[one], ways[y], ways[z])
                 if found is not None:
@@ -3135,6 +3172,58 @@ class _Nogoods:
         if found is None:
             found = self.fits[key] = _solve([(1, self.ways[y]), (1, self.ways[z])]) is not None
         return found
+
+    def quick(self, a: tuple[int, tuple[int, ...]], b: tuple[int, tuple[int, ...]]) -> bool:
+        """Whether a reason of routes ``a`` and ``b`` not fitting shows in their links' cores
+        alone -- a link of one every way of which runs over the core of one link of the
+        other (a pair), or over the cores of two (a triple) -- and if so keep it.  Bit tests,
+        so asked before the CSP (#979: 34 of 67 CSPs saved)."""
+        core, ways = self.core, self.ways
+        for (_, mine), (_, theirs) in ((a, b), (b, a)):
+            if not theirs:
+                continue
+            cores = [core[y] for y in theirs]
+            every = 0
+            for m in cores:
+                every |= m
+            for x in mine:
+                # per way of x, the links of the other route whose core it runs over
+                sets = []
+                for o in ways[x]:
+                    t = o.track
+                    if not t & every:
+                        break
+                    hit = 0
+                    for j, m in enumerate(cores):
+                        if t & m:
+                            hit |= 1 << j
+                    sets.append(hit)
+                else:
+                    common = -1
+                    for hit in sets:
+                        common &= hit
+                    if common:
+                        y = theirs[(common & -common).bit_length() - 1]
+                        self.pair[x] = self.pair.get(x, 0) | 1 << y
+                        self.pair[y] = self.pair.get(y, 0) | 1 << x
+                        return True
+                    # two links: one of those the first way runs over, and one every way
+                    # that misses it runs over
+                    first = sets[0]
+                    while first:
+                        low = first & -first
+                        first ^= low
+                        rest = -1
+                        for hit in sets:
+                            if not hit & low:
+                                rest &= hit
+                        if rest:
+                            y = theirs[low.bit_length() - 1]
+                            z = theirs[(rest & -rest).bit_length() - 1]
+                            if y != z:  # (one link listed twice would make it a pair)
+                                self.triple.setdefault(x, []).append(1 << y | 1 << z)
+                                return True
+        return False
 
     def learn(self, a: tuple[int, tuple[int, ...]], b: tuple[int, tuple[int, ...]]) -> None:
         """Find and keep a small reason why routes ``a`` and ``b`` cannot fit (if there is one:
@@ -3168,16 +3257,20 @@ def _fit_beside(xs: Sequence[_Option], ys: Sequence[_Option], zs: Sequence[_Opti
     left = _BESIDE_PAIRS
     for o in xs:
         ot = o.track
-        mine = [p.both for p in ys if not p.track & ot]
-        if not mine:
-            continue
-        theirs = [q.both for q in zs if not q.track & ot]
-        if not theirs:
-            continue
-        left -= len(mine) * len(theirs)
-        if left < 0:
-            return None
-        for pb in mine:
+        theirs: list[int] | None = None
+        for p in ys:
+            if p.track & ot:
+                continue
+            if theirs is None:
+                # (built for the first way of ``ys`` beside ``o`` only: the first pair
+                # usually fits)
+                theirs = [q.both for q in zs if not q.track & ot]
+                if not theirs:
+                    break
+            left -= len(theirs)
+            if left < 0:
+                return None
+            pb = p.both
             for qb in theirs:
                 if not pb & qb:
                     return True
@@ -3307,7 +3400,8 @@ def _combine(
     best_total = lower
     best_run: list[_Candidate | None] | None = None
     taken: list[_Candidate | None] = [None] * n  # as listed
-    real: list[_Candidate | None] = [None] * n  # as run now (plain)
+    #: as run now: plain routes, or a sequence run by its witness (realised when returned)
+    real: list[_Candidate | None] = [None] * n
     joint: dict[tuple[int, ...], list[_Option] | None] = {}
     own: dict[int, list[list[_Option]]] = {}  # a sequence's ways, propagated on their own
     own_known: dict[int, list[tuple[int, int, int, int]]] = {}  # ... their cores and unions
@@ -3329,7 +3423,9 @@ def _combine(
             if not c.mask & track:
                 return [*real[:i], c, *real[i + 1 :]]
         elif not c.mask & track:
-            return [*real[:i], _realise(c, c.witness), *real[i + 1 :]]
+            # (the sequence stands for its witness's route, whose track is ``c.mask``: made
+            # a plain route only if it is in the run returned -- #940: 383 lead sequences)
+            return [*real[:i], c, *real[i + 1 :]]
         seqs = [j for j in range(i) if taken[j] is not None and taken[j].links is not None]  # type: ignore[union-attr]
         if not seqs:
             if c.links is None:
@@ -3446,7 +3542,7 @@ def _combine(
                 # two sequences: first what failed questions taught (links that cannot run
                 # beside each other), and a new failure teaches its small reason
                 a, b = (nogoods.links(id(t), own[id(t)]) for t in group)
-                if nogoods.refutes(a, b):
+                if nogoods.refutes(a, b) or nogoods.quick(a, b):
                     joint[key] = None
                     return None
                 joint[key] = _solve(links, fixed, known)
@@ -3587,7 +3683,25 @@ def _combine(
         # candidate passes the bound here (#979: 81 of 160 sequences taken first had none)
         grow = work is None and i > 0
         more = 0  # ... and the positions of the candidates that clash with those
-        if indexed:
+        few_left = False
+        if indexed and work is None and i == n - 1:
+            # the last train: only the candidates above ``best_total - total`` can improve
+            # the run, and when they are few the two cheap tests are made on those alone
+            # rather than on the whole list through its index (#940: 106 of 383 leads had
+            # 2 left; the same candidates are looked at, in the same order)
+            end = bisect.bisect_left(negated[cid], total - best_total)
+            if end - low <= _FEW_LEFT:
+                few_left = True
+                index(cands)
+                for k in range(low, end):
+                    c = cands[k]
+                    if (c.core if c.links is not None else c.mask) & core:
+                        continue
+                    c_touch, c_through, c_hit = mask_of(c)
+                    if c_hit & touch or c_touch & hit or c_through & through & three:
+                        continue
+                    open_ |= 1 << k
+        if indexed and not few_left:
             index(cands)
             open_ = ~((1 << low) - 1)
             for t in taken[:i]:
@@ -3611,7 +3725,12 @@ def _combine(
                         if t is not None and t.links is not None and not t.settled:
                             extra = taken_core(t) & ~t.core
                             core |= extra
-                            if indexed and extra:
+                            if few_left and extra:
+                                for j in bit_positions(open_):
+                                    d = cands[j]
+                                    if (d.core if d.links is not None else d.mask) & extra:
+                                        more |= 1 << j
+                            elif indexed and extra:
                                 more |= grown_clash(cands, t, extra)
                 if more >> k & 1:
                     continue
@@ -3688,4 +3807,8 @@ def _combine(
     search = None  # type: ignore[assignment]  # (a reference cycle: freed now)
     if best_run is None:
         return incumbent
-    return {lists[i][0]: r for i, r in enumerate(best_run) if r is not None}
+    return {
+        lists[i][0]: r if r.links is None else _realise(r, r.witness)
+        for i, r in enumerate(best_run)
+        if r is not None
+    }

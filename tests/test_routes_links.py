@@ -519,7 +519,8 @@ def test_learnt_reasons_only_refute_pairs_that_cannot_fit(pairs) -> None:  # typ
 @given(route_pairs())
 def test_nogoods_fit_answers_as_trying_every_choice(pairs) -> None:  # type: ignore[no-untyped-def]
     """The shortcuts of ``_Nogoods._fit`` (unions apart, cores crossing, a way clear of two
-    links) answer as trying every choice does, for a link beside one or two of another route."""
+    links) answer as trying every choice does, for a link beside one or two of another route
+    -- two that route can run together, as the links of a listed route always can."""
     nogoods = _Nogoods()
     for n, (one, other) in enumerate(pairs):
         nogoods.links(2 * n, one)
@@ -530,12 +531,47 @@ def test_nogoods_fit_answers_as_trying_every_choice(pairs) -> None:  # type: ign
         every = any(fits(groups, c, 0) for c in itertools.product(ways[x], ways[y]))
         assert nogoods._fit(x, y) == every
         for z in range(len(ways)):
-            if z == y:
+            if z == y or _solve([(1, ways[y]), (1, ways[z])]) is None:
                 continue
             groups = [(0, ways[x]), (1, ways[y]), (1, ways[z])]
             every = any(fits(groups, c, 0) for c in itertools.product(*(w for _, w in groups)))
             assert nogoods._fit(x, y, z) == every
             event("fits" if every else "cannot fit")
+
+
+@settings(max_examples=300, deadline=None)
+@given(route_pairs())
+def test_reasons_seen_in_the_cores_alone_are_exact(pairs) -> None:  # type: ignore[no-untyped-def]
+    """``_Nogoods.quick`` says two routes cannot fit only when no choice of ways fits, and
+    keeps a reason that refutes them (and, by the learnt reasons test, only impossible ones);
+    a link of one every way of which runs over another's core is always seen."""
+    nogoods = _Nogoods()
+    for n, (one, other) in enumerate(pairs):
+        groups = [(0, opts) for opts in one] + [(1, opts) for opts in other]
+        answers = [c for c in itertools.product(*(o for _, o in groups)) if fits(groups, c, 0)]
+        a = nogoods.links(2 * n, one)
+        b = nogoods.links(2 * n + 1, other)
+        pinned = any(
+            all(o.track & nogoods.core[y] for o in nogoods.ways[x])
+            for p, q in ((a, b), (b, a))
+            for x in p[1]
+            for y in q[1]
+        )
+        if nogoods.quick(a, b):
+            assert not answers
+            assert nogoods.refutes(a, b)
+            event("a reason in the cores")
+        else:
+            assert not pinned
+    ways = nogoods.ways
+    for x, mask in nogoods.pair.items():
+        for y in range(len(ways)):
+            if mask >> y & 1:
+                assert _solve([(0, ways[x]), (1, ways[y])]) is None
+    for x, masks in nogoods.triple.items():
+        for m in masks:
+            y, z = (i for i in range(len(ways)) if m >> i & 1)
+            assert _solve([(0, ways[x]), (1, ways[y]), (1, ways[z])]) is None
 
 
 routes_masks = st.tuples(
