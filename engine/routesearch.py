@@ -382,10 +382,10 @@ mostly ``learn_trio``'s).
 
 Session 11, the combination (callgrind instructions of one cold search, the combination's
 share in brackets; every change gives the same totals, routes and candidate counts on the
-57 dumps of /tmp/s11, exact and budgeted): #979 1,079.0M (281.3M) -> 1,047.5M (249.9M),
-#940 558.9M (207.2M) -> 532.9M (181.1M), #987 548.5M (110.2M) -> 535.4M (96.8M); random
-1858 p6 seed 20 #1219 2,295.2M (77.2M) -> 2,289.2M (71.2M), seed 7 #1720 (13,002 candidates,
-not indexed) 2,580.7M (68.7M) -> 2,582.9M (70.3M).  At #979
+57 dumps of /tmp/s11, exact and budgeted): #979 1,079.0M (281.3M) -> 1,039.1M (241.8M),
+#940 558.9M (207.2M) -> 514.2M (162.6M), #987 548.5M (110.2M) -> 523.0M (84.7M); random
+1858 p6 seed 20 #1219 2,295.2M (77.2M) -> 2,275.0M (57.2M), seed 7 #1720 (13,002 candidates,
+not indexed) 2,580.7M (68.7M) -> 2,572.3M (60.6M).  At #979
 the combination tries 221 lead sequences, looks at 1,031 partners (398 one by one, 633
 through the index), and asks 191 pair questions of which 189 fail: 124 are refuted by
 learnt reasons, 67 went to the CSP (65 failed and were learnt from, 14 without a reason).
@@ -403,6 +403,11 @@ learnt reasons, 67 went to the CSP (65 failed and were learnt from, 14 without a
 - The last train, when only a few candidates (:data:`_FEW_LEFT`) are above what it must
   earn, makes the two cheap tests on those alone rather than OR-ing the whole list's index
   for the routes taken (#940: 106 of 383 leads had 2 left; -9M there, -0.2M at #979).
+- A pair question sets out the CSP's links only when neither learnt reasons nor the cores
+  answered it (-2.5M at #979).
+- :class:`_Index` ranks its busy keys by the columns of the transposed sample of cores
+  (:func:`_columns`, popcounts) rather than key by key: the same groups on every dump, and
+  #979 -5.6M, #940 -18.4M (two lists, so two indexes).
 
 Measured and not kept: the routes taken propagated only once a candidate passes the test
 of their cores as listed (#979 +0.4M: most leads that grow a core ask a question anyway);
@@ -413,7 +418,10 @@ reasons); a taken sequence's clashes ORed from per-link sets (links recur) rathe
 core bit (line events +3.5 %); the run to beat set to the optimum from the start (an upper
 limit of what finding it sooner can give): #979 -1.3 % and #940 -3 % of the combination's
 line events, #987 -30 %; in the search of a triple reason, only the pairs of links whose
-unions cover every way (line events +16 %).
+unions cover every way (line events +16 %); at most 8, 16 or 32 new questions of three links
+per failure learnt from (line events at 16: #979 -1.6 %, #940 +0.3 %, #987 +5.6 %).  (Line
+events count a loop's steps and not a comprehension's: :func:`_fit_beside`'s change above
+was +2.5 % in them and -8.5M in callgrind, so every change kept was decided by callgrind.)
 
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
@@ -2967,15 +2975,18 @@ class _Index:
     for a partner skips whole groups that conflict there."""
 
     def __init__(self, cands: list[_Candidate]) -> None:
-        freq: dict[int, int] = {}
         cores = [c.core if c.links is not None else c.mask for c in cands]
-        for m in cores[:: max(1, len(cands) // 256)]:
-            while m:
-                low = m & -m
-                freq[low] = freq.get(low, 0) + 1
-                m ^= low
+        # the ten keys most used in a sample of cores (ties: the key met first, scanning
+        # the sample in order, each core's keys lowest first); counted by columns of the
+        # transposed sample (:func:`_columns`: bit k of a column is row k) rather than
+        # key by key (#979: 3 % of the combination's line events)
+        columns = _columns(cores[:: max(1, len(cands) // 256)])
+        ranked = sorted(
+            columns.items(),
+            key=lambda kv: (-kv[1].bit_count(), (kv[1] & -kv[1]).bit_length(), kv[0]),
+        )
         hot = 0
-        for b, _ in sorted(freq.items(), key=lambda kv: -kv[1])[:10]:
+        for b, _ in ranked[:10]:
             hot |= b
         groups: dict[int, list[int]] = {}
         for i, m in enumerate(cores):
@@ -3530,26 +3541,26 @@ def _combine(
             if work is not None:  # a joint question: the ways it looks at
                 work.charge(sum(len(x) for t in group if t.links is not None for x in t.links))
             fixed = 0
-            links: list[tuple[int, Sequence[_Option]]] = []
-            known: list[tuple[int, int, int, int]] = []
-            for slot, t in enumerate(group):
+            for t in group:
                 if t.links is None:
                     fixed |= t.mask
-                else:
-                    links.extend((slot, opts) for opts in own_ways(t))
-                    known.extend(own_known[id(t)])
             if len(group) == 2 and not fixed:
                 # two sequences: first what failed questions taught (links that cannot run
                 # beside each other), and a new failure teaches its small reason
-                a, b = (nogoods.links(id(t), own[id(t)]) for t in group)
+                a, b = (nogoods.links(id(t), own_ways(t)) for t in group)
                 if nogoods.refutes(a, b) or nogoods.quick(a, b):
                     joint[key] = None
                     return None
-                joint[key] = _solve(links, fixed, known)
-                if joint[key] is None:
-                    nogoods.learn(a, b)
-            else:
-                joint[key] = _solve(links, fixed, known)
+            # (the CSP's links set out only now: most pair questions end above)
+            links: list[tuple[int, Sequence[_Option]]] = []
+            known: list[tuple[int, int, int, int]] = []
+            for slot, t in enumerate(group):
+                if t.links is not None:
+                    links.extend((slot, opts) for opts in own_ways(t))
+                    known.extend(own_known[id(t)])
+            joint[key] = _solve(links, fixed, known)
+            if joint[key] is None and len(group) == 2 and not fixed:
+                nogoods.learn(a, b)
         return joint[key]
 
     meets: dict[int, tuple[int, int, int]] = {}
