@@ -352,7 +352,10 @@ the twin starts' list (_START_PART 4 or 2: that list 23 -> 52/75 ms, the main li
 Session 11, the listing's joint questions (#979's main list: 3,321 extensions reach the way
 check, 2,056 do not fit the realisation; 522 refuted by the link's core, 351 remembered, 616
 by a pair of links, 170 by a trio, 397 CSPs of which 154 fail in propagation and 32 in the
-backtracking; callgrind, one cold search, #979 1,082.7M -> 962.9M, -11 %):
+backtracking; callgrind, one cold search, #979 1,082.7M -> 962.9M, -11 %; #940 560.5M ->
+534.2M, #987 546.4M -> 510.5M, random 1858 p6 seed 20 #1219 2,299.3M -> 2,170.7M, seed 7
+#1720 2,426.5M -> 2,358.5M; the 57 dumps give the same totals, flags, routes and
+candidates, exact and budgeted; India's M trains do not run by sequences):
 
 - A link has a bit (per avoided track), so a set of links is an int: the memo's key (was a
   frozenset of ids per question), the pairs of links that cannot run together (per link,
@@ -376,7 +379,10 @@ backtracking (no two alike: 170.0M in :func:`_choose_route` either way); domains
 with the ways that fit beside a way worked out once per (link, way, link) (170M -> 246M:
 a failing search fails mostly by the forward check, which scans each link once per way
 anyway); the link a way last emptied checked first (170M -> 183M); two links left solved
-as a pair of scans (-0.2M).  Of the listing's CSP time most is the searches that fail:
+as a pair of scans (-0.2M); a way whose footprint on the links left holds that of a way
+that failed there skipped (it must fail too: #979 -5.5M, but #940 +0.8M, #987 +4.8M);
+trios learnt only when propagation refutes them (no backtracking in ``learn_trio``: #979
++2.8M).  Of the listing's CSP time most is the searches that fail:
 109 of 554 calls, 920 nodes, 175,246 ways filtered (72 of those calls are of three links,
 mostly ``learn_trio``'s).
 
