@@ -348,6 +348,22 @@ random 1858 p6 seed 7 #1869 1,765M -> 2,214M and #1720 2,561M -> 3,050M); a lowe
 the twin starts' list (_START_PART 4 or 2: that list 23 -> 52/75 ms, the main list 87 ->
 69/49 ms, net slower).
 
+Session 11, the walks (callgrind instructions of one cold search; the same totals, routes
+and candidate counts on the 57 dumps of session 11, exact and budgeted): #979 1,082.9M ->
+1,035.1M.  Work not done again: what a run reads per stop and the paying stops in reach of
+two stops are kept on the enumerator between runs (#979's nine partner searches worked them
+out each time: 185k of their line events -> 72k with the next change); an exact search
+avoiding track does not step to a link whose ways all run over it (636 of 881 such links
+were found only after both bounds), and a link's ways are filtered only when the avoided
+track meets some of them (1,082.9M -> 1,042.5M); a search's best route beside some track
+is remembered (the first twin start is the best route, whose partner the greedy run has just
+looked for); a neighbour's tables are read in one tuple; the first way of a link that fits
+the realisation is remembered by the taken track and towns its ways can meet (#979 2,608
+scans of 30 ways on average for 818 answers, random 1858 p6 seed 7 #1720 21,845 for 497; the
+main list's walk run again warm 161.9M -> 143.9M; 1,035.1M in all).
+Measured and not kept: the partner searches' answers shared with the unavoided ones (#979's
+partner searches ask no joint question: what they cost was the walk, above).
+
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
 reported as inexact.
@@ -1385,6 +1401,29 @@ class _LinkEnumerator(_Enumerator):
         #: (:meth:`_walks`, its first step to a stop above that neighbour and after the root)
         self.arm_rows: dict[tuple[int, int], list[int]] = {}
         self.places = {(x, y): i for x, ys in self.link_adj.items() for i, y in enumerate(ys)}
+        #: per link, the track every way uses and the track some way uses: a run avoiding
+        #: track knows most links' ways left without a scan (#979's partner searches)
+        self.link_track: dict[tuple[int, int], tuple[int, int]] = {}
+        for xy, opts in self.links.items():
+            common, some = -1, 0
+            for o in opts:
+                common &= o.track
+                some |= o.track
+            self.link_track[xy] = (common, some)
+        #: what a run reads per stop, and the paying stops in reach of two stops
+        #: (:meth:`run`'s ``reach_both``): the same for every run, kept between them (#979's
+        #: nine partner searches worked them out again, a third of their walks)
+        self.per_stop: tuple[list[Any], ...] | None = None
+        #: per tail, its neighbours by link with their rows of the path bound (:meth:`run`)
+        self.steps: dict[int, list[tuple[Any, ...]]] | None = None
+        self.in_reach2: dict[
+            tuple[int, int, int], tuple[list[tuple[int, int, bool]], list[Any]]
+        ] = {}
+        self.in_reach: dict[tuple[int, int], tuple[list[tuple[int, int]], ...]] = {}
+        #: (id of a link's ways, the taken track and towns they can meet) -> the first way
+        #: that fits there (None: none); the links as listed only, which live as long as
+        #: the enumerator (:meth:`run`)
+        self.fits: dict[tuple[int, int], _Option | None] = {}
 
     def _walks(self) -> dict[tuple[int, int], list[int]] | None:
         """Per (previous stop, tail) -- previous -1 at a route's first stop -- and per distance
@@ -1492,30 +1531,53 @@ class _LinkEnumerator(_Enumerator):
         vals = self.vals
         row_of, row_limit, kind_ok = self.row_of, self.row_limit, self.kind_ok
         prune_row = self.prune_row
-        groups = [s.groups for s in stops]
-        dull = [vals[i] == 0 and not token[i] for i in range(len(stops))]
+        if self.per_stop is None:
+            self.per_stop = (
+                [s.groups for s in stops],
+                [vals[i] == 0 and not token[i] for i in range(len(stops))],
+                [st.visit_cost for st in stops],
+                [self.unit(i) for i in range(len(stops))],
+            )
+        groups, dull, cost, unit = self.per_stop
         divisor = self.divisor
-        cost = [st.visit_cost for st in stops]
-        unit = [self.unit(i) for i in range(len(stops))]
         near = self.near
         end_only = self.end_only
         shift = self.shift
         prune_limit = row_limit[prune_row] if prune_row >= 0 else 0
         all_links = self.links
         walks = self.walks
-        # per tail, its neighbours by link with their rows of the path bound (one lookup)
-        steps = {
-            x: [(y, walks[(x, y)] if walks is not None else None) for y in ys]
-            for x, ys in self.link_adj.items()
-        }
+        # per tail, its neighbours by link with their rows of the path bound and everything
+        # the walk reads of them (one lookup, unpacked at once)
+        steps = self.steps
+        if steps is None:
+            steps = self.steps = {
+                x: [
+                    (
+                        y,
+                        walks[(x, y)] if walks is not None else None,
+                        row_of[y],
+                        cost[y],
+                        kind_ok[y],
+                        groups[y],
+                        token[y],
+                        to_token[y],
+                        unit[y],
+                        vals[y],
+                    )
+                    for y in ys
+                ]
+                for x, ys in self.link_adj.items()
+            }
         # per (stop, distance units left): its paying stops in reach (:meth:`near`) -- those
         # a route can pass, those it can only end at, the uncounted ones -- as (value, stop),
         # best first
-        in_reach: dict[tuple[int, int], tuple[list[tuple[int, int]], ...]] = {}
+        in_reach = self.in_reach
         # per avoided track, kept between runs (the greedy and list runs walk the same tree)
         ways, cores, pairs, solutions, trios, trio_fits = self.memo.setdefault(
             avoid, ({}, {}, {}, {}, {}, {})
         )
+        link_track = self.link_track
+        fits = self.fits
 
         def options(x: int, y: int) -> tuple[_Option, ...]:
             if x > y:
@@ -1524,9 +1586,19 @@ class _LinkEnumerator(_Enumerator):
             if found is None:
                 found = all_links[(x, y)]
                 if avoid:
-                    found = tuple(o for o in found if not o.track & avoid)
+                    common, some = link_track[(x, y)]
+                    if common & avoid:
+                        found = ()  # (every way runs over the avoided track)
+                    elif some & avoid:
+                        found = tuple(o for o in found if not o.track & avoid)
                 ways[(x, y)] = found
             return found
+
+        if avoid and self.work is None:
+            # an exact search does not look at a link whose ways all run over the avoided
+            # track (a budgeted one keeps the steps its work was charged for): #979's
+            # partner searches found 636 of 881 such links after bounding the sequence
+            steps = {x: [t for t in ts if options(x, t[0])] for x, ts in steps.items()}
 
         out: list[_Candidate] = []
         best: list[_Candidate] = []
@@ -1710,7 +1782,7 @@ class _LinkEnumerator(_Enumerator):
         once = work is None
         # per (stop, root, units left): the paying stops in reach of either, best first, as
         # (value, stop, a stop a route can only end at), and the free ones (value, stop)
-        in_reach2: dict[tuple[int, int, int], tuple[list[tuple[int, int, bool]], list[Any]]] = {}
+        in_reach2 = self.in_reach2
 
         def reach_both(
             x: int, y: int, left: int
@@ -1882,32 +1954,32 @@ class _LinkEnumerator(_Enumerator):
                 witness.reverse()
             taken_both = track | passed << shift
             core_both = core_t | core_s << shift
-            for other, walk_row in steps.get(tail, ()) if grow else ():
+            # (the units left at this node: a step to ``other`` leaves this less its unit)
+            units = prune_limit - counts[prune_row] if prune_row >= 0 else inf
+            for other, walk_row, row, c, ok, g, tk, tt, u, worth in (
+                steps.get(tail, ()) if grow else ()
+            ):
                 if work is not None:
                     work.charge()  # a step looked at
                 if on_route[other] or other <= above:
                     continue
-                row = row_of[other]
                 if row_limit:
-                    if not kind_ok[other]:
+                    if not ok:
                         continue
-                    if row >= 0 and counts[row] + cost[other] > row_limit[row]:
+                    if row >= 0 and counts[row] + c > row_limit[row]:
                         continue
-                g = groups[other]
                 if g and not group_used.isdisjoint(g):
                     continue
-                tok = has_token or token[other]
+                # (without a binding row: no unit, and inf left)
+                left = units - u
+                tok = has_token or tk
                 if not tok:
-                    tt = to_token[other]
                     if phase == 1 and root_token < tt:
                         tt = root_token  # (the station may be reached from the root's side)
-                    if tt >= inf:
-                        continue
-                    if prune_row >= 0 and prune_limit - counts[prune_row] - unit[other] < tt:
+                    if tt >= inf or left < tt:
                         continue
                 # the longer sequence's bound, before its ways are looked at or solved (7E at
                 # random 1858 p6 seed 20 #1060: most CSPs were for sequences it cuts at once)
-                left = prune_limit - counts[prune_row] - unit[other] if prune_row >= 0 else inf
                 path_top = inf  # (the path bound, when there are walks)
                 if walk_row is not None:
                     if phase == 1 and root_open:
@@ -1917,12 +1989,10 @@ class _LinkEnumerator(_Enumerator):
                         if root_row is None:
                             root_row = arm_row(a1, root)
                         path_top = (
-                            raw
-                            + vals[other]
-                            + max(map(_add, walk_row[: left + 1], root_row[left::-1]))
+                            raw + worth + max(map(_add, walk_row[: left + 1], root_row[left::-1]))
                         )
                     else:
-                        path_top = raw + vals[other] + walk_row[left]
+                        path_top = raw + worth + walk_row[left]
                     if path_top < need:
                         continue
                 if phase == 1:
@@ -1931,7 +2001,7 @@ class _LinkEnumerator(_Enumerator):
                     both = in_reach2.get((other, root, left) if root_open else (other, other, left))
                     if both is None:
                         both = reach_both(other, root if root_open else other, left)
-                    top = both_top(raw + vals[other], both, left, other)
+                    top = both_top(raw + worth, both, left, other)
                 else:
                     # :func:`_bound` (the tail's paying stops within the units left, best first,
                     # cut to that distance once per tail and units)
@@ -1953,7 +2023,7 @@ class _LinkEnumerator(_Enumerator):
                         if st != other and not on_route[st]:
                             end_v = v
                             break
-                    top = raw + vals[other]
+                    top = raw + worth
                     taken = 0
                     for v, st in within[0]:
                         if st == other or on_route[st]:
@@ -1991,10 +2061,25 @@ class _LinkEnumerator(_Enumerator):
                 # (none when the track every way uses is taken)
                 way = None
                 if not lc[2] & taken_both:
-                    for o in opts:
-                        if not o.both & taken_both:
-                            way = o
-                            break
+                    if avoid:
+                        for o in opts:
+                            if not o.both & taken_both:
+                                way = o
+                                break
+                    else:
+                        # (the first way that fits reads only the taken track and towns that
+                        # some way of the link uses: remembered by those, #979 2,608 scans of
+                        # 30 ways on average for 818 answers; random 1858 p6 seed 7 #1720
+                        # 21,845 for 497)
+                        fit_key = (id(opts), taken_both & link_union(opts))
+                        if fit_key in fits:
+                            way = fits[fit_key]
+                        else:
+                            for o in opts:
+                                if not o.both & taken_both:
+                                    way = o
+                                    break
+                            fits[fit_key] = way
                 saved = None
                 narrowed: list[list[_Option]] | None = None
                 narrowed_cores: list[int] | None = None  # (their cores, when worked out)
@@ -2099,10 +2184,10 @@ class _LinkEnumerator(_Enumerator):
                 if g:
                     group_used.update(g)
                 if row >= 0:
-                    counts[row] += cost[other]
+                    counts[row] += c
                 lt, ls, _ = lc
                 extend(
-                    raw + vals[other],
+                    raw + worth,
                     tok,
                     new_track | way.track,
                     new_passed | way.stops,
@@ -2113,7 +2198,7 @@ class _LinkEnumerator(_Enumerator):
                 prefix.pop()
                 prefix_cores.pop()
                 if row >= 0:
-                    counts[row] -= cost[other]
+                    counts[row] -= c
                 if g:
                     group_used.difference_update(g)
                 on_route[other] = 0
@@ -2430,6 +2515,8 @@ class _RunSearch:
         self.tops: dict[TrainSpec, list[_Candidate]] = {} if tops is None else tops
         #: every route worth at least a floor, best first (:meth:`_twin_starts`), by train
         self.good: dict[TrainSpec, tuple[int, list[_Candidate]]] = {}
+        #: exact searches: (train, avoided track) -> (threshold, its best route there)
+        self.besides: dict[tuple[TrainSpec, int], tuple[int, list[_Candidate]]] = {}
         #: kinds -> (best run as routes in kind order, exact)
         self.solved: dict[tuple[int, ...], tuple[list[tuple[TrainSpec, _Candidate]], bool]] = {}
 
@@ -2438,6 +2525,26 @@ class _RunSearch:
         if spec not in self.tops:
             self.tops[spec] = self.enumerators[spec].run(1, best_only=True)
         return self.tops[spec]
+
+    def _beside(self, spec: TrainSpec, avoid: int, threshold: int) -> list[_Candidate]:
+        """The train's best route on none of ``avoid`` if worth ``threshold`` (a list of one,
+        else empty).  An exact search remembers it: the first twin start is the best route,
+        whose partner the greedy run has just looked for (:meth:`_twin_starts`); the best
+        route avoiding some track is one route whatever the threshold it is looked for at,
+        the first one of its revenue in the walk's order."""
+        en = self.enumerators[spec]
+        if self.work is not None:
+            return en.run(threshold, best_only=True, avoid=avoid)
+        known = self.besides.get((spec, avoid))
+        if known is not None:
+            least, found = known
+            if found:
+                return found if found[0].revenue >= threshold else []
+            if threshold >= least:
+                return []  # (none worth ``least``)
+        found = en.run(threshold, best_only=True, avoid=avoid)
+        self.besides[(spec, avoid)] = (threshold, found)
+        return found
 
     def optimum(
         self, trains: Sequence[tuple[str, TrainSpec]]
@@ -2490,11 +2597,7 @@ class _RunSearch:
                 for k, (tid, spec) in enumerate(order[1:]):
                     if work is not None and work.exhausted:
                         work.grant(len(order) - 1 - k)  # each train left a share of the reserve
-                    found = (
-                        self.enumerators[spec].run(1, best_only=True, avoid=used)
-                        if used
-                        else self.top(spec)
-                    )
+                    found = self._beside(spec, used, 1) if used else self.top(spec)
                     if found:
                         total += found[0].revenue
                         used |= found[0].mask
@@ -2531,7 +2634,7 @@ class _RunSearch:
             if r.revenue + top <= lower:
                 break
             plain = _realise(r, r.witness) if r.links is not None else r
-            found = en.run(lower + 1 - r.revenue, best_only=True, avoid=plain.mask)
+            found = self._beside(spec, plain.mask, lower + 1 - r.revenue)
             if found and r.revenue + found[0].revenue > lower:
                 lower = r.revenue + found[0].revenue
                 greedy = {t1: plain, t2: found[0]}
@@ -2575,7 +2678,7 @@ class _RunSearch:
                 used = 0
                 for _, c in routes:
                     used |= c.mask
-                found = enumerators[spec].run(1, best_only=True, avoid=used)
+                found = self._beside(spec, used, 1)
                 if found and total + found[0].revenue > lower:
                     lower = total + found[0].revenue
                     greedy = self._assign(others, routes)
