@@ -350,7 +350,7 @@ the twin starts' list (_START_PART 4 or 2: that list 23 -> 52/75 ms, the main li
 
 Session 11, the walks (callgrind instructions of one cold search; the same totals, routes
 and candidate counts on the 57 dumps of session 11, exact and budgeted): #979 1,082.9M ->
-1,035.1M.  Work not done again: what a run reads per stop and the paying stops in reach of
+1,021.0M.  Work not done again: what a run reads per stop and the paying stops in reach of
 two stops are kept on the enumerator between runs (#979's nine partner searches worked them
 out each time: 185k of their line events -> 72k with the next change); an exact search
 avoiding track does not step to a link whose ways all run over it (636 of 881 such links
@@ -360,7 +360,19 @@ is remembered (the first twin start is the best route, whose partner the greedy 
 looked for); a neighbour's tables are read in one tuple; the first way of a link that fits
 the realisation is remembered by the taken track and towns its ways can meet (#979 2,608
 scans of 30 ways on average for 818 answers, random 1858 p6 seed 7 #1720 21,845 for 497; the
-main list's walk run again warm 161.9M -> 143.9M; 1,035.1M in all).
+main list's walk run again warm 161.9M -> 143.9M; 1,035.1M in all).  Two identical trains'
+best route is walked together with the twin starts' list (``also``): the walk for the best
+route mostly proves that nothing beats it, and the list's walk proved it again; the list
+needs the greedy run, which needs the best route, so the walk lists every sequence worth the
+best so far less a twentieth (:func:`_also_floor`; 1858's revenues are tens, so 440 lists >=
+420, as #979's starts' floor 412 does) and the starts read it when it holds their floor,
+else walk as before (1,035.1M -> 1,021.0M; #979's nodes 282 + 390 -> 414; random 1858 p6
+seed 7 #1640 662.6M -> 647.2M).  A fourteenth or a fifteenth without rounding to the
+revenues' step listed far below the floor where the greedy partner is good (#1640's floor
+is 440 of 450: +340 nodes at a fifteenth), the best less 10 walked #979's list twice
+(1,044.3M); where more than ``_START_LIST`` routes are that good (random 1858 p6 seed 6
+#1304) the walk cost 13M more until it stopped listing there and told the starts so
+(700.6M -> 697.6M).  #940 and #987 (no twins): ~560M and ~545M -> 552.4M and 538.7M.
 Measured and not kept: the partner searches' answers shared with the unavoided ones (#979's
 partner searches ask no joint question: what they cost was the walk, above).
 
@@ -405,6 +417,7 @@ from __future__ import annotations
 import bisect
 import gc
 import itertools
+import math
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -1424,6 +1437,12 @@ class _LinkEnumerator(_Enumerator):
         #: that fits there (None: none); the links as listed only, which live as long as
         #: the enumerator (:meth:`run`)
         self.fits: dict[tuple[int, int], _Option | None] = {}
+        #: what the latest :meth:`run` with ``also`` listed beside the best route
+        self.also_found: tuple[int, list[_Candidate] | None] | None = None
+        #: every sequence's revenue is a multiple of this (1858: 10)
+        self.step = 1
+        if self.divisor == 1:
+            self.step = math.gcd(*(v for v in self.vals if v > 0)) or 1
 
     def _walks(self) -> dict[tuple[int, int], list[int]] | None:
         """Per (previous stop, tail) -- previous -1 at a route's first stop -- and per distance
@@ -1517,6 +1536,7 @@ class _LinkEnumerator(_Enumerator):
         partners: Sequence[tuple[int, int]] = (),
         floor: int = 0,
         target: int = 0,
+        also: Callable[[int], int] | None = None,
     ) -> list[_Candidate]:
         """As :meth:`_Enumerator.run`, but listing sequences (``links`` set); ``best_only``
         returns the best one realised as a plain route.
@@ -1525,7 +1545,14 @@ class _LinkEnumerator(_Enumerator):
         ``floor`` (two identical trains; a run must be worth ``target``).  A sequence whose
         bound ``b`` leaves ``target - b >= floor`` to its partner is then entered only if one
         of them worth ``target - b`` avoids its core: the other route of such a run is in the
-        list, and its track avoids all the track this one must use."""
+        list, and its track avoids all the track this one must use.
+
+        ``also`` (exact ``best_only`` only): the same walk also lists every sequence worth at
+        least ``also(v)``, ``v`` the best found so far (a non-decreasing function, at most
+        ``v``), kept in :attr:`also_found` as ``(also(best), sequences in the walk's order)``,
+        or ``(v, None)`` when more than ``_START_LIST`` sequences were found worth ``v``: the
+        list a twin start needs next, without a second walk over the best route's tree
+        (:meth:`_RunSearch.best`)."""
         stops = self.stops
         blocked, token, to_token, inf = self.blocked, self.token, self.to_token, self.inf
         vals = self.vals
@@ -1612,6 +1639,9 @@ class _LinkEnumerator(_Enumerator):
 
         place = self.places
         best_key: list[tuple[int, ...]] = []
+        # (``also``: list the good sequences on the best route's walk; exact searches only)
+        collect = also is not None and best_only and self.work is None
+        too_many = 0  # (more than ``_START_LIST`` sequences were worth this much)
 
         def old_order(c: _Candidate) -> tuple[int, ...]:
             """Where the walk from both ends finds ``c``: by first stop in ``roots``, then
@@ -1625,7 +1655,7 @@ class _LinkEnumerator(_Enumerator):
             )
 
         def record(raw: int) -> None:
-            nonlocal need
+            nonlocal need, collect, too_many
             value = raw // divisor
             if value <= 0 or raw < need:
                 return
@@ -1642,7 +1672,7 @@ class _LinkEnumerator(_Enumerator):
                 chains.extend(o.chains)
             # the ways as propagated when this sequence was solved: the rest can never be run
             # with the others, and dropping them makes every later question smaller
-            narrowed = prefix[-1] if prefix and not best_only else None
+            narrowed = prefix[-1] if prefix and (not best_only or collect) else None
             settled = False
             if narrowed is not None and len(narrowed) == len(link_opts):
                 settled = True
@@ -1677,6 +1707,12 @@ class _LinkEnumerator(_Enumerator):
             )
             if best_only:
                 if once:
+                    if collect:
+                        # (every sequence the walk passes is worth at least ``also`` of the
+                        # best so far: listed, and the list cut to the need as it rises)
+                        out.append(c)
+                        if best and value < best[0].revenue:
+                            return
                     # of routes of the best revenue, the first the walk from both ends finds
                     # (the same best route, so the same greedy run and thresholds)
                     key = old_order(c)
@@ -1684,7 +1720,19 @@ class _LinkEnumerator(_Enumerator):
                         return
                     best_key[:] = [key]
                     best[:] = [_realise(c, ways_kept)]
-                    need = value * divisor
+                    if collect:
+                        assert also is not None
+                        need = also(value) * divisor
+                        if len(out) > _START_LIST:
+                            out[:] = [x for x in out if x.revenue * divisor >= need]
+                            if len(out) > _START_LIST:
+                                # (too many good routes for twin starts: the best route alone)
+                                collect = False
+                                out.clear()
+                                too_many = need // divisor
+                                need = value * divisor
+                    else:
+                        need = value * divisor
                     return
                 best[:] = [_realise(c, ways_kept)]
                 need = (value + 1) * divisor
@@ -2259,6 +2307,13 @@ class _LinkEnumerator(_Enumerator):
         extend = None  # type: ignore[assignment]  # (a reference cycle: freed now)
         if once and len(out) > 1:
             out.sort(key=old_order)
+        if also is not None:
+            self.also_found = None
+            if collect and best:
+                least = also(best[0].revenue)
+                self.also_found = (least, [c for c in out if c.revenue >= least])
+            elif too_many:
+                self.also_found = (too_many, None)
         return best if best_only else out
 
 
@@ -2515,6 +2570,9 @@ class _RunSearch:
         self.tops: dict[TrainSpec, list[_Candidate]] = {} if tops is None else tops
         #: every route worth at least a floor, best first (:meth:`_twin_starts`), by train
         self.good: dict[TrainSpec, tuple[int, list[_Candidate]]] = {}
+        #: two identical trains: the routes listed by the walk of their best route
+        #: (:meth:`_LinkEnumerator.run`'s ``also``), by train
+        self.also: dict[TrainSpec, tuple[int, list[_Candidate] | None] | None] = {}
         #: exact searches: (train, avoided track) -> (threshold, its best route there)
         self.besides: dict[tuple[TrainSpec, int], tuple[int, list[_Candidate]]] = {}
         #: kinds -> (best run as routes in kind order, exact)
@@ -2624,10 +2682,22 @@ class _RunSearch:
         if low >= top:
             return lower, greedy
         floor = top - max(10, (top - low) // _START_PART)
-        try:
-            starts = en.run(floor, limit=_START_LIST)
-        except (_Budget, _OutOfWork):
-            return lower, greedy
+        listed = self.also.get(spec)
+        # (the least revenue a route can have at or above the floor: 1858's are tens)
+        least = -(-floor // en.step) * en.step if isinstance(en, _LinkEnumerator) else floor
+        if listed is not None and listed[1] is None and least <= listed[0]:
+            return lower, greedy  # (more than _START_LIST routes are worth the floor)
+        if listed is not None and listed[1] is not None and least >= listed[0]:
+            # (listed with the best route: every sequence worth at least ``listed[0]``, in the
+            # walk's order, as :meth:`_LinkEnumerator.run` lists them)
+            starts = [c for c in listed[1] if c.revenue >= floor]
+            if len(starts) > _START_LIST:
+                return lower, greedy
+        else:
+            try:
+                starts = en.run(floor, limit=_START_LIST)
+            except (_Budget, _OutOfWork):
+                return lower, greedy
         starts.sort(key=lambda c: -c.revenue)
         self.good[spec] = (floor, starts)
         for r in starts[:_STARTS]:
@@ -2645,6 +2715,15 @@ class _RunSearch:
     ) -> tuple[dict[str, _Candidate], bool, int]:
         """(train id -> its route, exact, candidates considered)."""
         enumerators, limit = self.enumerators, self.limit
+        if len(trains) == 2 and self.work is None:
+            spec = trains[0][1]
+            en = enumerators[spec]
+            if trains[1][1] == spec and spec not in self.tops and isinstance(en, _LinkEnumerator):
+                # the twin starts' list (:meth:`_twin_starts`) is walked with the best route:
+                # the walk for the best route mostly proves that nothing beats it, and that
+                # list's walk proved it again
+                self.tops[spec] = en.run(1, best_only=True, also=_also_floor)
+                self.also[spec] = en.also_found
         single = {spec: (self.top(spec)[0].revenue if self.top(spec) else 0) for _, spec in trains}
         # 2. a lower bound: greedily, each train its best route on track the others left,
         # from each of the first train's best routes; every order of the distinct train
@@ -2772,6 +2851,18 @@ _PAIR_AFTER = 200000
 _STARTS = 8  # two identical trains: greedy runs from at most this many good routes,
 _START_PART = 8  # ... those in the top eighth of the way down to the list's threshold,
 _START_LIST = 60  # ... and none when more routes than this are that good
+_ALSO_PART = 20  # ... listed with the best route from its revenue less a twentieth down
+
+
+def _also_floor(best: int) -> int:
+    """The least a route is listed at beside the best route's walk for the twin starts
+    (:meth:`_RunSearch.best`): at or below their floor, in steps of the revenues, unless the
+    greedy run's partner earns under about three fifths of the best route, a little less
+    with the steps (#979: 440 + 210, floor 412, listed >= 418: both >= 420 in tens; random
+    1858 p6 seed 7 #1640: 450 + 390, floor 440, listed >= 428)."""
+    return best - max(10, best // _ALSO_PART)
+
+
 _MAX_WAYS = 50000  # ways between stops beyond which the plain walk is used instead
 #: candidates beyond which a list is not indexed for the combination (:func:`_clash_sets`):
 #: the sets are ints of a bit per candidate, and building one per track key and stop grows
