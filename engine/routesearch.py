@@ -429,6 +429,34 @@ per failure learnt from (line events at 16: #979 -1.6 %, #940 +0.3 %, #987 +5.6 
 events count a loop's steps and not a comprehension's: :func:`_fit_beside`'s change above
 was +2.5 % in them and -8.5M in callgrind, so every change kept was decided by callgrind.)
 
+Session 11, the walks (callgrind instructions of one cold search; the same totals, routes
+and candidate counts on the 57 dumps of session 11, exact and budgeted): #979 1,082.9M ->
+1,021.0M.  Work not done again: what a run reads per stop and the paying stops in reach of
+two stops are kept on the enumerator between runs (#979's nine partner searches worked them
+out each time: 185k of their line events -> 72k with the next change); an exact search
+avoiding track does not step to a link whose ways all run over it (636 of 881 such links
+were found only after both bounds), and a link's ways are filtered only when the avoided
+track meets some of them (1,082.9M -> 1,042.5M); a search's best route beside some track
+is remembered (the first twin start is the best route, whose partner the greedy run has just
+looked for); a neighbour's tables are read in one tuple; the first way of a link that fits
+the realisation is remembered by the taken track and towns its ways can meet (#979 2,608
+scans of 30 ways on average for 818 answers, random 1858 p6 seed 7 #1720 21,845 for 497; the
+main list's walk run again warm 161.9M -> 143.9M; 1,035.1M in all).  Two identical trains'
+best route is walked together with the twin starts' list (``also``): the walk for the best
+route mostly proves that nothing beats it, and the list's walk proved it again; the list
+needs the greedy run, which needs the best route, so the walk lists every sequence worth the
+best so far less a twentieth (:func:`_also_floor`; 1858's revenues are tens, so 440 lists >=
+420, as #979's starts' floor 412 does) and the starts read it when it holds their floor,
+else walk as before (1,035.1M -> 1,021.0M; #979's nodes 282 + 390 -> 414; random 1858 p6
+seed 7 #1640 662.6M -> 647.2M).  A fourteenth or a fifteenth without rounding to the
+revenues' step listed far below the floor where the greedy partner is good (#1640's floor
+is 440 of 450: +340 nodes at a fifteenth), the best less 10 walked #979's list twice
+(1,044.3M); where more than ``_START_LIST`` routes are that good (random 1858 p6 seed 6
+#1304) the walk cost 13M more until it stopped listing there and told the starts so
+(700.6M -> 697.6M).  #940 and #987 (no twins): ~560M and ~545M -> 552.4M and 538.7M.
+Measured and not kept: the partner searches' answers shared with the unavoided ones (#979's
+partner searches ask no joint question: what they cost was the walk, above).
+
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
 reported as inexact.
@@ -470,6 +498,7 @@ from __future__ import annotations
 import bisect
 import gc
 import itertools
+import math
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -1545,6 +1574,35 @@ class _LinkEnumerator(_Enumerator):
         #: (:meth:`_walks`, its first step to a stop above that neighbour and after the root)
         self.arm_rows: dict[tuple[int, int], list[int]] = {}
         self.places = {(x, y): i for x, ys in self.link_adj.items() for i, y in enumerate(ys)}
+        #: per link, the track every way uses and the track some way uses: a run avoiding
+        #: track knows most links' ways left without a scan (#979's partner searches)
+        self.link_track: dict[tuple[int, int], tuple[int, int]] = {}
+        for xy, opts in self.links.items():
+            common, some = -1, 0
+            for o in opts:
+                common &= o.track
+                some |= o.track
+            self.link_track[xy] = (common, some)
+        #: what a run reads per stop, and the paying stops in reach of two stops
+        #: (:meth:`run`'s ``reach_both``): the same for every run, kept between them (#979's
+        #: nine partner searches worked them out again, a third of their walks)
+        self.per_stop: tuple[list[Any], ...] | None = None
+        #: per tail, its neighbours by link with their rows of the path bound (:meth:`run`)
+        self.steps: dict[int, list[tuple[Any, ...]]] | None = None
+        self.in_reach2: dict[
+            tuple[int, int, int], tuple[list[tuple[int, int, bool]], list[Any]]
+        ] = {}
+        self.in_reach: dict[tuple[int, int], tuple[list[tuple[int, int]], ...]] = {}
+        #: (id of a link's ways, the taken track and towns they can meet) -> the first way
+        #: that fits there (None: none); the links as listed only, which live as long as
+        #: the enumerator (:meth:`run`)
+        self.fits: dict[tuple[int, int], _Option | None] = {}
+        #: what the latest :meth:`run` with ``also`` listed beside the best route
+        self.also_found: tuple[int, list[_Candidate] | None] | None = None
+        #: every sequence's revenue is a multiple of this (1858: 10)
+        self.step = 1
+        if self.divisor == 1:
+            self.step = math.gcd(*(v for v in self.vals if v > 0)) or 1
 
     def _walks(self) -> dict[tuple[int, int], list[int]] | None:
         """Per (previous stop, tail) -- previous -1 at a route's first stop -- and per distance
@@ -1638,6 +1696,7 @@ class _LinkEnumerator(_Enumerator):
         partners: Sequence[tuple[int, int]] = (),
         floor: int = 0,
         target: int = 0,
+        also: Callable[[int], int] | None = None,
     ) -> list[_Candidate]:
         """As :meth:`_Enumerator.run`, but listing sequences (``links`` set); ``best_only``
         returns the best one realised as a plain route.
@@ -1646,36 +1705,66 @@ class _LinkEnumerator(_Enumerator):
         ``floor`` (two identical trains; a run must be worth ``target``).  A sequence whose
         bound ``b`` leaves ``target - b >= floor`` to its partner is then entered only if one
         of them worth ``target - b`` avoids its core: the other route of such a run is in the
-        list, and its track avoids all the track this one must use."""
+        list, and its track avoids all the track this one must use.
+
+        ``also`` (exact ``best_only`` only): the same walk also lists every sequence worth at
+        least ``also(v)``, ``v`` the best found so far (a non-decreasing function, at most
+        ``v``), kept in :attr:`also_found` as ``(also(best), sequences in the walk's order)``,
+        or ``(v, None)`` when more than ``_START_LIST`` sequences were found worth ``v``: the
+        list a twin start needs next, without a second walk over the best route's tree
+        (:meth:`_RunSearch.best`)."""
         stops = self.stops
         blocked, token, to_token, inf = self.blocked, self.token, self.to_token, self.inf
         vals = self.vals
         row_of, row_limit, kind_ok = self.row_of, self.row_limit, self.kind_ok
         prune_row = self.prune_row
-        groups = [s.groups for s in stops]
-        dull = [vals[i] == 0 and not token[i] for i in range(len(stops))]
+        if self.per_stop is None:
+            self.per_stop = (
+                [s.groups for s in stops],
+                [vals[i] == 0 and not token[i] for i in range(len(stops))],
+                [st.visit_cost for st in stops],
+                [self.unit(i) for i in range(len(stops))],
+            )
+        groups, dull, cost, unit = self.per_stop
         divisor = self.divisor
-        cost = [st.visit_cost for st in stops]
-        unit = [self.unit(i) for i in range(len(stops))]
         near = self.near
         end_only = self.end_only
         shift = self.shift
         prune_limit = row_limit[prune_row] if prune_row >= 0 else 0
         all_links = self.links
         walks = self.walks
-        # per tail, its neighbours by link with their rows of the path bound (one lookup)
-        steps = {
-            x: [(y, walks[(x, y)] if walks is not None else None) for y in ys]
-            for x, ys in self.link_adj.items()
-        }
+        # per tail, its neighbours by link with their rows of the path bound and everything
+        # the walk reads of them (one lookup, unpacked at once)
+        steps = self.steps
+        if steps is None:
+            steps = self.steps = {
+                x: [
+                    (
+                        y,
+                        walks[(x, y)] if walks is not None else None,
+                        row_of[y],
+                        cost[y],
+                        kind_ok[y],
+                        groups[y],
+                        token[y],
+                        to_token[y],
+                        unit[y],
+                        vals[y],
+                    )
+                    for y in ys
+                ]
+                for x, ys in self.link_adj.items()
+            }
         # per (stop, distance units left): its paying stops in reach (:meth:`near`) -- those
         # a route can pass, those it can only end at, the uncounted ones -- as (value, stop),
         # best first
-        in_reach: dict[tuple[int, int], tuple[list[tuple[int, int]], ...]] = {}
+        in_reach = self.in_reach
         # per avoided track, kept between runs (the greedy and list runs walk the same tree)
         ways, cores, pairs, solutions, trios, trio_fits, bits = self.memo.setdefault(
             avoid, ({}, {}, {}, {}, {}, {}, {})
         )
+        link_track = self.link_track
+        fits = self.fits
 
         def options(x: int, y: int) -> tuple[_Option, ...]:
             if x > y:
@@ -1684,9 +1773,19 @@ class _LinkEnumerator(_Enumerator):
             if found is None:
                 found = all_links[(x, y)]
                 if avoid:
-                    found = tuple(o for o in found if not o.track & avoid)
+                    common, some = link_track[(x, y)]
+                    if common & avoid:
+                        found = ()  # (every way runs over the avoided track)
+                    elif some & avoid:
+                        found = tuple(o for o in found if not o.track & avoid)
                 ways[(x, y)] = found
             return found
+
+        if avoid and self.work is None:
+            # an exact search does not look at a link whose ways all run over the avoided
+            # track (a budgeted one keeps the steps its work was charged for): #979's
+            # partner searches found 636 of 881 such links after bounding the sequence
+            steps = {x: [t for t in ts if options(x, t[0])] for x, ts in steps.items()}
 
         out: list[_Candidate] = []
         best: list[_Candidate] = []
@@ -1700,6 +1799,9 @@ class _LinkEnumerator(_Enumerator):
 
         place = self.places
         best_key: list[tuple[int, ...]] = []
+        # (``also``: list the good sequences on the best route's walk; exact searches only)
+        collect = also is not None and best_only and self.work is None
+        too_many = 0  # (more than ``_START_LIST`` sequences were worth this much)
 
         def old_order(c: _Candidate) -> tuple[int, ...]:
             """Where the walk from both ends finds ``c``: by first stop in ``roots``, then
@@ -1713,7 +1815,7 @@ class _LinkEnumerator(_Enumerator):
             )
 
         def record(raw: int) -> None:
-            nonlocal need
+            nonlocal need, collect, too_many
             value = raw // divisor
             if value <= 0 or raw < need:
                 return
@@ -1730,7 +1832,7 @@ class _LinkEnumerator(_Enumerator):
                 chains.extend(o.chains)
             # the ways as propagated when this sequence was solved: the rest can never be run
             # with the others, and dropping them makes every later question smaller
-            narrowed = prefix[-1] if prefix and not best_only else None
+            narrowed = prefix[-1] if prefix and (not best_only or collect) else None
             settled = False
             if narrowed is not None and len(narrowed) == len(link_opts):
                 settled = True
@@ -1765,6 +1867,12 @@ class _LinkEnumerator(_Enumerator):
             )
             if best_only:
                 if once:
+                    if collect:
+                        # (every sequence the walk passes is worth at least ``also`` of the
+                        # best so far: listed, and the list cut to the need as it rises)
+                        out.append(c)
+                        if best and value < best[0].revenue:
+                            return
                     # of routes of the best revenue, the first the walk from both ends finds
                     # (the same best route, so the same greedy run and thresholds)
                     key = old_order(c)
@@ -1772,7 +1880,19 @@ class _LinkEnumerator(_Enumerator):
                         return
                     best_key[:] = [key]
                     best[:] = [_realise(c, ways_kept)]
-                    need = value * divisor
+                    if collect:
+                        assert also is not None
+                        need = also(value) * divisor
+                        if len(out) > _START_LIST:
+                            out[:] = [x for x in out if x.revenue * divisor >= need]
+                            if len(out) > _START_LIST:
+                                # (too many good routes for twin starts: the best route alone)
+                                collect = False
+                                out.clear()
+                                too_many = need // divisor
+                                need = value * divisor
+                    else:
+                        need = value * divisor
                     return
                 best[:] = [_realise(c, ways_kept)]
                 need = (value + 1) * divisor
@@ -1919,7 +2039,7 @@ class _LinkEnumerator(_Enumerator):
         once = work is None
         # per (stop, root, units left): the paying stops in reach of either, best first, as
         # (value, stop, a stop a route can only end at), and the free ones (value, stop)
-        in_reach2: dict[tuple[int, int, int], tuple[list[tuple[int, int, bool]], list[Any]]] = {}
+        in_reach2 = self.in_reach2
 
         def reach_both(
             x: int, y: int, left: int
@@ -2091,32 +2211,32 @@ class _LinkEnumerator(_Enumerator):
                 witness.reverse()
             taken_both = track | passed << shift
             core_both = core_t | core_s << shift
-            for other, walk_row in steps.get(tail, ()) if grow else ():
+            # (the units left at this node: a step to ``other`` leaves this less its unit)
+            units = prune_limit - counts[prune_row] if prune_row >= 0 else inf
+            for other, walk_row, row, c, ok, g, tk, tt, u, worth in (
+                steps.get(tail, ()) if grow else ()
+            ):
                 if work is not None:
                     work.charge()  # a step looked at
                 if on_route[other] or other <= above:
                     continue
-                row = row_of[other]
                 if row_limit:
-                    if not kind_ok[other]:
+                    if not ok:
                         continue
-                    if row >= 0 and counts[row] + cost[other] > row_limit[row]:
+                    if row >= 0 and counts[row] + c > row_limit[row]:
                         continue
-                g = groups[other]
                 if g and not group_used.isdisjoint(g):
                     continue
-                tok = has_token or token[other]
+                # (without a binding row: no unit, and inf left)
+                left = units - u
+                tok = has_token or tk
                 if not tok:
-                    tt = to_token[other]
                     if phase == 1 and root_token < tt:
                         tt = root_token  # (the station may be reached from the root's side)
-                    if tt >= inf:
-                        continue
-                    if prune_row >= 0 and prune_limit - counts[prune_row] - unit[other] < tt:
+                    if tt >= inf or left < tt:
                         continue
                 # the longer sequence's bound, before its ways are looked at or solved (7E at
                 # random 1858 p6 seed 20 #1060: most CSPs were for sequences it cuts at once)
-                left = prune_limit - counts[prune_row] - unit[other] if prune_row >= 0 else inf
                 path_top = inf  # (the path bound, when there are walks)
                 if walk_row is not None:
                     if phase == 1 and root_open:
@@ -2126,12 +2246,10 @@ class _LinkEnumerator(_Enumerator):
                         if root_row is None:
                             root_row = arm_row(a1, root)
                         path_top = (
-                            raw
-                            + vals[other]
-                            + max(map(_add, walk_row[: left + 1], root_row[left::-1]))
+                            raw + worth + max(map(_add, walk_row[: left + 1], root_row[left::-1]))
                         )
                     else:
-                        path_top = raw + vals[other] + walk_row[left]
+                        path_top = raw + worth + walk_row[left]
                     if path_top < need:
                         continue
                 if phase == 1:
@@ -2140,7 +2258,7 @@ class _LinkEnumerator(_Enumerator):
                     both = in_reach2.get((other, root, left) if root_open else (other, other, left))
                     if both is None:
                         both = reach_both(other, root if root_open else other, left)
-                    top = both_top(raw + vals[other], both, left, other)
+                    top = both_top(raw + worth, both, left, other)
                 else:
                     # :func:`_bound` (the tail's paying stops within the units left, best first,
                     # cut to that distance once per tail and units)
@@ -2162,7 +2280,7 @@ class _LinkEnumerator(_Enumerator):
                         if st != other and not on_route[st]:
                             end_v = v
                             break
-                    top = raw + vals[other]
+                    top = raw + worth
                     taken = 0
                     for v, st in within[0]:
                         if st == other or on_route[st]:
@@ -2200,10 +2318,25 @@ class _LinkEnumerator(_Enumerator):
                 # (none when the track every way uses is taken)
                 way = None
                 if not lc[2] & taken_both:
-                    for o in opts:
-                        if not o.both & taken_both:
-                            way = o
-                            break
+                    if avoid:
+                        for o in opts:
+                            if not o.both & taken_both:
+                                way = o
+                                break
+                    else:
+                        # (the first way that fits reads only the taken track and towns that
+                        # some way of the link uses: remembered by those, #979 2,608 scans of
+                        # 30 ways on average for 818 answers; random 1858 p6 seed 7 #1720
+                        # 21,845 for 497)
+                        fit_key = (id(opts), taken_both & link_union(opts))
+                        if fit_key in fits:
+                            way = fits[fit_key]
+                        else:
+                            for o in opts:
+                                if not o.both & taken_both:
+                                    way = o
+                                    break
+                            fits[fit_key] = way
                 saved = None
                 narrowed: list[Sequence[_Option]] | None = None
                 narrowed_cores: list[int] | None = None  # (their cores, when worked out)
@@ -2332,10 +2465,10 @@ class _LinkEnumerator(_Enumerator):
                 if g:
                     group_used.update(g)
                 if row >= 0:
-                    counts[row] += cost[other]
+                    counts[row] += c
                 lt, ls, _ = lc
                 extend(
-                    raw + vals[other],
+                    raw + worth,
                     tok,
                     new_track | way.track,
                     new_passed | way.stops,
@@ -2346,7 +2479,7 @@ class _LinkEnumerator(_Enumerator):
                 prefix.pop()
                 prefix_cores.pop()
                 if row >= 0:
-                    counts[row] -= cost[other]
+                    counts[row] -= c
                 if g:
                     group_used.difference_update(g)
                 on_route[other] = 0
@@ -2415,6 +2548,13 @@ class _LinkEnumerator(_Enumerator):
         extend = None  # type: ignore[assignment]  # (a reference cycle: freed now)
         if once and len(out) > 1:
             out.sort(key=old_order)
+        if also is not None:
+            self.also_found = None
+            if collect and best:
+                least = also(best[0].revenue)
+                self.also_found = (least, [c for c in out if c.revenue >= least])
+            elif too_many:
+                self.also_found = (too_many, None)
         return best if best_only else out
 
 
@@ -2671,6 +2811,11 @@ class _RunSearch:
         self.tops: dict[TrainSpec, list[_Candidate]] = {} if tops is None else tops
         #: every route worth at least a floor, best first (:meth:`_twin_starts`), by train
         self.good: dict[TrainSpec, tuple[int, list[_Candidate]]] = {}
+        #: two identical trains: the routes listed by the walk of their best route
+        #: (:meth:`_LinkEnumerator.run`'s ``also``), by train
+        self.also: dict[TrainSpec, tuple[int, list[_Candidate] | None] | None] = {}
+        #: exact searches: (train, avoided track) -> (threshold, its best route there)
+        self.besides: dict[tuple[TrainSpec, int], tuple[int, list[_Candidate]]] = {}
         #: kinds -> (best run as routes in kind order, exact)
         self.solved: dict[tuple[int, ...], tuple[list[tuple[TrainSpec, _Candidate]], bool]] = {}
 
@@ -2679,6 +2824,26 @@ class _RunSearch:
         if spec not in self.tops:
             self.tops[spec] = self.enumerators[spec].run(1, best_only=True)
         return self.tops[spec]
+
+    def _beside(self, spec: TrainSpec, avoid: int, threshold: int) -> list[_Candidate]:
+        """The train's best route on none of ``avoid`` if worth ``threshold`` (a list of one,
+        else empty).  An exact search remembers it: the first twin start is the best route,
+        whose partner the greedy run has just looked for (:meth:`_twin_starts`); the best
+        route avoiding some track is one route whatever the threshold it is looked for at,
+        the first one of its revenue in the walk's order."""
+        en = self.enumerators[spec]
+        if self.work is not None:
+            return en.run(threshold, best_only=True, avoid=avoid)
+        known = self.besides.get((spec, avoid))
+        if known is not None:
+            least, found = known
+            if found:
+                return found if found[0].revenue >= threshold else []
+            if threshold >= least:
+                return []  # (none worth ``least``)
+        found = en.run(threshold, best_only=True, avoid=avoid)
+        self.besides[(spec, avoid)] = (threshold, found)
+        return found
 
     def optimum(
         self, trains: Sequence[tuple[str, TrainSpec]]
@@ -2731,11 +2896,7 @@ class _RunSearch:
                 for k, (tid, spec) in enumerate(order[1:]):
                     if work is not None and work.exhausted:
                         work.grant(len(order) - 1 - k)  # each train left a share of the reserve
-                    found = (
-                        self.enumerators[spec].run(1, best_only=True, avoid=used)
-                        if used
-                        else self.top(spec)
-                    )
+                    found = self._beside(spec, used, 1) if used else self.top(spec)
                     if found:
                         total += found[0].revenue
                         used |= found[0].mask
@@ -2762,17 +2923,29 @@ class _RunSearch:
         if low >= top:
             return lower, greedy
         floor = top - max(10, (top - low) // _START_PART)
-        try:
-            starts = en.run(floor, limit=_START_LIST)
-        except (_Budget, _OutOfWork):
-            return lower, greedy
+        listed = self.also.get(spec)
+        # (the least revenue a route can have at or above the floor: 1858's are tens)
+        least = -(-floor // en.step) * en.step if isinstance(en, _LinkEnumerator) else floor
+        if listed is not None and listed[1] is None and least <= listed[0]:
+            return lower, greedy  # (more than _START_LIST routes are worth the floor)
+        if listed is not None and listed[1] is not None and least >= listed[0]:
+            # (listed with the best route: every sequence worth at least ``listed[0]``, in the
+            # walk's order, as :meth:`_LinkEnumerator.run` lists them)
+            starts = [c for c in listed[1] if c.revenue >= floor]
+            if len(starts) > _START_LIST:
+                return lower, greedy
+        else:
+            try:
+                starts = en.run(floor, limit=_START_LIST)
+            except (_Budget, _OutOfWork):
+                return lower, greedy
         starts.sort(key=lambda c: -c.revenue)
         self.good[spec] = (floor, starts)
         for r in starts[:_STARTS]:
             if r.revenue + top <= lower:
                 break
             plain = _realise(r, r.witness) if r.links is not None else r
-            found = en.run(lower + 1 - r.revenue, best_only=True, avoid=plain.mask)
+            found = self._beside(spec, plain.mask, lower + 1 - r.revenue)
             if found and r.revenue + found[0].revenue > lower:
                 lower = r.revenue + found[0].revenue
                 greedy = {t1: plain, t2: found[0]}
@@ -2783,6 +2956,15 @@ class _RunSearch:
     ) -> tuple[dict[str, _Candidate], bool, int]:
         """(train id -> its route, exact, candidates considered)."""
         enumerators, limit = self.enumerators, self.limit
+        if len(trains) == 2 and self.work is None:
+            spec = trains[0][1]
+            en = enumerators[spec]
+            if trains[1][1] == spec and spec not in self.tops and isinstance(en, _LinkEnumerator):
+                # the twin starts' list (:meth:`_twin_starts`) is walked with the best route:
+                # the walk for the best route mostly proves that nothing beats it, and that
+                # list's walk proved it again
+                self.tops[spec] = en.run(1, best_only=True, also=_also_floor)
+                self.also[spec] = en.also_found
         single = {spec: (self.top(spec)[0].revenue if self.top(spec) else 0) for _, spec in trains}
         # 2. a lower bound: greedily, each train its best route on track the others left,
         # from each of the first train's best routes; every order of the distinct train
@@ -2816,7 +2998,7 @@ class _RunSearch:
                 used = 0
                 for _, c in routes:
                     used |= c.mask
-                found = enumerators[spec].run(1, best_only=True, avoid=used)
+                found = self._beside(spec, used, 1)
                 if found and total + found[0].revenue > lower:
                     lower = total + found[0].revenue
                     greedy = self._assign(others, routes)
@@ -2910,6 +3092,18 @@ _PAIR_AFTER = 200000
 _STARTS = 8  # two identical trains: greedy runs from at most this many good routes,
 _START_PART = 8  # ... those in the top eighth of the way down to the list's threshold,
 _START_LIST = 60  # ... and none when more routes than this are that good
+_ALSO_PART = 20  # ... listed with the best route from its revenue less a twentieth down
+
+
+def _also_floor(best: int) -> int:
+    """The least a route is listed at beside the best route's walk for the twin starts
+    (:meth:`_RunSearch.best`): at or below their floor, in steps of the revenues, unless the
+    greedy run's partner earns under about three fifths of the best route, a little less
+    with the steps (#979: 440 + 210, floor 412, listed >= 418: both >= 420 in tens; random
+    1858 p6 seed 7 #1640: 450 + 390, floor 440, listed >= 428)."""
+    return best - max(10, best // _ALSO_PART)
+
+
 _MAX_WAYS = 50000  # ways between stops beyond which the plain walk is used instead
 #: candidates beyond which a list is not indexed for the combination (:func:`_clash_sets`):
 #: the sets are ints of a bit per candidate, and building one per track key and stop grows

@@ -697,3 +697,49 @@ def test_the_exact_walk_lists_what_the_walk_from_both_ends_lists(scenario, spec,
     listed = [Counter(map(key, en.run(threshold))) for en in (once, both)]
     assert listed[0] == listed[1]
     event("listed some" if listed[0] else "listed none")
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(
+    wide_meshes(),
+    st.sampled_from([TrainSpec.stops(f"{n}E", large=(n, n), small=(99, 0)) for n in (3, 4, 6)]),
+    st.integers(0, 40),
+    st.sampled_from([2, 5, 60]),
+)
+def test_the_best_routes_walk_lists_what_a_list_at_its_floor_lists(
+    scenario, spec, below, many
+) -> None:  # type: ignore[no-untyped-def]
+    """An exact best-route walk that also lists every sequence worth at least ``also`` of
+    the best so far (two identical trains' starts, :meth:`_RunSearch.best`) finds the best
+    route a plain best-route walk finds (the same route, ways and all: the greedy run starts
+    from it), and lists what a list at ``also`` of that route lists, in the same order, as
+    the same candidates -- or a revenue more than ``_START_LIST`` sequences earn."""
+    g, tokens = scenario
+    cs, base, free = _link_lists(g, tokens, spec)
+    also = lambda v: v - below  # noqa: E731
+    cs.links.clear()
+    walk = _LinkEnumerator(base, free)
+    saved, rs._START_LIST = rs._START_LIST, many  # (a few: the walk stops listing sooner)
+    try:
+        best = walk.run(1, best_only=True, also=also)
+    finally:
+        rs._START_LIST = saved
+    cs.links.clear()
+    plain = _LinkEnumerator(base, free).run(1, best_only=True)
+    assert best == plain
+    if not best:
+        return
+    assert walk.also_found is not None
+    least, found = walk.also_found
+    cs.links.clear()
+    listed = _LinkEnumerator(base, free).run(least)
+    if found is None:
+        assert len(listed) > many
+        event("too many listed")
+        return
+    assert (least, found) == (also(best[0].revenue), listed)
+    event(f"{len(listed)} listed")
