@@ -457,6 +457,20 @@ is 440 of 450: +340 nodes at a fifteenth), the best less 10 walked #979's list t
 Measured and not kept: the partner searches' answers shared with the unavoided ones (#979's
 partner searches ask no joint question: what they cost was the walk, above).
 
+Session 11, the listing's trios (``learn_trio``; callgrind, one cold search; the 57 dumps
+give the same totals, flags, routes and candidates, exact and budgeted): a failed question
+of three links was asked again as its own trio (#979: 26 of the 314 trios asked, #940 21 of
+59, random 1858 p6 seed 20 #1219 81 of 483): the trio that is the failed set, or was asked
+as a sequence before (``solutions``), is answered without a CSP; a trio in which a way of
+one link is clear of the other two's unions fits without one (the other two fit: #979 96
+of 314); and the pairs known to clash are read before the trios, the pairs not yet asked
+after them.  #979 877.4M -> 841.3M (-4.1 %), #940 477.1M -> 475.3M, #987 471.2M -> 468.8M,
+#1219 1,981.8M -> 1,912.9M.  Measured and not kept: a pair's or a trio's ways cut to the
+other links' unions and alike ones kept once (#979's trios: 38,586 ways, 34,467 distinct
+cuts), the trio then decided by nested scans (966.1M); a pair's ways ANDed by
+``0 in map(x.__and__, ...)`` (902.2M: the interpreter's loop is cheaper than ``map``'s
+calls through the method wrapper).
+
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
 reported as inexact.
@@ -1480,6 +1494,9 @@ def _choose_route(doms: Sequence[Sequence[_Option]]) -> list[_Option] | None:
     return [o for o in choice if o is not None]
 
 
+_NO_PAIR = (0, 0)  # (:meth:`_LinkEnumerator.run`'s ``pairs``: a link not asked about yet)
+
+
 def _realise(c: _Candidate, options: Sequence[_Option]) -> _Candidate:
     """The plain route of sequence ``c`` run by ``options`` (one per link)."""
     stops = [c.stops[0]]
@@ -1984,11 +2001,21 @@ class _LinkEnumerator(_Enumerator):
                 unions[id(opts)] = found
             return found
 
-        def learn_trio(opts: tuple[_Option, ...]) -> bool:
+        boths: dict[int, list[int]] = {}  # id of a link's ways -> their ``both`` masks
+
+        def link_boths(opts: tuple[_Option, ...]) -> list[int]:
+            found = boths.get(id(opts))
+            if found is None:
+                found = boths[id(opts)] = [o.both for o in opts]
+            return found
+
+        def learn_trio(opts: tuple[_Option, ...], failed: int) -> bool:
             """After the sequence failed with link ``opts``: two links of it that cannot run
             with ``opts`` in one route, if there are such (pairs were ruled out already);
             kept for every later sequence (most failures have such a small reason).  Whether
-            one was found."""
+            one was found.  ``failed``: the sequence's links (bits): three of them are the
+            question just answered, and a trio asked before as a sequence has its answer in
+            ``solutions``."""
             # (some way of one crosses some way of the other exactly when their unions meet)
             mine = link_union(opts)
             near = [x for x in link_opts if mine & link_union(x)]
@@ -1999,6 +2026,24 @@ class _LinkEnumerator(_Enumerator):
                     zb = link_bit(z)
                     key = xb | yb | zb
                     ok = trio_fits.get(key)
+                    if ok is None:
+                        # (the trio was asked as a sequence: a question of three links that
+                        # failed was asked again here; #979: 26 of 314 trios, #940 21 of 59)
+                        if key == failed:
+                            ok = trio_fits[key] = False
+                        elif key in solutions:
+                            ok = trio_fits[key] = solutions[key][0] is not None
+                    if ok is None:
+                        # a way of one link clear of the other two's unions: the question is
+                        # theirs, and each two links fit (#979: 96 of the 314 trios asked)
+                        uy, uz = link_union(y), link_union(z)
+                        for w, m in ((opts, uy | uz), (y, mine | uz), (z, mine | uy)):
+                            for b in link_boths(w):
+                                if not b & m:
+                                    ok = trio_fits[key] = True
+                                    break
+                            if ok:
+                                break
                     if ok is None:
                         # (:func:`_solve` of the three, with the cores and unions known)
                         trio = (opts, y, z)
@@ -2358,9 +2403,13 @@ class _LinkEnumerator(_Enumerator):
                         # cheap proofs first: the link cannot run beside one of the links
                         # already taken, or three of its links (or, in an exact search, a
                         # set of them) were found unable to run in one route, or every way
-                        # hits track (or a town) the sequence must use
-                        clashes(opts, lbit, others)
+                        # hits track (or a town) the sequence must use; the pairs known to
+                        # clash before the trios, and the pairs not yet asked after them
+                        # (each pair is asked once, so a sequence a trio refutes may spare
+                        # the scans of its ways)
+                        pairs.get(lbit, _NO_PAIR)[1] & others
                         or any(bc & others == bc for bc in trios.get(lbit, ()))
+                        or clashes(opts, lbit, others)
                         or all(o.both & core_both for o in opts)
                     ):
                         solutions[skey] = (None, None)
@@ -2427,7 +2476,7 @@ class _LinkEnumerator(_Enumerator):
                         )
                         solved = None if narrowed is None else _choose_route(narrowed)
                         order = [*link_opts, opts]
-                        if solved is None and not learn_trio(opts) and once:
+                        if solved is None and not learn_trio(opts, skey) and once:
                             # no trio to blame: the set of links itself is the reason,
                             # refuting every sequence that holds them all (exact searches:
                             # a budgeted one is charged for the questions it asks)
