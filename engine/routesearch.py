@@ -465,9 +465,10 @@ as a sequence before (``solutions``), is answered without a CSP; a trio in which
 one link is clear of the other two's unions fits without one (the other two fit: #979 96
 of 314); and the pairs known to clash are read before the trios, the pairs not yet asked
 after them.  #979 877.4M -> 841.3M (-4.1 %), #940 477.1M -> 475.3M, #987 471.2M -> 468.8M,
-#1219 1,981.8M -> 1,912.9M.  Measured and not kept: a pair's or a trio's ways cut to the
-other links' unions and alike ones kept once (#979's trios: 38,586 ways, 34,467 distinct
-cuts), the trio then decided by nested scans (966.1M); a pair's ways ANDed by
+#1219 1,981.8M -> 1,912.9M, seed 7 #1720 2,306.3M -> 2,275.2M.  Measured and not kept: a
+pair's or a trio's ways cut to the other links' unions and alike ones kept once (#979's
+trios: 38,586 ways, 34,467 distinct cuts), the trio then decided by nested scans (966.1M);
+a pair's ways ANDed by
 ``0 in map(x.__and__, ...)`` (902.2M: the interpreter's loop is cheaper than ``map``'s
 calls through the method wrapper).
 
