@@ -457,6 +457,21 @@ is 440 of 450: +340 nodes at a fifteenth), the best less 10 walked #979's list t
 Measured and not kept: the partner searches' answers shared with the unavoided ones (#979's
 partner searches ask no joint question: what they cost was the walk, above).
 
+Session 11, the combination's learning (round 2; callgrind, one cold search, the same totals,
+routes and candidates on the 57 dumps, exact and budgeted): #979 877.4M -> 853.8M, #940
+477.1M -> 462.3M, #987 471.2M -> 467.6M, random 1858 p6 seed 20 #1219 1,981.8M -> 1,975.8M,
+seed 7 #1720 2,285.2M -> 2,283.2M.  A failed pair's reason is looked for only among the
+questions the two routes' witnesses cannot answer: a link of one beside a link (or two) of
+the other fits when some way of it is clear of their witness ways, so those questions are
+skipped and the first that fails, the reason kept, is the same (#979: questions of three links
+925 -> 74, of two 803 -> 113; 860.3M with the next change).  Cores and unions of the taken
+sequences' links are remembered by content (546 asked, 87 distinct), and :func:`_clashing`
+its OR over a core per core (262 asked, 112 cores) and over a route's touched stops only at
+stops some candidate hits (313 of 2,102 bits).  Measured and not kept: :meth:`_Meet.masks` by
+``reduce``/``map`` (#979 +12.4M: in 3.11 a plain loop over a few stops is the cheapest;
+``sum(map(...))`` 1.4x and ``reduce`` 1.7x it).  What is left of the learning is mostly the
+15 questions of three links that fail (:func:`_fit_beside`, 700-3,200 pairs of ways each).
+
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
 reported as inexact.
