@@ -472,6 +472,21 @@ a pair's ways ANDed by
 ``0 in map(x.__and__, ...)`` (902.2M: the interpreter's loop is cheaper than ``map``'s
 calls through the method wrapper).
 
+Session 11, the combination's learning (round 2; callgrind, one cold search, the same totals,
+routes and candidates on the 57 dumps, exact and budgeted): #979 877.4M -> 853.8M, #940
+477.1M -> 462.3M, #987 471.2M -> 467.6M, random 1858 p6 seed 20 #1219 1,981.8M -> 1,975.8M,
+seed 7 #1720 2,285.2M -> 2,283.2M.  A failed pair's reason is looked for only among the
+questions the two routes' witnesses cannot answer: a link of one beside a link (or two) of
+the other fits when some way of it is clear of their witness ways, so those questions are
+skipped and the first that fails, the reason kept, is the same (#979: questions of three links
+925 -> 74, of two 803 -> 113; 860.3M with the next change).  Cores and unions of the taken
+sequences' links are remembered by content (546 asked, 87 distinct), and :func:`_clashing`
+its OR over a core per core (262 asked, 112 cores) and over a route's touched stops only at
+stops some candidate hits (313 of 2,102 bits).  Measured and not kept: :meth:`_Meet.masks` by
+``reduce``/``map`` (#979 +12.4M: in 3.11 a plain loop over a few stops is the cheapest;
+``sum(map(...))`` 1.4x and ``reduce`` 1.7x it).  What is left of the learning is mostly the
+15 questions of three links that fail (:func:`_fit_beside`, 700-3,200 pairs of ways each).
+
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
 reported as inexact.
@@ -3354,6 +3369,18 @@ class _Nogoods:
         self.core: list[int] = []
         #: per link, (core track, core stops, union track, union stops) for :func:`_solve`
         self.known: list[tuple[int, int, int, int]] = []
+        #: :func:`_core_union` of a list of ways by content (the ways' ids: they live as long
+        #: as the candidates)
+        self.cu: dict[tuple[int, ...], tuple[int, int, int, int]] = {}
+
+    def core_union(self, ways: Sequence[_Option]) -> tuple[int, int, int, int]:
+        """:func:`_core_union` of ``ways``, remembered by content: the links of the sequences
+        taken recur, as new lists (#979: 546 asked, 87 distinct; 4,604 ways scanned -> 1,174)."""
+        key = tuple(map(id, ways))
+        found = self.cu.get(key)
+        if found is None:
+            found = self.cu[key] = _core_union(ways)
+        return found
 
     def links(self, key: int, doms: Sequence[Sequence[_Option]]) -> tuple[int, tuple[int, ...]]:
         """(mask, numbers) of a route's links (``key``: the route's id, remembered)."""
@@ -3366,7 +3393,9 @@ class _Nogoods:
                 if n is None:
                     n = self.number[k] = len(self.ways)
                     self.ways.append(d)
-                    cu = _core_union(d)
+                    cu = self.cu.get(k)
+                    if cu is None:
+                        cu = self.cu[k] = _core_union(d)
                     self.union.append(cu[2])
                     self.core.append(cu[0])
                     self.known.append(cu)
@@ -3488,26 +3517,53 @@ class _Nogoods:
                                 return True
         return False
 
-    def learn(self, a: tuple[int, tuple[int, ...]], b: tuple[int, tuple[int, ...]]) -> None:
+    def learn(
+        self,
+        a: tuple[int, tuple[int, ...]],
+        b: tuple[int, tuple[int, ...]],
+        seen_a: Sequence[int],
+        seen_b: Sequence[int],
+    ) -> None:
         """Find and keep a small reason why routes ``a`` and ``b`` cannot fit (if there is one:
-        a pair or a triple of their links)."""
+        a pair or a triple of their links).  ``seen_a``, ``seen_b``: per link, the track of one
+        way of running the route (its witness), which answers most questions that fit: a way
+        of a link clear of the other route's witness ways runs beside them, so only the
+        questions those ways cannot answer are asked, in the same order (the same reason is
+        found; #979: 532 questions of three links asked for 15 reasons)."""
         union = self.union
-        for x in a[1]:
-            for y in b[1]:
-                if not self._fit(x, y):
+        for x, sx in zip(a[1], seen_a, strict=True):
+            for y, sy in zip(b[1], seen_b, strict=True):
+                if sx & sy and not self._fit(x, y):
                     self.pair[x] = self.pair.get(x, 0) | 1 << y
                     self.pair[y] = self.pair.get(y, 0) | 1 << x
                     return
-        for (_, mine), (_, theirs) in ((a, b), (b, a)):
+        ways = self.ways
+        for (_, mine), (_, theirs), seen in ((a, b, seen_b), (b, a, seen_a)):
             for x in mine:
                 # only links some way of which crosses some way of x can take part (some
                 # pair of ways shares track exactly when the unions of their track do)
-                near = [y for y in theirs if union[x] & union[y]]
-                for i, y in enumerate(near):
-                    for z in near[i + 1 :]:
-                        if not self._fit(x, y, z):
-                            self.triple.setdefault(x, []).append(1 << y | 1 << z)
-                            return
+                near = [(y, s) for y, s in zip(theirs, seen, strict=True) if union[x] & union[y]]
+                if len(near) < 2:
+                    continue
+                # per way of x, the links of ``near`` whose witness way it crosses (a way
+                # crossing none runs beside all of them: x is no part of a triple)
+                sets = set()
+                for o in ways[x]:
+                    t = o.track
+                    hit = 0
+                    for j, (_, s) in enumerate(near):
+                        if t & s:
+                            hit |= 1 << j
+                    if not hit:
+                        break
+                    sets.add(hit)
+                else:
+                    for i, (y, _) in enumerate(near):
+                        for j in range(i + 1, len(near)):
+                            two = 1 << i | 1 << j
+                            if all(h & two for h in sets) and not self._fit(x, y, near[j][0]):
+                                self.triple.setdefault(x, []).append(1 << y | 1 << near[j][0])
+                                return
 
 
 def _fit_beside(xs: Sequence[_Option], ys: Sequence[_Option], zs: Sequence[_Option]) -> bool | None:
@@ -3565,6 +3621,7 @@ def _clash_sets(
         _columns([m[0] & few for m in met]),
         _columns([m[1] & three for m in met]),
         _columns([m[2] for m in met]),
+        {},  # :func:`_clashing`'s answers by core
     )
 
 
@@ -3596,13 +3653,23 @@ def _clashing(
     core meets it, or that conflict at a stop of one, two or three exits (``three``: the
     stops of three).  Each test is of two routes, so a set of taken routes clashes with the
     OR of their sets."""
-    by_key, by_touch, by_through, by_hit = sets
+    by_key, by_touch, by_through, by_hit, by_core = sets
     touch, through, hit = meet
-    found = 0
+    # (routes taken share cores: #979 asks 262 times of 112 cores)
+    found = by_core.get(core)
+    if found is None:
+        found = 0
+        m = core
+        while m:
+            low = m & -m
+            found |= by_key.get(low, 0)
+            m ^= low
+        by_core[core] = found
     for m, where in (
-        (core, by_key),
         (hit, by_touch),
-        (touch, by_hit),
+        # (only the stops where some candidate hits: a few, and most of a route's stops
+        # are not -- #979: 313 of 2,102 bits)
+        (touch & sum(by_hit), by_hit),
         (through & three, by_through),
     ):
         while m:
@@ -3747,7 +3814,7 @@ def _combine(
             assert t.links is not None
             if t.settled:
                 mine = [list(x) for x in t.links]
-                own_known[id(t)] = [_core_union(d) for d in mine]
+                own_known[id(t)] = [nogoods.core_union(d) for d in mine]
             else:
                 # (links recur in many sequences: their cores and unions are worked out
                 # once, so only the links that meet are scanned)
@@ -3758,7 +3825,7 @@ def _combine(
                     [k[5] for k in cu],
                 ) or [list(x) for x in t.links]
                 own_known[id(t)] = [
-                    link_known(x)[:4] if len(d) == len(x) else _core_union(d)
+                    link_known(x)[:4] if len(d) == len(x) else nogoods.core_union(d)
                     for x, d in zip(t.links, mine, strict=True)
                 ]
             own[id(t)] = mine
@@ -3812,7 +3879,8 @@ def _combine(
                     known.extend(own_known[id(t)])
             joint[key] = _solve(links, fixed, known)
             if joint[key] is None and len(group) == 2 and not fixed:
-                nogoods.learn(a, b)
+                seen_a, seen_b = ([o.track for o in t.witness] for t in group)
+                nogoods.learn(a, b, seen_a, seen_b)
         return joint[key]
 
     meets: dict[int, tuple[int, int, int]] = {}
