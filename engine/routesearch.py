@@ -487,6 +487,18 @@ stops some candidate hits (313 of 2,102 bits).  Measured and not kept: :meth:`_M
 ``sum(map(...))`` 1.4x and ``reduce`` 1.7x it).  What is left of the learning is mostly the
 15 questions of three links that fail (:func:`_fit_beside`, 700-3,200 pairs of ways each).
 
+Session 11 in all (the five paragraphs above, merged; callgrind, one cold search; the 57
+dumps of the session -- 4 fixture turns, 43 budget-stopped random 1858 p6 searches, 10 India
+-- give the same totals, flags, routes and candidates, exact and budgeted, and seeded play
+games are action for action as before): #979 1,083.0M -> 818.0M (-24.5 %; 1,085.5M at the end
+of session 10), #940 560.6M -> 460.6M, #987 546.2M -> 465.0M.  CPU, #979 alone, min of 9 cold
+searches alternating with the session-10 code (load ~2, a CI run on the other core): 185-192
+ms against 241-251 ms.  Also: the twins' partner cut reads the lesser of a sequence's two
+bounds (the path bound was only compared with the threshold: #979's list 1,124 -> 1,105), and
+:class:`_Option` is not a frozen dataclass (its ``__init__`` set each field through
+``object.__setattr__``: 11M at #979, 3,000 ways).  Considered and not done: compiling the
+module (mypyc): the engine stays plain Python.
+
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
 reported as inexact.

@@ -98,19 +98,16 @@ def test_ways_are_chosen_exactly_and_propagation_keeps_every_answer(question) ->
 def route_questions(draw: st.DrawFn) -> list[tuple[_Option, ...]]:
     """The links of one route, each up to 8 ways over 8 track keys and 4 towns (crowded, so
     that the greedy pass often fails and the backtracking runs)."""
-    return [
-        tuple(
-            option(t, s)
-            for t, s in draw(
-                st.lists(
-                    st.tuples(st.integers(1, (1 << 8) - 1), st.integers(0, (1 << 4) - 1)),
-                    min_size=1,
-                    max_size=8,
-                )
-            )
-        )
-        for _ in range(draw(st.integers(1, 6)))
-    ]
+    return [draw(drawn_link(8)) for _ in range(draw(st.integers(1, 6)))]
+
+
+def drawn_link(most: int) -> st.SearchStrategy[tuple[_Option, ...]]:
+    """One link: 1 to ``most`` ways, each over some of 8 track keys and 4 towns."""
+    return st.lists(
+        st.tuples(st.integers(1, (1 << 8) - 1), st.integers(0, (1 << 4) - 1)),
+        min_size=1,
+        max_size=most,
+    ).map(lambda ways: tuple(option(t, s) for t, s in ways))
 
 
 @settings(max_examples=400, deadline=None)
@@ -467,23 +464,24 @@ def test_a_link_beside_two_others_fits_as_trying_every_choice(xs, ys, zs) -> Non
         event("fits" if found else "cannot fit")
 
 
+def assert_reasons_impossible(nogoods: _Nogoods) -> None:
+    """Every reason ``nogoods`` learnt is a pair or trio of links no choice of ways fits."""
+    ways = nogoods.ways
+    for x, mask in nogoods.pair.items():
+        for y in range(len(ways)):
+            if mask >> y & 1:
+                assert _solve([(0, ways[x]), (1, ways[y])]) is None
+    for x, masks in nogoods.triple.items():
+        for m in masks:
+            y, z = (i for i in range(len(ways)) if m >> i & 1)
+            assert _solve([(0, ways[x]), (1, ways[y]), (1, ways[z])]) is None
+
+
 @st.composite
 def route_pairs(draw: st.DrawFn) -> list[tuple[tuple[tuple[_Option, ...], ...], ...]]:
     """Pairs of routes drawn from one pool of links (as in a combination, where the same links
     recur in many candidates), each link a few ways over 8 track keys and 4 towns."""
-    pool = [
-        tuple(
-            option(t, s)
-            for t, s in draw(
-                st.lists(
-                    st.tuples(st.integers(1, (1 << 8) - 1), st.integers(0, (1 << 4) - 1)),
-                    min_size=1,
-                    max_size=3,
-                )
-            )
-        )
-        for _ in range(draw(st.integers(2, 7)))
-    ]
+    pool = [draw(drawn_link(3)) for _ in range(draw(st.integers(2, 7)))]
     route = st.lists(st.sampled_from(pool), min_size=1, max_size=3, unique_by=id).map(tuple)
     return draw(st.lists(st.tuples(route, route), min_size=1, max_size=12))
 
@@ -514,15 +512,7 @@ def test_learnt_reasons_only_refute_pairs_that_cannot_fit(pairs) -> None:  # typ
             nogoods.learn(a, b, [o.track for o in seen_a], [o.track for o in seen_b])
             blind.learn(blind_a, blind_b, [-1] * len(one), [-1] * len(other))
             assert (nogoods.pair, nogoods.triple) == (blind.pair, blind.triple)
-    ways = nogoods.ways
-    for x, mask in nogoods.pair.items():
-        for y in range(len(ways)):
-            if mask >> y & 1:
-                assert _solve([(0, ways[x]), (1, ways[y])]) is None
-    for x, masks in nogoods.triple.items():
-        for m in masks:
-            y, z = (i for i in range(len(ways)) if m >> i & 1)
-            assert _solve([(0, ways[x]), (1, ways[y]), (1, ways[z])]) is None
+    assert_reasons_impossible(nogoods)
 
 
 @settings(max_examples=300, deadline=None)
@@ -573,15 +563,7 @@ def test_reasons_seen_in_the_cores_alone_are_exact(pairs) -> None:  # type: igno
             event("a reason in the cores")
         else:
             assert not pinned
-    ways = nogoods.ways
-    for x, mask in nogoods.pair.items():
-        for y in range(len(ways)):
-            if mask >> y & 1:
-                assert _solve([(0, ways[x]), (1, ways[y])]) is None
-    for x, masks in nogoods.triple.items():
-        for m in masks:
-            y, z = (i for i in range(len(ways)) if m >> i & 1)
-            assert _solve([(0, ways[x]), (1, ways[y]), (1, ways[z])]) is None
+    assert_reasons_impossible(nogoods)
 
 
 routes_masks = st.tuples(
