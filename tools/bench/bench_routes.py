@@ -23,6 +23,10 @@ median 1.3 ms, worst 0.4-0.5 s (three E trains, or 6E+7E), 5 turns over 200 ms.
 Session 10 (a slower machine: the session-9 code took 220-237 ms at #979 there): total
 3.05-3.10 s, median 4.5-4.8 ms, worst 174-178 ms (#979), none over 200 ms, three runs at
 load average 1.
+
+Session 11 (the machine slower again: the session-10 code took 271-317 ms at #979 alone):
+total 4.16-4.33 s, median 6.9-7.2 ms, worst 205-213 ms (#979, 818M instructions against
+1,086M at the end of session 10), one turn over 200 ms in each of three runs at load 0.4.
 """
 
 from __future__ import annotations
