@@ -3388,7 +3388,10 @@ class _Nogoods:
     def core_union(self, ways: Sequence[_Option]) -> tuple[int, int, int, int]:
         """:func:`_core_union` of ``ways``, remembered by content: the links of the sequences
         taken recur, as new lists (#979: 546 asked, 87 distinct; 4,604 ways scanned -> 1,174)."""
-        key = tuple(map(id, ways))
+        return self._known(tuple(map(id, ways)), ways)
+
+    def _known(self, key: tuple[int, ...], ways: Sequence[_Option]) -> tuple[int, int, int, int]:
+        """:meth:`core_union` with its key (the ways' ids) already made."""
         found = self.cu.get(key)
         if found is None:
             found = self.cu[key] = _core_union(ways)
@@ -3405,9 +3408,7 @@ class _Nogoods:
                 if n is None:
                     n = self.number[k] = len(self.ways)
                     self.ways.append(d)
-                    cu = self.cu.get(k)
-                    if cu is None:
-                        cu = self.cu[k] = _core_union(d)
+                    cu = self._known(k, d)
                     self.union.append(cu[2])
                     self.core.append(cu[0])
                     self.known.append(cu)
