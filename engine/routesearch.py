@@ -838,6 +838,8 @@ class _Enumerator:
         self.prune_row = binding[0] if len(binding) == 1 else -1
         self.divisor = rules.wounded_divisor if train.obsolete and rules.wounded_divisor > 1 else 1
         self.exact = self.values is None or self.shared_rows
+        #: :meth:`unit` of every stop, read by the tables below without a call per stop
+        self.unit_of = unit_of = tuple(self.unit(i) for i in range(n))
         # fewest distance units from each stop to a company token (ignores used track)
         self.inf = inf = 1 << 30
         to_token = [inf] * n
@@ -849,7 +851,7 @@ class _Enumerator:
             d, s = heapq.heappop(heap)
             if d > to_token[s] or (self.blocked[s] and not self.token[s]):
                 continue
-            step = self.unit(s)
+            step = unit_of[s]
             for ci, o in cs.adjacency.get(s, ()):
                 nd = d + (cs.chains[ci].edges if self.hex_sides else step)
                 if nd < to_token[o]:
@@ -858,7 +860,7 @@ class _Enumerator:
         self.to_token = to_token
         self.vals = self.values or [0] * n
         self.zero_side_chains = sum(1 for c in cs.chains if c.edges == 0)
-        units = (self.hex_sides, tuple(self.unit(i) for i in range(n)))
+        units = (self.hex_sides, unit_of)
         self._dist: dict[int, Any] = cs.tables.setdefault(("dist", units), {})
         self._table: dict[int, Any] = cs.tables.setdefault(("near", units, tuple(self.vals)), {})
         self._free: dict[int, Any] = cs.tables.setdefault(("free", units, tuple(self.vals)), {})
@@ -886,12 +888,13 @@ class _Enumerator:
         dist = {source: 0}
         heap = [(0, source)]
         chains = self.cs.chains
+        unit_of = self.unit_of
         while heap:
             d, st = heapq.heappop(heap)
             if d > dist[st] or (st != source and self.blocked[st]):
                 continue
             for ci, o in self.cs.adjacency.get(st, ()):
-                nd = d + (chains[ci].edges if self.hex_sides else self.unit(o))
+                nd = d + (chains[ci].edges if self.hex_sides else unit_of[o])
                 if nd < dist.get(o, self.inf):
                     dist[o] = nd
                     heapq.heappush(heap, (nd, o))
@@ -911,7 +914,7 @@ class _Enumerator:
         for st, d in dist.items():
             if st == tail or vals[st] <= 0:
                 continue
-            if self.hex_sides or self.unit(st) > 0:
+            if self.hex_sides or self.unit_of[st] > 0:
                 counted.append((vals[st], d, st))
             else:
                 free.append((vals[st], d, st))
@@ -1008,7 +1011,7 @@ class _Enumerator:
         # per stop, its neighbours with everything the walk looks at (fewer lookups)
         cost = [st.visit_cost for st in stops]
         step_vals = values or [0] * len(stops)
-        unit = [self.unit(i) for i in range(len(stops))]
+        unit = list(self.unit_of)
         links = {
             tail: [
                 (
@@ -1659,23 +1662,31 @@ class _LinkEnumerator(_Enumerator):
         if self.prune_row < 0:
             return None
         units = self.prune_limit = self.row_limit[self.prune_row]
-        adj, vals, unit = self.link_adj, self.vals, self.unit
-        if any(unit(x) <= 0 for x in adj):
+        adj, vals, unit = self.link_adj, self.vals, self.unit_of
+        if any(unit[x] <= 0 for x in adj):
             return None
         keys = [(x, y) for x, ys in adj.items() for y in ys] + [(-1, x) for x in adj]
         walks = {key: [0] * (units + 1) for key in keys}
+        # per (previous, tail) -- but at a blocking tail, where a route ends --: its row, and
+        # each next stop's (units, value, row); every row is read at fewer units left
+        kind_ok, blocked = self.kind_ok, self.blocked
+        rows = [
+            (
+                walks[(x, y)],
+                [(unit[z], vals[z], walks[(y, z)]) for z in adj[y] if z != x and kind_ok[z]],
+            )
+            for x, y in keys
+            if x < 0 or not blocked[y]
+        ]
         for j in range(1, units + 1):
-            for x, y in keys:
-                if self.blocked[y] and x >= 0:
-                    continue  # a route ends at a blocking stop
+            for row, nexts in rows:
                 top = 0
-                for z in adj.get(y, ()):
-                    u = unit(z)
-                    if z != x and u <= j and self.kind_ok[z]:
-                        v = vals[z] + walks[(y, z)][j - u]
+                for u, v, after in nexts:
+                    if u <= j:
+                        v += after[j - u]
                         if v > top:
                             top = v
-                walks[(x, y)][j] = top
+                row[j] = top
         return walks
 
     @staticmethod
@@ -1683,44 +1694,72 @@ class _LinkEnumerator(_Enumerator):
         """(links, stubs, shift, memo) of a chain set for trains passing ``free`` stops."""
         links: dict[tuple[int, int], list[_Option]] = {}
         stubs: dict[int, list[_Option]] = {}
-        count = [0]
         # the ways of one route are only ever compared with each other by ``both``
         shift = max((m.bit_length() for m in cs.masks), default=0)
+        masks = cs.masks
+        # per stop, its chains as (other stop, track, the track that can clash --
+        # none when no other chain shares a key: a way can then only meet the chain by
+        # stepping back onto a stop already on it --, the other stop's bit if it is
+        # passed for free, else 0, and the chain and the stop as tuples to add to a way's);
+        # a loop never starts a way
+        once = twice = 0
+        for m in masks:
+            twice |= once & m
+            once |= m
+        out = {
+            s: [
+                (
+                    o,
+                    masks[ci],
+                    masks[ci] if masks[ci] & twice else 0,
+                    1 << o if free[o] else 0,
+                    (ci,),
+                    (o,),
+                )
+                for ci, o in adj
+                if o != s
+            ]
+            for s, adj in cs.adjacency.items()
+        }
+        count = 0
 
         def walk(
-            x: int, at: int, track: int, passed: int, chain_path: list[int], inner: list[int]
+            x: int,
+            at: int,
+            track: int,
+            passed: int,
+            chain_path: tuple[int, ...],
+            inner: tuple[int, ...],
         ) -> None:
-            for ci, o in cs.adjacency.get(at, ()):
-                m = cs.masks[ci]
-                if m & track or o == x or o == at:
+            nonlocal count
+            for o, m, clash, bit, by, to in out[at]:
+                if (clash and clash & track) or o == x:
                     continue
-                if free[o]:
-                    bit = 1 << o
-                    if passed & bit:
-                        continue
-                    if at == x:
-                        stubs.setdefault(x, []).append(
-                            _Option(m, bit, (ci,), (o,), -1, m | bit << shift)
-                        )
-                    walk(x, o, track | m, passed | bit, [*chain_path, ci], [*inner, o])
+                if bit:
+                    if not passed & bit:
+                        walk(x, o, track | m, passed | bit, chain_path + by, inner + to)
                 elif x < o:  # each link once; the other direction is the same ways
+                    m |= track
                     links.setdefault((x, o), []).append(
-                        _Option(
-                            track | m,
-                            passed,
-                            (*chain_path, ci),
-                            tuple(inner),
-                            x,
-                            track | m | passed << shift,
-                        )
+                        _Option(m, passed, chain_path + by, inner, x, m | passed << shift)
                     )
-                    count[0] += 1
-                    if count[0] > _MAX_WAYS:
+                    count += 1
+                    if count > _MAX_WAYS:
                         raise _Budget
 
-        for x in cs.adjacency:
-            if not free[x]:
-                walk(x, x, 0, 0, [], [])
+        for x, steps in out.items():
+            if free[x]:
+                continue
+            # (the first step, on no track yet: a chain to a free stop is also a stub)
+            for o, m, _, bit, by, to in steps:
+                if bit:
+                    stubs.setdefault(x, []).append(_Option(m, bit, by, to, -1, m | bit << shift))
+                    walk(x, o, m, bit, by, to)
+                elif x < o:
+                    links.setdefault((x, o), []).append(_Option(m, 0, by, (), x, m))
+                    count += 1
+                    if count > _MAX_WAYS:
+                        raise _Budget
         walk = None  # type: ignore[assignment]  # (a reference cycle: freed now)
         # fewest keys first: a short way leaves the most for the other links and trains
         sorted_links = {
@@ -1768,7 +1807,7 @@ class _LinkEnumerator(_Enumerator):
                 [s.groups for s in stops],
                 [vals[i] == 0 and not token[i] for i in range(len(stops))],
                 [st.visit_cost for st in stops],
-                [self.unit(i) for i in range(len(stops))],
+                list(self.unit_of),
             )
         groups, dull, cost, unit = self.per_stop
         divisor = self.divisor
