@@ -727,9 +727,8 @@ def _chain_set(
         masks.append(m)
         adjacency.setdefault(c.a, []).append((i, c.b))
         adjacency.setdefault(c.b, []).append((i, c.a))
-        special.append(
-            any(graph.paths[p].terminal for p in c.paths) or c.a == c.b  # pragma: no branch
-        )
+        # (a terminal path anywhere on it, as the chain's own flags tell)
+        special.append(c.first_terminal or c.last_terminal or c.terminal_inside or c.a == c.b)
     return _ChainSet(chains, masks, adjacency, special)
 
 
@@ -862,6 +861,7 @@ class _Enumerator:
         self.zero_side_chains = sum(1 for c in cs.chains if c.edges == 0)
         units = (self.hex_sides, unit_of)
         self._dist: dict[int, Any] = cs.tables.setdefault(("dist", units), {})
+        self._dist_steps: dict[int, list[tuple[int, int]]] | None = None  # (:meth:`distances`)
         self._table: dict[int, Any] = cs.tables.setdefault(("near", units, tuple(self.vals)), {})
         self._free: dict[int, Any] = cs.tables.setdefault(("free", units, tuple(self.vals)), {})
         # neighbours best first, so good routes are found early and the bound bites sooner
@@ -885,19 +885,28 @@ class _Enumerator:
         found = self._dist.get(source)
         if found is not None:
             return found
+        steps = self._dist_steps
+        if steps is None:
+            # per stop, (units to the next stop, next stop); a route passes no blocking stop
+            chains, unit_of, hex_sides = self.cs.chains, self.unit_of, self.hex_sides
+            steps = self._dist_steps = {
+                st: [(chains[ci].edges if hex_sides else unit_of[o], o) for ci, o in adj]
+                for st, adj in self.cs.adjacency.items()
+            }
+        blocked, inf = self.blocked, self.inf
+        pop, push = heapq.heappop, heapq.heappush
         dist = {source: 0}
+        get = dist.get
         heap = [(0, source)]
-        chains = self.cs.chains
-        unit_of = self.unit_of
         while heap:
-            d, st = heapq.heappop(heap)
-            if d > dist[st] or (st != source and self.blocked[st]):
+            d, st = pop(heap)
+            if d > dist[st] or (st != source and blocked[st]):
                 continue
-            for ci, o in self.cs.adjacency.get(st, ()):
-                nd = d + (chains[ci].edges if self.hex_sides else unit_of[o])
-                if nd < dist.get(o, self.inf):
-                    dist[o] = nd
-                    heapq.heappush(heap, (nd, o))
+            for w, o in steps.get(st, ()):
+                w += d
+                if w < get(o, inf):
+                    dist[o] = w
+                    push(heap, (w, o))
         self._dist[source] = dist
         return dist
 
@@ -908,13 +917,13 @@ class _Enumerator:
         if found is not None:
             return found
         dist = self.distances(tail)
-        vals = self.vals
+        vals, hex_sides, unit_of = self.vals, self.hex_sides, self.unit_of
         counted: list[tuple[int, int, int]] = []
         free: list[tuple[int, int, int]] = []
         for st, d in dist.items():
             if st == tail or vals[st] <= 0:
                 continue
-            if self.hex_sides or self.unit_of[st] > 0:
+            if hex_sides or unit_of[st] > 0:
                 counted.append((vals[st], d, st))
             else:
                 free.append((vals[st], d, st))
