@@ -499,6 +499,27 @@ bounds (the path bound was only compared with the threshold: #979's list 1,124 -
 ``object.__setattr__``: 11M at #979, 3,000 ways).  Considered and not done: compiling the
 module (mypyc): the engine stays plain Python.
 
+Session 12, the setup (callgrind, one cold search; the 59 dumps of session 12 give the same
+totals, flags, routes and candidates, exact and budgeted, and seeded play is action for action
+as before): #979 816.7M -> 798.5M, #940 459.0M -> 439.7M, #987 463.5M -> 440.2M; a median
+1858_game_end_bank E-train turn (#859, one 7E) 61.1M -> 50.7M, a plain walk (#846, 5M) 8.2M ->
+7.5M.  The setup of #979 (chain sets, enumerator, links, path bound, run tables) was 71M.
+:meth:`_LinkEnumerator._links` walks from per-stop step tables built once (the chain's track,
+the track that can clash -- none when no other chain shares a key, since such a chain can
+only be met again by stepping back onto a stop on the way --, the free stop's bit, the chain
+and stop as 1-tuples) and grows a way's tuples by concatenation (27.4M -> 21.2M);
+:meth:`_LinkEnumerator._walks` reads each key's next stops from rows set out once, with each
+stop's unit from ``unit_of`` (13.4M -> 4.7M); :meth:`_Enumerator.distances` relaxes
+per-stop (units, stop) lists kept on the enumerator.  Measured and not kept: the ways of a
+link sorted by a list of key sizes rather than a key function (slower: +0.5M).  Not done:
+half of ``_links``' walk calls (1,026 of 2,050 at #979) are in subtrees that reach only
+stops below the walk's first one (the link's other direction); an exact cut needs a
+reachability test per step that costs as much as the step.  The one collection pass after
+the search (``_collector_paused``: the collector runs at the first allocation after
+``gc.enable()``) costs 5.9M at #979: it scans the ~14,000 objects the search keeps
+(:class:`_MapWork`, ``_RECENT``) and the ~850 of its closures' reference cycles; it would
+only move, not go, if deferred, since what survives must be scanned once.
+
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
 reported as inexact.
