@@ -501,8 +501,8 @@ module (mypyc): the engine stays plain Python.
 
 Session 12, the setup (callgrind, one cold search; the 59 dumps of session 12 give the same
 totals, flags, routes and candidates, exact and budgeted, and seeded play is action for action
-as before): #979 816.7M -> 798.5M, #940 459.0M -> 439.7M, #987 463.5M -> 440.2M; a median
-1858_game_end_bank E-train turn (#859, one 7E) 61.1M -> 50.7M, a plain walk (#846, 5M) 8.2M ->
+as before): #979 816.7M -> 798.5M, #940 459.0M -> 439.7M, #987 463.5M -> 440.3M; a median
+1858_game_end_bank E-train turn (#859, one 7E) 61.1M -> 50.3M, a plain walk (#846, 5M) 8.2M ->
 7.5M.  The setup of #979 (chain sets, enumerator, links, path bound, run tables) was 71M.
 :meth:`_LinkEnumerator._links` walks from per-stop step tables built once (the chain's track,
 the track that can clash -- none when no other chain shares a key, since such a chain can
@@ -510,7 +510,9 @@ only be met again by stepping back onto a stop on the way --, the free stop's bi
 and stop as 1-tuples) and grows a way's tuples by concatenation (27.4M -> 21.2M);
 :meth:`_LinkEnumerator._walks` reads each key's next stops from rows set out once, with each
 stop's unit from ``unit_of`` (13.4M -> 4.7M); :meth:`_Enumerator.distances` relaxes
-per-stop (units, stop) lists kept on the enumerator.  Measured and not kept: the ways of a
+per-stop (units, stop) lists kept on the enumerator; a link's common and any track
+(``link_track``) is set out by the first run avoiding track, which a search of one train never
+has (#859 -0.4M; the three above +0.04-0.09M).  Measured and not kept: the ways of a
 link sorted by a list of key sizes rather than a key function (slower: +0.5M).  Not done:
 half of ``_links``' walk calls (1,026 of 2,050 at #979) are in subtrees that reach only
 stops below the walk's first one (the link's other direction); an exact cut needs a
@@ -1653,14 +1655,9 @@ class _LinkEnumerator(_Enumerator):
         self.arm_rows: dict[tuple[int, int], list[int]] = {}
         self.places = {(x, y): i for x, ys in self.link_adj.items() for i, y in enumerate(ys)}
         #: per link, the track every way uses and the track some way uses: a run avoiding
-        #: track knows most links' ways left without a scan (#979's partner searches)
+        #: track knows most links' ways left without a scan (#979's partner searches); set
+        #: out by the first such run (a search of one train never avoids track)
         self.link_track: dict[tuple[int, int], tuple[int, int]] = {}
-        for xy, opts in self.links.items():
-            common, some = -1, 0
-            for o in opts:
-                common &= o.track
-                some |= o.track
-            self.link_track[xy] = (common, some)
         #: what a run reads per stop, and the paying stops in reach of two stops
         #: (:meth:`run`'s ``reach_both``): the same for every run, kept between them (#979's
         #: nine partner searches worked them out again, a third of their walks)
@@ -1878,6 +1875,13 @@ class _LinkEnumerator(_Enumerator):
             avoid, ({}, {}, {}, {}, {}, {}, {})
         )
         link_track = self.link_track
+        if avoid and not link_track:
+            for xy, opts in all_links.items():
+                common, some = -1, 0
+                for o in opts:
+                    common &= o.track
+                    some |= o.track
+                link_track[xy] = (common, some)
         fits = self.fits
 
         def options(x: int, y: int) -> tuple[_Option, ...]:
