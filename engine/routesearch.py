@@ -499,6 +499,29 @@ bounds (the path bound was only compared with the threshold: #979's list 1,124 -
 ``object.__setattr__``: 11M at #979, 3,000 ways).  Considered and not done: compiling the
 module (mypyc): the engine stays plain Python.
 
+Session 12, the setup (callgrind, one cold search; the 59 dumps of session 12 give the same
+totals, flags, routes and candidates, exact and budgeted, and seeded play is action for action
+as before): #979 816.7M -> 798.5M, #940 459.0M -> 439.7M, #987 463.5M -> 440.3M; a median
+1858_game_end_bank E-train turn (#859, one 7E) 61.1M -> 50.3M, a plain walk (#846, 5M) 8.2M ->
+7.5M.  The setup of #979 (chain sets, enumerator, links, path bound, run tables) was 71M.
+:meth:`_LinkEnumerator._links` walks from per-stop step tables built once (the chain's track,
+the track that can clash -- none when no other chain shares a key, since such a chain can
+only be met again by stepping back onto a stop on the way --, the free stop's bit, the chain
+and stop as 1-tuples) and grows a way's tuples by concatenation (27.4M -> 21.2M);
+:meth:`_LinkEnumerator._walks` reads each key's next stops from rows set out once, with each
+stop's unit from ``unit_of`` (13.4M -> 4.7M); :meth:`_Enumerator.distances` relaxes
+per-stop (units, stop) lists kept on the enumerator; a link's common and any track
+(``link_track``) is set out by the first run avoiding track, which a search of one train never
+has (#859 -0.4M; the three above +0.04-0.09M).  Measured and not kept: the ways of a
+link sorted by a list of key sizes rather than a key function (slower: +0.5M).  Not done:
+half of ``_links``' walk calls (1,026 of 2,050 at #979) are in subtrees that reach only
+stops below the walk's first one (the link's other direction); an exact cut needs a
+reachability test per step that costs as much as the step.  The one collection pass after
+the search (``_collector_paused``: the collector runs at the first allocation after
+``gc.enable()``) costs 5.9M at #979: it scans the ~14,000 objects the search keeps
+(:class:`_MapWork`, ``_RECENT``) and the ~850 of its closures' reference cycles; it would
+only move, not go, if deferred, since what survives must be scanned once.
+
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
 reported as inexact.
@@ -727,9 +750,8 @@ def _chain_set(
         masks.append(m)
         adjacency.setdefault(c.a, []).append((i, c.b))
         adjacency.setdefault(c.b, []).append((i, c.a))
-        special.append(
-            any(graph.paths[p].terminal for p in c.paths) or c.a == c.b  # pragma: no branch
-        )
+        # (a terminal path anywhere on it, as the chain's own flags tell)
+        special.append(c.first_terminal or c.last_terminal or c.terminal_inside or c.a == c.b)
     return _ChainSet(chains, masks, adjacency, special)
 
 
@@ -838,6 +860,8 @@ class _Enumerator:
         self.prune_row = binding[0] if len(binding) == 1 else -1
         self.divisor = rules.wounded_divisor if train.obsolete and rules.wounded_divisor > 1 else 1
         self.exact = self.values is None or self.shared_rows
+        #: :meth:`unit` of every stop, read by the tables below without a call per stop
+        self.unit_of = unit_of = tuple(self.unit(i) for i in range(n))
         # fewest distance units from each stop to a company token (ignores used track)
         self.inf = inf = 1 << 30
         to_token = [inf] * n
@@ -849,7 +873,7 @@ class _Enumerator:
             d, s = heapq.heappop(heap)
             if d > to_token[s] or (self.blocked[s] and not self.token[s]):
                 continue
-            step = self.unit(s)
+            step = unit_of[s]
             for ci, o in cs.adjacency.get(s, ()):
                 nd = d + (cs.chains[ci].edges if self.hex_sides else step)
                 if nd < to_token[o]:
@@ -858,8 +882,9 @@ class _Enumerator:
         self.to_token = to_token
         self.vals = self.values or [0] * n
         self.zero_side_chains = sum(1 for c in cs.chains if c.edges == 0)
-        units = (self.hex_sides, tuple(self.unit(i) for i in range(n)))
+        units = (self.hex_sides, unit_of)
         self._dist: dict[int, Any] = cs.tables.setdefault(("dist", units), {})
+        self._dist_steps: dict[int, list[tuple[int, int]]] | None = None  # (:meth:`distances`)
         self._table: dict[int, Any] = cs.tables.setdefault(("near", units, tuple(self.vals)), {})
         self._free: dict[int, Any] = cs.tables.setdefault(("free", units, tuple(self.vals)), {})
         # neighbours best first, so good routes are found early and the bound bites sooner
@@ -883,18 +908,28 @@ class _Enumerator:
         found = self._dist.get(source)
         if found is not None:
             return found
+        steps = self._dist_steps
+        if steps is None:
+            # per stop, (units to the next stop, next stop); a route passes no blocking stop
+            chains, unit_of, hex_sides = self.cs.chains, self.unit_of, self.hex_sides
+            steps = self._dist_steps = {
+                st: [(chains[ci].edges if hex_sides else unit_of[o], o) for ci, o in adj]
+                for st, adj in self.cs.adjacency.items()
+            }
+        blocked, inf = self.blocked, self.inf
+        pop, push = heapq.heappop, heapq.heappush
         dist = {source: 0}
+        get = dist.get
         heap = [(0, source)]
-        chains = self.cs.chains
         while heap:
-            d, st = heapq.heappop(heap)
-            if d > dist[st] or (st != source and self.blocked[st]):
+            d, st = pop(heap)
+            if d > dist[st] or (st != source and blocked[st]):
                 continue
-            for ci, o in self.cs.adjacency.get(st, ()):
-                nd = d + (chains[ci].edges if self.hex_sides else self.unit(o))
-                if nd < dist.get(o, self.inf):
-                    dist[o] = nd
-                    heapq.heappush(heap, (nd, o))
+            for w, o in steps.get(st, ()):
+                w += d
+                if w < get(o, inf):
+                    dist[o] = w
+                    push(heap, (w, o))
         self._dist[source] = dist
         return dist
 
@@ -905,13 +940,13 @@ class _Enumerator:
         if found is not None:
             return found
         dist = self.distances(tail)
-        vals = self.vals
+        vals, hex_sides, unit_of = self.vals, self.hex_sides, self.unit_of
         counted: list[tuple[int, int, int]] = []
         free: list[tuple[int, int, int]] = []
         for st, d in dist.items():
             if st == tail or vals[st] <= 0:
                 continue
-            if self.hex_sides or self.unit(st) > 0:
+            if hex_sides or unit_of[st] > 0:
                 counted.append((vals[st], d, st))
             else:
                 free.append((vals[st], d, st))
@@ -1008,7 +1043,7 @@ class _Enumerator:
         # per stop, its neighbours with everything the walk looks at (fewer lookups)
         cost = [st.visit_cost for st in stops]
         step_vals = values or [0] * len(stops)
-        unit = [self.unit(i) for i in range(len(stops))]
+        unit = list(self.unit_of)
         links = {
             tail: [
                 (
@@ -1620,14 +1655,9 @@ class _LinkEnumerator(_Enumerator):
         self.arm_rows: dict[tuple[int, int], list[int]] = {}
         self.places = {(x, y): i for x, ys in self.link_adj.items() for i, y in enumerate(ys)}
         #: per link, the track every way uses and the track some way uses: a run avoiding
-        #: track knows most links' ways left without a scan (#979's partner searches)
+        #: track knows most links' ways left without a scan (#979's partner searches); set
+        #: out by the first such run (a search of one train never avoids track)
         self.link_track: dict[tuple[int, int], tuple[int, int]] = {}
-        for xy, opts in self.links.items():
-            common, some = -1, 0
-            for o in opts:
-                common &= o.track
-                some |= o.track
-            self.link_track[xy] = (common, some)
         #: what a run reads per stop, and the paying stops in reach of two stops
         #: (:meth:`run`'s ``reach_both``): the same for every run, kept between them (#979's
         #: nine partner searches worked them out again, a third of their walks)
@@ -1659,23 +1689,31 @@ class _LinkEnumerator(_Enumerator):
         if self.prune_row < 0:
             return None
         units = self.prune_limit = self.row_limit[self.prune_row]
-        adj, vals, unit = self.link_adj, self.vals, self.unit
-        if any(unit(x) <= 0 for x in adj):
+        adj, vals, unit = self.link_adj, self.vals, self.unit_of
+        if any(unit[x] <= 0 for x in adj):
             return None
         keys = [(x, y) for x, ys in adj.items() for y in ys] + [(-1, x) for x in adj]
         walks = {key: [0] * (units + 1) for key in keys}
+        # per (previous, tail) -- but at a blocking tail, where a route ends --: its row, and
+        # each next stop's (units, value, row); every row is read at fewer units left
+        kind_ok, blocked = self.kind_ok, self.blocked
+        rows = [
+            (
+                walks[(x, y)],
+                [(unit[z], vals[z], walks[(y, z)]) for z in adj[y] if z != x and kind_ok[z]],
+            )
+            for x, y in keys
+            if x < 0 or not blocked[y]
+        ]
         for j in range(1, units + 1):
-            for x, y in keys:
-                if self.blocked[y] and x >= 0:
-                    continue  # a route ends at a blocking stop
+            for row, nexts in rows:
                 top = 0
-                for z in adj.get(y, ()):
-                    u = unit(z)
-                    if z != x and u <= j and self.kind_ok[z]:
-                        v = vals[z] + walks[(y, z)][j - u]
+                for u, v, after in nexts:
+                    if u <= j:
+                        v += after[j - u]
                         if v > top:
                             top = v
-                walks[(x, y)][j] = top
+                row[j] = top
         return walks
 
     @staticmethod
@@ -1683,44 +1721,72 @@ class _LinkEnumerator(_Enumerator):
         """(links, stubs, shift, memo) of a chain set for trains passing ``free`` stops."""
         links: dict[tuple[int, int], list[_Option]] = {}
         stubs: dict[int, list[_Option]] = {}
-        count = [0]
         # the ways of one route are only ever compared with each other by ``both``
         shift = max((m.bit_length() for m in cs.masks), default=0)
+        masks = cs.masks
+        # per stop, its chains as (other stop, track, the track that can clash --
+        # none when no other chain shares a key: a way can then only meet the chain by
+        # stepping back onto a stop already on it --, the other stop's bit if it is
+        # passed for free, else 0, and the chain and the stop as tuples to add to a way's);
+        # a loop never starts a way
+        once = twice = 0
+        for m in masks:
+            twice |= once & m
+            once |= m
+        out = {
+            s: [
+                (
+                    o,
+                    masks[ci],
+                    masks[ci] if masks[ci] & twice else 0,
+                    1 << o if free[o] else 0,
+                    (ci,),
+                    (o,),
+                )
+                for ci, o in adj
+                if o != s
+            ]
+            for s, adj in cs.adjacency.items()
+        }
+        count = 0
 
         def walk(
-            x: int, at: int, track: int, passed: int, chain_path: list[int], inner: list[int]
+            x: int,
+            at: int,
+            track: int,
+            passed: int,
+            chain_path: tuple[int, ...],
+            inner: tuple[int, ...],
         ) -> None:
-            for ci, o in cs.adjacency.get(at, ()):
-                m = cs.masks[ci]
-                if m & track or o == x or o == at:
+            nonlocal count
+            for o, m, clash, bit, by, to in out[at]:
+                if (clash and clash & track) or o == x:
                     continue
-                if free[o]:
-                    bit = 1 << o
-                    if passed & bit:
-                        continue
-                    if at == x:
-                        stubs.setdefault(x, []).append(
-                            _Option(m, bit, (ci,), (o,), -1, m | bit << shift)
-                        )
-                    walk(x, o, track | m, passed | bit, [*chain_path, ci], [*inner, o])
+                if bit:
+                    if not passed & bit:
+                        walk(x, o, track | m, passed | bit, chain_path + by, inner + to)
                 elif x < o:  # each link once; the other direction is the same ways
+                    m |= track
                     links.setdefault((x, o), []).append(
-                        _Option(
-                            track | m,
-                            passed,
-                            (*chain_path, ci),
-                            tuple(inner),
-                            x,
-                            track | m | passed << shift,
-                        )
+                        _Option(m, passed, chain_path + by, inner, x, m | passed << shift)
                     )
-                    count[0] += 1
-                    if count[0] > _MAX_WAYS:
+                    count += 1
+                    if count > _MAX_WAYS:
                         raise _Budget
 
-        for x in cs.adjacency:
-            if not free[x]:
-                walk(x, x, 0, 0, [], [])
+        for x, steps in out.items():
+            if free[x]:
+                continue
+            # (the first step, on no track yet: a chain to a free stop is also a stub)
+            for o, m, _, bit, by, to in steps:
+                if bit:
+                    stubs.setdefault(x, []).append(_Option(m, bit, by, to, -1, m | bit << shift))
+                    walk(x, o, m, bit, by, to)
+                elif x < o:
+                    links.setdefault((x, o), []).append(_Option(m, 0, by, (), x, m))
+                    count += 1
+                    if count > _MAX_WAYS:
+                        raise _Budget
         walk = None  # type: ignore[assignment]  # (a reference cycle: freed now)
         # fewest keys first: a short way leaves the most for the other links and trains
         sorted_links = {
@@ -1768,7 +1834,7 @@ class _LinkEnumerator(_Enumerator):
                 [s.groups for s in stops],
                 [vals[i] == 0 and not token[i] for i in range(len(stops))],
                 [st.visit_cost for st in stops],
-                [self.unit(i) for i in range(len(stops))],
+                list(self.unit_of),
             )
         groups, dull, cost, unit = self.per_stop
         divisor = self.divisor
@@ -1809,6 +1875,13 @@ class _LinkEnumerator(_Enumerator):
             avoid, ({}, {}, {}, {}, {}, {}, {})
         )
         link_track = self.link_track
+        if avoid and not link_track:
+            for xy, opts in all_links.items():
+                common, some = -1, 0
+                for o in opts:
+                    common &= o.track
+                    some |= o.track
+                link_track[xy] = (common, some)
         fits = self.fits
 
         def options(x: int, y: int) -> tuple[_Option, ...]:
