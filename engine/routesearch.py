@@ -1523,6 +1523,9 @@ def _choose_route(doms: Sequence[Sequence[_Option]]) -> list[_Option] | None:
 
 
 _NO_PAIR = (0, 0)  # (:meth:`_LinkEnumerator.run`'s ``pairs``: a link not asked about yet)
+#: what :meth:`_LinkEnumerator.run` reads of a link: (core track, core towns, core both,
+#: union both, its bit)
+_LinkInfo = tuple[int, int, int, int, int]
 
 
 def _realise(c: _Candidate, options: Sequence[_Option]) -> _Candidate:
@@ -1805,8 +1808,8 @@ class _LinkEnumerator(_Enumerator):
         # best first
         in_reach = self.in_reach
         # per avoided track, kept between runs (the greedy and list runs walk the same tree)
-        ways, cores, pairs, solutions, trios, trio_fits, bits = self.memo.setdefault(
-            avoid, ({}, {}, {}, {}, {}, {}, {})
+        ways, infos, pairs, solutions, trios, trio_fits = self.memo.setdefault(
+            avoid, ({}, {}, {}, {}, {}, {})
         )
         link_track = self.link_track
         fits = self.fits
@@ -1836,6 +1839,7 @@ class _LinkEnumerator(_Enumerator):
         best: list[_Candidate] = []
         route: list[int] = []
         link_opts: list[tuple[_Option, ...]] = []
+        link_infos: list[_LinkInfo] = []  # (theirs: :func:`link_info`)
         witness: list[_Option] = []
         on_route = bytearray(len(stops))
         group_used: set[str] = set()
@@ -1898,8 +1902,8 @@ class _LinkEnumerator(_Enumerator):
                 # (the links as listed: their cores are known; #979: 133,533 ways were
                 # scanned here for 1,170 sequences, three in four of them not narrowed)
                 links = tuple(links_kept)
-                for opts in links:
-                    core |= link_core(opts)[0]
+                for li in link_infos:
+                    core |= li[0]
             c = _Candidate(
                 tuple(stops_kept),
                 tuple(chains),
@@ -1946,31 +1950,29 @@ class _LinkEnumerator(_Enumerator):
             if limit is not None and len(out) > limit:
                 raise _Budget
 
-        unions: dict[int, int] = {}  # id of a link's ways -> :func:`link_union`
-
-        def link_core(opts: tuple[_Option, ...]) -> tuple[int, int, int]:
-            """The track, towns, and both in one mask, that every way of a link uses."""
-            found = cores.get(id(opts))
+        def link_info(opts: tuple[_Option, ...]) -> _LinkInfo:
+            """What the walk reads of a link (its ways ``opts``), worked out once: the
+            track, towns, and both in one mask, that every way uses; the track and towns
+            (one mask) some way uses; the link's bit (a set of links is an int: the memo's
+            keys, pairs, trios)."""
+            found = infos.get(id(opts))
             if found is None:
                 t = s = b = -1
+                u = 0
                 for o in opts:
                     t &= o.track
                     s &= o.stops
-                    b &= o.both
-                found = cores[id(opts)] = (t, s, b)
+                    ob = o.both
+                    b &= ob
+                    u |= ob
+                found = infos[id(opts)] = (t, s, b, u, 1 << len(infos))
             return found
 
-        def link_bit(opts: tuple[_Option, ...]) -> int:
-            """The link's bit: a set of links is an int (the memo's keys, pairs, trios)."""
-            found = bits.get(id(opts))
-            if found is None:
-                found = bits[id(opts)] = 1 << len(bits)
-            return found
-
-        def clashes(opts: tuple[_Option, ...], bit: int, others: int) -> bool:
+        def clashes(opts: tuple[_Option, ...], li: _LinkInfo, others: int) -> bool:
             """Some link of the sequence (``link_opts``, bits ``others``) and no way of it
-            can run beside a way of link ``opts`` (bit ``bit``) in one route.  ``pairs``:
-            per link bit, [links asked about, those that clash], as bits."""
+            can run beside a way of link ``opts`` (:func:`link_info` ``li``) in one route.
+            ``pairs``: per link bit, [links asked about, those that clash], as bits."""
+            bit = li[4]
             known = pairs.get(bit)
             if known is None:
                 known = pairs[bit] = [0, 0]
@@ -1978,38 +1980,41 @@ class _LinkEnumerator(_Enumerator):
                 return True
             todo = others & ~known[0]
             if todo:
-                for x in link_opts:
-                    xb = link_bit(x)
-                    if xb & todo and not compatible(x, xb, opts, bit):
+                for x, xi in zip(link_opts, link_infos, strict=True):
+                    if xi[4] & todo and not compatible(x, xi, opts, li):
                         return True
             return False
 
         def compatible(
-            a: tuple[_Option, ...], abit: int, b: tuple[_Option, ...], bbit: int
+            a: tuple[_Option, ...], ai: _LinkInfo, b: tuple[_Option, ...], bi: _LinkInfo
         ) -> bool:
             """Some way of link a and some way of link b fit in one route (recorded in
             ``pairs`` both ways)."""
             # (cores crossing: never; nothing of one anywhere on the other: always)
-            if link_core(a)[2] & link_core(b)[2]:
+            cb = bi[2]
+            ub = bi[3]
+            if ai[2] & cb:
                 found = False
-            elif not link_union(a) & link_union(b):
+            elif not ai[3] & ub:
                 found = True
             else:
-                # (a way of a that misses b's union fits any way of b)
-                ub = link_union(b)
-                theirs = [y.both for y in b]
+                # (a way of a that misses b's union fits any way of b; one that meets b's
+                # core fits none)
+                theirs = link_boths(b)
                 found = False
-                for x in a:
-                    xb = x.both
+                for xb in link_boths(a):
                     if not xb & ub:
                         found = True
                         break
+                    if xb & cb:
+                        continue
                     for y in theirs:
                         if not xb & y:
                             found = True
                             break
                     if found:
                         break
+            abit, bbit = ai[4], bi[4]
             for p, q in ((abit, bbit), (bbit, abit)):
                 known = pairs.get(p)
                 if known is None:
@@ -2017,16 +2022,6 @@ class _LinkEnumerator(_Enumerator):
                 known[0] |= q
                 if not found:
                     known[1] |= q
-            return found
-
-        def link_union(opts: tuple[_Option, ...]) -> int:
-            """The track and towns (one mask) some way of a link uses."""
-            found = unions.get(id(opts))
-            if found is None:
-                found = 0
-                for o in opts:
-                    found |= o.both
-                unions[id(opts)] = found
             return found
 
         boths: dict[int, list[int]] = {}  # id of a link's ways -> their ``both`` masks
@@ -2037,7 +2032,7 @@ class _LinkEnumerator(_Enumerator):
                 found = boths[id(opts)] = [o.both for o in opts]
             return found
 
-        def learn_trio(opts: tuple[_Option, ...], failed: int) -> bool:
+        def learn_trio(opts: tuple[_Option, ...], li: _LinkInfo, failed: int) -> bool:
             """After the sequence failed with link ``opts``: two links of it that cannot run
             with ``opts`` in one route, if there are such (pairs were ruled out already);
             kept for every later sequence (most failures have such a small reason).  Whether
@@ -2045,13 +2040,13 @@ class _LinkEnumerator(_Enumerator):
             question just answered, and a trio asked before as a sequence has its answer in
             ``solutions``."""
             # (some way of one crosses some way of the other exactly when their unions meet)
-            mine = link_union(opts)
-            near = [x for x in link_opts if mine & link_union(x)]
-            xb = link_bit(opts)
-            for i, y in enumerate(near):
-                yb = link_bit(y)
-                for z in near[i + 1 :]:
-                    zb = link_bit(z)
+            mine = li[3]
+            near = [(x, xi) for x, xi in zip(link_opts, link_infos, strict=True) if mine & xi[3]]
+            xb = li[4]
+            for i, (y, yi) in enumerate(near):
+                yb = yi[4]
+                for z, zi in near[i + 1 :]:
+                    zb = zi[4]
                     key = xb | yb | zb
                     ok = trio_fits.get(key)
                     if ok is None:
@@ -2064,8 +2059,14 @@ class _LinkEnumerator(_Enumerator):
                     if ok is None:
                         # a way of one link clear of the other two's unions: the question is
                         # theirs, and each two links fit (#979: 96 of the 314 trios asked)
-                        uy, uz = link_union(y), link_union(z)
-                        for w, m in ((opts, uy | uz), (y, mine | uz), (z, mine | uy)):
+                        uy, uz = yi[3], zi[3]
+                        for w, wc, m in (
+                            (opts, li[2], uy | uz),
+                            (y, yi[2], mine | uz),
+                            (z, zi[2], mine | uy),
+                        ):
+                            if wc & m:
+                                continue  # (every way of it meets the other two)
                             for b in link_boths(w):
                                 if not b & m:
                                     ok = trio_fits[key] = True
@@ -2075,11 +2076,7 @@ class _LinkEnumerator(_Enumerator):
                     if ok is None:
                         # (:func:`_solve` of the three, with the cores and unions known)
                         trio = (opts, y, z)
-                        doms = _propagate_one(
-                            list(trio),
-                            [link_core(x)[2] for x in trio],
-                            [link_union(x) for x in trio],
-                        )
+                        doms = _propagate_one(list(trio), [li[2], yi[2], zi[2]], [mine, uy, uz])
                         ok = trio_fits[key] = doms is not None and _choose_route(doms) is not None
                     if not ok:
                         for a, bc in ((xb, yb | zb), (yb, xb | zb), (zb, xb | yb)):
@@ -2271,6 +2268,7 @@ class _LinkEnumerator(_Enumerator):
                 # goes above the root's first neighbour (each sequence through the root once)
                 route.reverse()
                 link_opts.reverse()
+                link_infos.reverse()
                 witness.reverse()
                 done = prefix[-1]
                 prefix.append(None if done is None else done[::-1])
@@ -2281,6 +2279,7 @@ class _LinkEnumerator(_Enumerator):
                 prefix_cores.pop()
                 route.reverse()
                 link_opts.reverse()
+                link_infos.reverse()
                 witness.reverse()
             taken_both = track | passed << shift
             core_both = core_t | core_s << shift
@@ -2379,18 +2378,18 @@ class _LinkEnumerator(_Enumerator):
                 opts = options(tail, other)
                 if not opts:
                     continue
-                lc = link_core(opts)
+                li = link_info(opts)
                 # (the lesser of the two bounds: an exact search's partner cut bites sooner;
                 # a budgeted one keeps the cut its work was charged for)
                 rest = target - (top if not once or top < path_top else path_top) // divisor
                 if partners and rest >= floor:
-                    if not _has_partner(partners, rest, core_t | lc[0]):
+                    if not _has_partner(partners, rest, core_t | li[0]):
                         continue  # (the partners all earn too little or clash)
                 # extend the current realisation if one way fits; else re-solve the whole
                 # sequence (earlier links may have to run another way)
                 # (none when the track every way uses is taken)
                 way = None
-                if not lc[2] & taken_both:
+                if not li[2] & taken_both:
                     if avoid:
                         for o in opts:
                             if not o.both & taken_both:
@@ -2401,7 +2400,7 @@ class _LinkEnumerator(_Enumerator):
                         # some way of the link uses: remembered by those, #979 2,608 scans of
                         # 30 ways on average for 818 answers; random 1858 p6 seed 7 #1720
                         # 21,845 for 497)
-                        fit_key = (id(opts), taken_both & link_union(opts))
+                        fit_key = (id(opts), taken_both & li[3])
                         if fit_key in fits:
                             way = fits[fit_key]
                         else:
@@ -2413,7 +2412,7 @@ class _LinkEnumerator(_Enumerator):
                 saved = None
                 narrowed: list[Sequence[_Option]] | None = None
                 narrowed_cores: list[int] | None = None  # (their cores, when worked out)
-                if way is None and lc[2] & core_both:
+                if way is None and li[2] & core_both:
                     # every way crosses track or a town the sequence must use: refuted
                     # before any lookup (#979's list: 1,398 of the 4,440 links whose way
                     # did not fit the realisation)
@@ -2424,7 +2423,7 @@ class _LinkEnumerator(_Enumerator):
                     # at random 1858 p6 seed 20 #1219: the list of 1,753 sequences asked
                     # the cheap proofs 18,542 times, scanning 480,531 ways)
                     # (the set of links as an int: one bit per link)
-                    lbit = link_bit(opts)
+                    lbit = li[4]
                     others = link_set[-1]
                     skey = others | lbit
                     if skey not in solutions and (
@@ -2437,7 +2436,7 @@ class _LinkEnumerator(_Enumerator):
                         # the scans of its ways)
                         pairs.get(lbit, _NO_PAIR)[1] & others
                         or any(bc & others == bc for bc in trios.get(lbit, ()))
-                        or clashes(opts, lbit, others)
+                        or clashes(opts, li, others)
                         or all(o.both & core_both for o in opts)
                     ):
                         solutions[skey] = (None, None)
@@ -2456,7 +2455,7 @@ class _LinkEnumerator(_Enumerator):
                         # with their cores there; the new link is then propagated against
                         # them, scanning only the links whose ways can meet a core
                         # (unions of the links as listed hold those of their ways left)
-                        unions = [link_union(x) for x in link_opts]
+                        unions = [xi[3] for xi in link_infos]
                         done_cores = prefix_cores[-1]
                         if prefix[-1] is None:
                             done_cores = prefix_cores[-1] = []
@@ -2469,10 +2468,9 @@ class _LinkEnumerator(_Enumerator):
                             ):
                                 # the node's parent was propagated (the links but the last,
                                 # in this order): only the last one is added to its fixpoint
-                                x = link_opts[-1]
                                 prefix[-1] = _propagate_one(
-                                    [*up, x],
-                                    [*up_cores, link_core(x)[2]],
+                                    [*up, link_opts[-1]],
+                                    [*up_cores, link_infos[-1][2]],
                                     unions,
                                     done_cores,
                                     fixpoint_cut(up_cores),
@@ -2480,7 +2478,7 @@ class _LinkEnumerator(_Enumerator):
                             else:
                                 prefix[-1] = _propagate_one(
                                     list(link_opts),
-                                    [link_core(x)[2] for x in link_opts],
+                                    [xi[2] for xi in link_infos],
                                     unions,
                                     done_cores,
                                 )
@@ -2493,18 +2491,18 @@ class _LinkEnumerator(_Enumerator):
                                 for o in d:
                                     common &= o.both
                                 done_cores.append(common)
-                        unions.append(link_union(opts))
+                        unions.append(li[3])
                         narrowed_cores = []
                         narrowed = _propagate_one(
                             [*done, opts],
-                            [*done_cores, lc[2]],
+                            [*done_cores, li[2]],
                             unions,
                             narrowed_cores,
                             fixpoint_cut(done_cores),
                         )
                         solved = None if narrowed is None else _choose_route(narrowed)
                         order = [*link_opts, opts]
-                        if solved is None and not learn_trio(opts, skey) and once:
+                        if solved is None and not learn_trio(opts, li, skey) and once:
                             # no trio to blame: the set of links itself is the reason,
                             # refuting every sequence that holds them all (exact searches:
                             # a budgeted one is charged for the questions it asks)
@@ -2536,14 +2534,15 @@ class _LinkEnumerator(_Enumerator):
                 prefix_cores.append(narrowed_cores if narrowed is not None else None)
                 route.append(other)
                 link_opts.append(opts)
-                link_set.append(link_set[-1] | link_bit(opts))
+                link_set.append(link_set[-1] | li[4])
+                link_infos.append(li)
                 witness.append(way)
                 on_route[other] = 1
                 if g:
                     group_used.update(g)
                 if row >= 0:
                     counts[row] += c
-                lt, ls, _ = lc
+                lt, ls = li[0], li[1]
                 extend(
                     raw + worth,
                     tok,
@@ -2562,6 +2561,7 @@ class _LinkEnumerator(_Enumerator):
                 on_route[other] = 0
                 witness.pop()
                 link_opts.pop()
+                link_infos.pop()
                 link_set.pop()
                 route.pop()
                 if saved is not None:
@@ -2600,6 +2600,7 @@ class _LinkEnumerator(_Enumerator):
             # the budget ran out: the best route found so far (a legal one), if any
             route.clear()
             link_opts.clear()
+            link_infos.clear()
             witness.clear()
         # stubs: a stop with the company's station and one chain to a free stop
         for x, stub in self.stubs.items():
@@ -2607,7 +2608,7 @@ class _LinkEnumerator(_Enumerator):
                 continue
             opts = stub
             if avoid:
-                # (kept in the memo: ``link_core`` remembers a tuple by its id, which a freed
+                # (kept in the memo: ``link_info`` remembers a tuple by its id, which a freed
                 # tuple would hand on to the next one)
                 found = ways.get((x, -1))
                 if found is None:
@@ -2617,10 +2618,12 @@ class _LinkEnumerator(_Enumerator):
                 continue
             route[:] = [x]
             link_opts[:] = [opts]
+            link_infos[:] = [link_info(opts)]
             witness[:] = [opts[0]]
             record(vals[x])
             route.clear()
             link_opts.clear()
+            link_infos.clear()
             witness.clear()
         extend = None  # type: ignore[assignment]  # (a reference cycle: freed now)
         if once and len(out) > 1:
