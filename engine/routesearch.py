@@ -1462,6 +1462,12 @@ def _choose_route(doms: Sequence[Sequence[_Option]]) -> list[_Option] | None:
     """:func:`_choose` for the links of one route (every slot 0, nothing used): track and
     towns are one mask (``_Option.both``), so a failed branch is keyed by one int.  The same
     greedy pass, the same branches in the same order, the same answer."""
+    found = _greedy_route(doms)
+    return found if found is not None else _search_route(doms)
+
+
+def _greedy_route(doms: Sequence[Sequence[_Option]]) -> list[_Option] | None:
+    """The greedy pass of :func:`_choose_route` (None: it found no choice)."""
     n = len(doms)
     picked: list[_Option | None] = [None] * n
     taken = 0
@@ -1472,9 +1478,13 @@ def _choose_route(doms: Sequence[Sequence[_Option]]) -> list[_Option] | None:
                 taken |= x.both
                 break
         else:
-            break
-    else:
-        return [o for o in picked if o is not None]
+            return None
+    return [o for o in picked if o is not None]
+
+
+def _search_route(doms: Sequence[Sequence[_Option]]) -> list[_Option] | None:
+    """The backtracking of :func:`_choose_route`."""
+    n = len(doms)
     union = []
     for dom in doms:
         b = 0
@@ -2500,9 +2510,25 @@ class _LinkEnumerator(_Enumerator):
                             narrowed_cores,
                             fixpoint_cut(done_cores),
                         )
-                        solved = None if narrowed is None else _choose_route(narrowed)
+                        solved = None if narrowed is None else _greedy_route(narrowed)
+                        # (an exact search whose greedy pass failed looks for a trio to
+                        # blame before the backtracking, which it then spares: most failed
+                        # questions have one, and its answer is the same; a budgeted one
+                        # keeps the order its work was charged for)
+                        blamed = asked = False
+                        if solved is None and narrowed is not None:
+                            if once:
+                                asked = True
+                                blamed = learn_trio(opts, li, 0)
+                            if not blamed:
+                                solved = _search_route(narrowed)
                         order = [*link_opts, opts]
-                        if solved is None and not learn_trio(opts, li, skey) and once:
+                        if (
+                            solved is None
+                            and not blamed
+                            and (asked or not learn_trio(opts, li, skey))
+                            and once
+                        ):
                             # no trio to blame: the set of links itself is the reason,
                             # refuting every sequence that holds them all (exact searches:
                             # a budgeted one is charged for the questions it asks)
