@@ -1471,7 +1471,8 @@ def _greedy_route(doms: Sequence[Sequence[_Option]]) -> list[_Option] | None:
     n = len(doms)
     picked: list[_Option | None] = [None] * n
     taken = 0
-    for i in sorted(range(n), key=lambda x: len(doms[x])):
+    # (fewest ways first; a stable sort, keyed without a Python call per link)
+    for i in sorted(range(n), key=[len(d) for d in doms].__getitem__):
         for x in doms[i]:
             if not x.both & taken:
                 picked[i] = x
@@ -1499,15 +1500,22 @@ def _search_route(doms: Sequence[Sequence[_Option]]) -> list[_Option] | None:
             return True
         # (the key of :func:`_choose`: which links are left, and what is taken that the
         # unions of their domains as given could touch)
+        # (and the first link with the fewest ways left, as ``min`` would find it, in the
+        # same loop)
         rel = 0
         ids = 0
-        for i, _ in live:
+        k = x = 0
+        least = -1
+        for i, d in live:
             rel |= union[i]
             ids |= 1 << i
+            if least < 0 or len(d) < least:
+                k = x
+                least = len(d)
+            x += 1
         key = (ids, taken & rel)
         if key in failed:
             return False
-        k = min(range(len(live)), key=lambda x: len(live[x][1]))
         pick, dom = live[k]
         rest = live[:k] + live[k + 1 :]
         for o in dom:
@@ -1533,6 +1541,7 @@ def _search_route(doms: Sequence[Sequence[_Option]]) -> list[_Option] | None:
 
 
 _NO_PAIR = (0, 0)  # (:meth:`_LinkEnumerator.run`'s ``pairs``: a link not asked about yet)
+_REFUTED = (None, None)  # (its ``solutions``: a set of links with no realisation)
 #: what :meth:`_LinkEnumerator.run` reads of a link: (core track, core towns, core both,
 #: union both, its bit)
 _LinkInfo = tuple[int, int, int, int, int]
@@ -1835,7 +1844,7 @@ class _LinkEnumerator(_Enumerator):
                     if common & avoid:
                         found = ()  # (every way runs over the avoided track)
                     elif some & avoid:
-                        found = tuple(o for o in found if not o.track & avoid)
+                        found = tuple([o for o in found if not o.track & avoid])
                 ways[(x, y)] = found
             return found
 
@@ -2113,6 +2122,9 @@ class _LinkEnumerator(_Enumerator):
         prefix: list[list[Sequence[_Option]] | None] = [[]]
         link_set = [0]  # per depth, the bits of the links so far (:func:`link_bit`)
         prefix_cores: list[list[int] | None] = [[]]  # their cores (None: not known yet)
+        # where the entries of ``prefix`` in the walk's present order begin (an exact search
+        # turns its route round once: the entries below are of the other order)
+        bases = [0]
         work = self.work
         # exact searches walk each sequence once (from its root: its first stop in
         # ``roots``); a budgeted one keeps the walk its work was charged for
@@ -2284,7 +2296,9 @@ class _LinkEnumerator(_Enumerator):
                 prefix.append(None if done is None else done[::-1])
                 done_cores = prefix_cores[-1]
                 prefix_cores.append(None if done_cores is None else done_cores[::-1])
+                bases.append(len(prefix) - 1)
                 extend(raw, has_token, track, passed, core_t, core_s, 2, route[-2])
+                bases.pop()
                 prefix.pop()
                 prefix_cores.pop()
                 route.reverse()
@@ -2436,23 +2450,35 @@ class _LinkEnumerator(_Enumerator):
                     lbit = li[4]
                     others = link_set[-1]
                     skey = others | lbit
-                    if skey not in solutions and (
+                    known = solutions.get(skey)
+                    if known is None:
                         # cheap proofs first: the link cannot run beside one of the links
                         # already taken, or three of its links (or, in an exact search, a
                         # set of them) were found unable to run in one route, or every way
                         # hits track (or a town) the sequence must use; the pairs known to
                         # clash before the trios, and the pairs not yet asked after them
                         # (each pair is asked once, so a sequence a trio refutes may spare
-                        # the scans of its ways)
-                        pairs.get(lbit, _NO_PAIR)[1] & others
-                        or any(bc & others == bc for bc in trios.get(lbit, ()))
-                        or clashes(opts, li, others)
-                        or all(o.both & core_both for o in opts)
-                    ):
-                        solutions[skey] = (None, None)
-                    if skey in solutions:
+                        # the scans of its ways) -- loops, not generators: #979 asks 1,534
+                        refuted = pairs.get(lbit, _NO_PAIR)[1] & others
+                        if not refuted:
+                            for bc in trios.get(lbit, ()):
+                                if bc & others == bc:
+                                    refuted = 1
+                                    break
+                            else:
+                                if clashes(opts, li, others):
+                                    refuted = 1
+                                else:
+                                    refuted = 1
+                                    for o in opts:
+                                        if not o.both & core_both:
+                                            refuted = 0
+                                            break
+                        if refuted:
+                            known = solutions[skey] = _REFUTED
+                    if known is not None:
                         # remembered by link (the same links may have come in another order)
-                        by_link, narrowed_by = solutions[skey]
+                        by_link, narrowed_by = known
                         order = [*link_opts, opts]
                         solved = None if by_link is None else [by_link[id(x)] for x in order]
                         narrowed = (
@@ -2469,29 +2495,27 @@ class _LinkEnumerator(_Enumerator):
                         done_cores = prefix_cores[-1]
                         if prefix[-1] is None:
                             done_cores = prefix_cores[-1] = []
-                            up = prefix[-2] if len(prefix) > 1 else None
-                            up_cores = prefix_cores[-2] if len(prefix) > 1 else None
-                            if (
-                                up is not None
-                                and up_cores is not None
-                                and len(up) == len(link_opts) - 1
-                            ):
-                                # the node's parent was propagated (the links but the last,
-                                # in this order): only the last one is added to its fixpoint
-                                prefix[-1] = _propagate_one(
-                                    [*up, link_opts[-1]],
-                                    [*up_cores, link_infos[-1][2]],
-                                    unions,
-                                    done_cores,
-                                    fixpoint_cut(up_cores),
-                                )
-                            else:
-                                prefix[-1] = _propagate_one(
-                                    list(link_opts),
-                                    [xi[2] for xi in link_infos],
-                                    unions,
-                                    done_cores,
-                                )
+                            # the nearest ancestor in this order whose links were propagated
+                            # (the root's: none of them): only the links after it are added
+                            # to its fixpoint (#979: 153 prefixes propagated from scratch)
+                            up: list[Sequence[_Option]] | None = []
+                            up_cores: list[int] | None = []
+                            for j in range(len(prefix) - 2, bases[-1] - 1, -1):
+                                if prefix[j] is not None and prefix_cores[j] is not None:
+                                    up, up_cores = prefix[j], prefix_cores[j]
+                                    break
+                            assert up is not None and up_cores is not None
+                            m = len(up)
+                            cut = fixpoint_cut(up_cores)
+                            if m < len(link_opts) - 1:
+                                cut.extend([0] * (len(link_opts) - 1 - m))
+                            prefix[-1] = _propagate_one(
+                                [*up, *link_opts[m:]],
+                                [*up_cores, *[xi[2] for xi in link_infos[m:]]],
+                                unions,
+                                done_cores,
+                                cut,
+                            )
                         done = prefix[-1]
                         assert done is not None  # the prefix has a realisation
                         if done_cores is None:
