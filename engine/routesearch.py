@@ -1194,13 +1194,19 @@ def _propagate_one(
             if not doms[i]:
                 return None
             c = -1
-            u = 0
-            for o in doms[i]:
-                b = o.both
-                c &= b
-                u |= b
+            if union[i] < 0:
+                u = 0
+                for o in doms[i]:
+                    b = o.both
+                    c &= b
+                    u |= b
+                union[i] = u
+            else:
+                # (a domain cut keeps its union as it was: it still holds every way left,
+                # and skipping a scan by it is all it is for)
+                for o in doms[i]:
+                    c &= o.both
             core[i] = c
-            union[i] = u
         suffix = [0] * (n + 1)
         for i in range(n - 1, -1, -1):
             suffix[i] = suffix[i + 1] | core[i]
@@ -1545,6 +1551,7 @@ _REFUTED = (None, None)  # (its ``solutions``: a set of links with no realisatio
 #: what :meth:`_LinkEnumerator.run` reads of a link: (core track, core towns, core both,
 #: union both, its bit)
 _LinkInfo = tuple[int, int, int, int, int]
+_NO_INFO: _LinkInfo = (0, 0, 0, 0, 0)  # (a link with no way left)
 
 
 def _realise(c: _Candidate, options: Sequence[_Option]) -> _Candidate:
@@ -1859,6 +1866,9 @@ class _LinkEnumerator(_Enumerator):
         route: list[int] = []
         link_opts: list[tuple[_Option, ...]] = []
         link_infos: list[_LinkInfo] = []  # (theirs: :func:`link_info`)
+        # per step (tail * n_stops + stop): its link's ways and :func:`link_info` (this run's)
+        link_at: dict[int, tuple[tuple[_Option, ...], _LinkInfo]] = {}
+        n_stops = len(stops)
         witness: list[_Option] = []
         on_route = bytearray(len(stops))
         group_used: set[str] = set()
@@ -2309,6 +2319,7 @@ class _LinkEnumerator(_Enumerator):
             core_both = core_t | core_s << shift
             # (the units left at this node: a step to ``other`` leaves this less its unit)
             units = prune_limit - counts[prune_row] if prune_row >= 0 else inf
+            at = tail * n_stops  # (``link_at``'s keys from this tail)
             for other, walk_row, row, c, ok, g, tk, tt, u, worth in (
                 steps.get(tail, ()) if grow else ()
             ):
@@ -2399,10 +2410,14 @@ class _LinkEnumerator(_Enumerator):
                             top += v
                 if top < need:
                     continue
-                opts = options(tail, other)
+                # (the link's ways and what is read of them, by one int-keyed lookup)
+                got = link_at.get(at + other)
+                if got is None:
+                    found = options(tail, other)
+                    got = link_at[at + other] = (found, link_info(found) if found else _NO_INFO)
+                opts, li = got
                 if not opts:
                     continue
-                li = link_info(opts)
                 # (the lesser of the two bounds: an exact search's partner cut bites sooner;
                 # a budgeted one keeps the cut its work was charged for)
                 rest = target - (top if not once or top < path_top else path_top) // divisor
