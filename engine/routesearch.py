@@ -2502,65 +2502,70 @@ class _LinkEnumerator(_Enumerator):
                     else:
                         if work is not None:  # a joint question: the ways it looks at
                             work.charge(len(opts) + sum(map(len, link_opts)))
-                        # the links so far, propagated once per prefix (siblings share it),
-                        # with their cores there; the new link is then propagated against
-                        # them, scanning only the links whose ways can meet a core
-                        # (unions of the links as listed hold those of their ways left)
-                        unions = [xi[3] for xi in link_infos]
-                        done_cores = prefix_cores[-1]
-                        if prefix[-1] is None:
-                            done_cores = prefix_cores[-1] = []
-                            # the nearest ancestor in this order whose links were propagated
-                            # (the root's: none of them): only the links after it are added
-                            # to its fixpoint (#979: 153 prefixes propagated from scratch)
-                            up: list[Sequence[_Option]] | None = []
-                            up_cores: list[int] | None = []
-                            for j in range(len(prefix) - 2, bases[-1] - 1, -1):
-                                if prefix[j] is not None and prefix_cores[j] is not None:
-                                    up, up_cores = prefix[j], prefix_cores[j]
-                                    break
-                            assert up is not None and up_cores is not None
-                            m = len(up)
-                            cut = fixpoint_cut(up_cores)
-                            if m < len(link_opts) - 1:
-                                cut.extend([0] * (len(link_opts) - 1 - m))
-                            prefix[-1] = _propagate_one(
-                                [*up, *link_opts[m:]],
-                                [*up_cores, *[xi[2] for xi in link_infos[m:]]],
-                                unions,
-                                done_cores,
-                                cut,
-                            )
-                        done = prefix[-1]
-                        assert done is not None  # the prefix has a realisation
-                        if done_cores is None:
-                            done_cores = prefix_cores[-1] = []
-                            for d in done:
-                                common = -1
-                                for o in d:
-                                    common &= o.both
-                                done_cores.append(common)
-                        unions.append(li[3])
-                        narrowed_cores = []
-                        narrowed = _propagate_one(
-                            [*done, opts],
-                            [*done_cores, li[2]],
-                            unions,
-                            narrowed_cores,
-                            fixpoint_cut(done_cores),
-                        )
-                        solved = None if narrowed is None else _greedy_route(narrowed)
-                        # (an exact search whose greedy pass failed looks for a trio to
-                        # blame before the backtracking, which it then spares: most failed
-                        # questions have one, and its answer is the same; a budgeted one
-                        # keeps the order its work was charged for)
+                        # (an exact search first looks for a trio to blame, which then
+                        # spares the propagation and the backtracking: most failed questions
+                        # have one, and the answer is the same; a budgeted one keeps the
+                        # order its work was charged for)
                         blamed = asked = False
-                        if solved is None and narrowed is not None:
-                            if once:
-                                asked = True
-                                blamed = learn_trio(opts, li, 0)
-                            if not blamed:
-                                solved = _search_route(narrowed)
+                        solved = None
+                        if once and prefix[-1] is None:
+                            asked = True
+                            blamed = learn_trio(opts, li, 0)
+                        if not blamed:
+                            # the links so far, propagated once per prefix (siblings share it),
+                            # with their cores there; the new link is then propagated against
+                            # them, scanning only the links whose ways can meet a core
+                            # (unions of the links as listed hold those of their ways left)
+                            unions = [xi[3] for xi in link_infos]
+                            done_cores = prefix_cores[-1]
+                            if prefix[-1] is None:
+                                done_cores = prefix_cores[-1] = []
+                                # the nearest ancestor in this order whose links were propagated
+                                # (the root's: none of them): only the links after it are added
+                                # to its fixpoint (#979: 153 prefixes propagated from scratch)
+                                up: list[Sequence[_Option]] | None = []
+                                up_cores: list[int] | None = []
+                                for j in range(len(prefix) - 2, bases[-1] - 1, -1):
+                                    if prefix[j] is not None and prefix_cores[j] is not None:
+                                        up, up_cores = prefix[j], prefix_cores[j]
+                                        break
+                                assert up is not None and up_cores is not None
+                                m = len(up)
+                                cut = fixpoint_cut(up_cores)
+                                if m < len(link_opts) - 1:
+                                    cut.extend([0] * (len(link_opts) - 1 - m))
+                                prefix[-1] = _propagate_one(
+                                    [*up, *link_opts[m:]],
+                                    [*up_cores, *[xi[2] for xi in link_infos[m:]]],
+                                    unions,
+                                    done_cores,
+                                    cut,
+                                )
+                            done = prefix[-1]
+                            assert done is not None  # the prefix has a realisation
+                            if done_cores is None:
+                                done_cores = prefix_cores[-1] = []
+                                for d in done:
+                                    common = -1
+                                    for o in d:
+                                        common &= o.both
+                                    done_cores.append(common)
+                            unions.append(li[3])
+                            narrowed_cores = []
+                            narrowed = _propagate_one(
+                                [*done, opts],
+                                [*done_cores, li[2]],
+                                unions,
+                                narrowed_cores,
+                                fixpoint_cut(done_cores),
+                            )
+                            solved = None if narrowed is None else _greedy_route(narrowed)
+                            if solved is None and narrowed is not None:
+                                if once and not asked:
+                                    asked = True
+                                    blamed = learn_trio(opts, li, 0)
+                                if not blamed:
+                                    solved = _search_route(narrowed)
                         order = [*link_opts, opts]
                         if (
                             solved is None
