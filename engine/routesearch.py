@@ -499,6 +499,26 @@ bounds (the path bound was only compared with the threshold: #979's list 1,124 -
 ``object.__setattr__``: 11M at #979, 3,000 ways).  Considered and not done: compiling the
 module (mypyc): the engine stays plain Python.
 
+Session 12, the listing walk (callgrind instructions of one cold search; the 59 dumps of
+/tmp/s12 give the same totals, flags, candidates and routes, exact and budgeted; seeded play
+unchanged): #979 816.7M -> 720.4M (-11.8 %), #940 459.0M -> 430.0M, #987 463.5M -> 432.4M.
+A link's cores, union and bit are one record (``link_info``: one ``id()`` lookup, carried
+beside ``link_opts``; was ``link_core``, ``link_union``, ``link_bit`` per use: -22.8M at
+#979), and a step's link and record one int-keyed lookup per run (-7.6M); a way that
+meets the other link's core is skipped in ``compatible`` and in ``learn_trio``'s clear-way
+scan (it fits none: #979's pair scans 87,598 -> 61,509 ways; -16.8M).  An exact search
+whose greedy pass fails looks for a trio to blame before the backtracking, which a trio
+then spares (the question fails either way: -24.4M), and before any propagation when the
+prefix was never propagated (#979 -9.8M, but #940 +1.8M and #987 +2.6M: trios blame less
+there); a prefix is added to its nearest propagated ancestor's fixpoint rather than
+propagated from scratch, and the cheap proofs loop rather than call generators (-5.0M);
+a cut domain keeps its union (a superset: it only skips scans; -6.0M); the greedy pass and
+the backtracking's choice of link make no lambda call per link (-3.8M).  Measured and not
+kept: a domain the new bits' core hits refuted before its scan (123 of 247 failures, small
+domains: no gain); ``compatible`` dropping b's ways that meet a's core first (61,509 ->
+53,109 pair scans for 11,306 filter steps); every exact question trio-first (#979 -5.2M,
+#940 +4.3M, #987 +6.3M); a trio's backtracking without its propagation (line events +9 %).
+
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
 reported as inexact.
