@@ -501,7 +501,7 @@ module (mypyc): the engine stays plain Python.
 
 Session 12, the listing walk (callgrind instructions of one cold search; the 59 dumps of
 /tmp/s12 give the same totals, flags, candidates and routes, exact and budgeted; seeded play
-unchanged): #979 816.7M -> 720.4M (-11.8 %), #940 459.0M -> 430.0M, #987 463.5M -> 432.4M.
+unchanged): #979 816.7M -> 719.5M (-11.9 %), #940 459.0M -> 428.8M, #987 463.5M -> 431.0M.
 A link's cores, union and bit are one record (``link_info``: one ``id()`` lookup, carried
 beside ``link_opts``; was ``link_core``, ``link_union``, ``link_bit`` per use: -22.8M at
 #979), and a step's link and record one int-keyed lookup per run (-7.6M); a way that
@@ -513,7 +513,8 @@ prefix was never propagated (#979 -9.8M, but #940 +1.8M and #987 +2.6M: trios bl
 there); a prefix is added to its nearest propagated ancestor's fixpoint rather than
 propagated from scratch, and the cheap proofs loop rather than call generators (-5.0M);
 a cut domain keeps its union (a superset: it only skips scans; -6.0M); the greedy pass and
-the backtracking's choice of link make no lambda call per link (-3.8M).  Measured and not
+the backtracking's choice of link make no lambda call per link (-3.8M); ``record`` and
+``old_order`` map rather than run generators (-0.9M; #940 and #987 -1.3M).  Measured and not
 kept: a domain the new bits' core hits refuted before its scan (123 of 247 failures, small
 domains: no gain); ``compatible`` dropping b's ways that meet a's core first (61,509 ->
 53,109 pair scans for 11,306 filter steps); every exact question trio-first (#979 -5.2M,
@@ -1909,7 +1910,7 @@ class _LinkEnumerator(_Enumerator):
                 return (1 << 30,)
             return (
                 self.rank[stops[0]],
-                *[place[xy] for xy in itertools.pairwise(stops)],
+                *map(place.__getitem__, itertools.pairwise(stops)),
             )
 
         def record(raw: int) -> None:
@@ -1934,7 +1935,7 @@ class _LinkEnumerator(_Enumerator):
             settled = False
             if narrowed is not None and len(narrowed) == len(link_opts):
                 settled = True
-                links = tuple(tuple(d) for d in (narrowed[::-1] if flip else narrowed))
+                links = tuple(map(tuple, narrowed[::-1] if flip else narrowed))
                 known = prefix_cores[-1]
                 if known is not None:
                     # (their cores as propagated, track and towns: the track is below ``shift``)
