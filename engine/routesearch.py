@@ -522,6 +522,27 @@ the search (``_collector_paused``: the collector runs at the first allocation af
 (:class:`_MapWork`, ``_RECENT``) and the ~850 of its closures' reference cycles; it would
 only move, not go, if deferred, since what survives must be scanned once.
 
+Session 12, the listing walk (callgrind instructions of one cold search; the 59 dumps of
+/tmp/s12 give the same totals, flags, candidates and routes, exact and budgeted; seeded play
+unchanged): #979 816.7M -> 719.5M (-11.9 %), #940 459.0M -> 428.8M, #987 463.5M -> 431.0M.
+A link's cores, union and bit are one record (``link_info``: one ``id()`` lookup, carried
+beside ``link_opts``; was ``link_core``, ``link_union``, ``link_bit`` per use: -22.8M at
+#979), and a step's link and record one int-keyed lookup per run (-7.6M); a way that
+meets the other link's core is skipped in ``compatible`` and in ``learn_trio``'s clear-way
+scan (it fits none: #979's pair scans 87,598 -> 61,509 ways; -16.8M).  An exact search
+whose greedy pass fails looks for a trio to blame before the backtracking, which a trio
+then spares (the question fails either way: -24.4M), and before any propagation when the
+prefix was never propagated (#979 -9.8M, but #940 +1.8M and #987 +2.6M: trios blame less
+there); a prefix is added to its nearest propagated ancestor's fixpoint rather than
+propagated from scratch, and the cheap proofs loop rather than call generators (-5.0M);
+a cut domain keeps its union (a superset: it only skips scans; -6.0M); the greedy pass and
+the backtracking's choice of link make no lambda call per link (-3.8M); ``record`` and
+``old_order`` map rather than run generators (-0.9M; #940 and #987 -1.3M).  Measured and not
+kept: a domain the new bits' core hits refuted before its scan (123 of 247 failures, small
+domains: no gain); ``compatible`` dropping b's ways that meet a's core first (61,509 ->
+53,109 pair scans for 11,306 filter steps); every exact question trio-first (#979 -5.2M,
+#940 +4.3M, #987 +6.3M); a trio's backtracking without its propagation (line events +9 %).
+
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
 reported as inexact.
@@ -1229,13 +1250,19 @@ def _propagate_one(
             if not doms[i]:
                 return None
             c = -1
-            u = 0
-            for o in doms[i]:
-                b = o.both
-                c &= b
-                u |= b
+            if union[i] < 0:
+                u = 0
+                for o in doms[i]:
+                    b = o.both
+                    c &= b
+                    u |= b
+                union[i] = u
+            else:
+                # (a domain cut keeps its union as it was: it still holds every way left,
+                # and skipping a scan by it is all it is for)
+                for o in doms[i]:
+                    c &= o.both
             core[i] = c
-            union[i] = u
         suffix = [0] * (n + 1)
         for i in range(n - 1, -1, -1):
             suffix[i] = suffix[i + 1] | core[i]
@@ -1497,19 +1524,30 @@ def _choose_route(doms: Sequence[Sequence[_Option]]) -> list[_Option] | None:
     """:func:`_choose` for the links of one route (every slot 0, nothing used): track and
     towns are one mask (``_Option.both``), so a failed branch is keyed by one int.  The same
     greedy pass, the same branches in the same order, the same answer."""
+    found = _greedy_route(doms)
+    return found if found is not None else _search_route(doms)
+
+
+def _greedy_route(doms: Sequence[Sequence[_Option]]) -> list[_Option] | None:
+    """The greedy pass of :func:`_choose_route` (None: it found no choice)."""
     n = len(doms)
     picked: list[_Option | None] = [None] * n
     taken = 0
-    for i in sorted(range(n), key=lambda x: len(doms[x])):
+    # (fewest ways first; a stable sort, keyed without a Python call per link)
+    for i in sorted(range(n), key=[len(d) for d in doms].__getitem__):
         for x in doms[i]:
             if not x.both & taken:
                 picked[i] = x
                 taken |= x.both
                 break
         else:
-            break
-    else:
-        return [o for o in picked if o is not None]
+            return None
+    return [o for o in picked if o is not None]
+
+
+def _search_route(doms: Sequence[Sequence[_Option]]) -> list[_Option] | None:
+    """The backtracking of :func:`_choose_route`."""
+    n = len(doms)
     union = []
     for dom in doms:
         b = 0
@@ -1524,15 +1562,22 @@ def _choose_route(doms: Sequence[Sequence[_Option]]) -> list[_Option] | None:
             return True
         # (the key of :func:`_choose`: which links are left, and what is taken that the
         # unions of their domains as given could touch)
+        # (and the first link with the fewest ways left, as ``min`` would find it, in the
+        # same loop)
         rel = 0
         ids = 0
-        for i, _ in live:
+        k = x = 0
+        least = -1
+        for i, d in live:
             rel |= union[i]
             ids |= 1 << i
+            if least < 0 or len(d) < least:
+                k = x
+                least = len(d)
+            x += 1
         key = (ids, taken & rel)
         if key in failed:
             return False
-        k = min(range(len(live)), key=lambda x: len(live[x][1]))
         pick, dom = live[k]
         rest = live[:k] + live[k + 1 :]
         for o in dom:
@@ -1558,6 +1603,11 @@ def _choose_route(doms: Sequence[Sequence[_Option]]) -> list[_Option] | None:
 
 
 _NO_PAIR = (0, 0)  # (:meth:`_LinkEnumerator.run`'s ``pairs``: a link not asked about yet)
+_REFUTED = (None, None)  # (its ``solutions``: a set of links with no realisation)
+#: what :meth:`_LinkEnumerator.run` reads of a link: (core track, core towns, core both,
+#: union both, its bit)
+_LinkInfo = tuple[int, int, int, int, int]
+_NO_INFO: _LinkInfo = (0, 0, 0, 0, 0)  # (a link with no way left)
 
 
 def _realise(c: _Candidate, options: Sequence[_Option]) -> _Candidate:
@@ -1871,8 +1921,8 @@ class _LinkEnumerator(_Enumerator):
         # best first
         in_reach = self.in_reach
         # per avoided track, kept between runs (the greedy and list runs walk the same tree)
-        ways, cores, pairs, solutions, trios, trio_fits, bits = self.memo.setdefault(
-            avoid, ({}, {}, {}, {}, {}, {}, {})
+        ways, infos, pairs, solutions, trios, trio_fits = self.memo.setdefault(
+            avoid, ({}, {}, {}, {}, {}, {})
         )
         link_track = self.link_track
         if avoid and not link_track:
@@ -1895,7 +1945,7 @@ class _LinkEnumerator(_Enumerator):
                     if common & avoid:
                         found = ()  # (every way runs over the avoided track)
                     elif some & avoid:
-                        found = tuple(o for o in found if not o.track & avoid)
+                        found = tuple([o for o in found if not o.track & avoid])
                 ways[(x, y)] = found
             return found
 
@@ -1909,6 +1959,10 @@ class _LinkEnumerator(_Enumerator):
         best: list[_Candidate] = []
         route: list[int] = []
         link_opts: list[tuple[_Option, ...]] = []
+        link_infos: list[_LinkInfo] = []  # (theirs: :func:`link_info`)
+        # per step (tail * n_stops + stop): its link's ways and :func:`link_info` (this run's)
+        link_at: dict[int, tuple[tuple[_Option, ...], _LinkInfo]] = {}
+        n_stops = len(stops)
         witness: list[_Option] = []
         on_route = bytearray(len(stops))
         group_used: set[str] = set()
@@ -1929,7 +1983,7 @@ class _LinkEnumerator(_Enumerator):
                 return (1 << 30,)
             return (
                 self.rank[stops[0]],
-                *[place[xy] for xy in itertools.pairwise(stops)],
+                *map(place.__getitem__, itertools.pairwise(stops)),
             )
 
         def record(raw: int) -> None:
@@ -1954,7 +2008,7 @@ class _LinkEnumerator(_Enumerator):
             settled = False
             if narrowed is not None and len(narrowed) == len(link_opts):
                 settled = True
-                links = tuple(tuple(d) for d in (narrowed[::-1] if flip else narrowed))
+                links = tuple(map(tuple, narrowed[::-1] if flip else narrowed))
                 known = prefix_cores[-1]
                 if known is not None:
                     # (their cores as propagated, track and towns: the track is below ``shift``)
@@ -1971,8 +2025,8 @@ class _LinkEnumerator(_Enumerator):
                 # (the links as listed: their cores are known; #979: 133,533 ways were
                 # scanned here for 1,170 sequences, three in four of them not narrowed)
                 links = tuple(links_kept)
-                for opts in links:
-                    core |= link_core(opts)[0]
+                for li in link_infos:
+                    core |= li[0]
             c = _Candidate(
                 tuple(stops_kept),
                 tuple(chains),
@@ -2019,31 +2073,29 @@ class _LinkEnumerator(_Enumerator):
             if limit is not None and len(out) > limit:
                 raise _Budget
 
-        unions: dict[int, int] = {}  # id of a link's ways -> :func:`link_union`
-
-        def link_core(opts: tuple[_Option, ...]) -> tuple[int, int, int]:
-            """The track, towns, and both in one mask, that every way of a link uses."""
-            found = cores.get(id(opts))
+        def link_info(opts: tuple[_Option, ...]) -> _LinkInfo:
+            """What the walk reads of a link (its ways ``opts``), worked out once: the
+            track, towns, and both in one mask, that every way uses; the track and towns
+            (one mask) some way uses; the link's bit (a set of links is an int: the memo's
+            keys, pairs, trios)."""
+            found = infos.get(id(opts))
             if found is None:
                 t = s = b = -1
+                u = 0
                 for o in opts:
                     t &= o.track
                     s &= o.stops
-                    b &= o.both
-                found = cores[id(opts)] = (t, s, b)
+                    ob = o.both
+                    b &= ob
+                    u |= ob
+                found = infos[id(opts)] = (t, s, b, u, 1 << len(infos))
             return found
 
-        def link_bit(opts: tuple[_Option, ...]) -> int:
-            """The link's bit: a set of links is an int (the memo's keys, pairs, trios)."""
-            found = bits.get(id(opts))
-            if found is None:
-                found = bits[id(opts)] = 1 << len(bits)
-            return found
-
-        def clashes(opts: tuple[_Option, ...], bit: int, others: int) -> bool:
+        def clashes(opts: tuple[_Option, ...], li: _LinkInfo, others: int) -> bool:
             """Some link of the sequence (``link_opts``, bits ``others``) and no way of it
-            can run beside a way of link ``opts`` (bit ``bit``) in one route.  ``pairs``:
-            per link bit, [links asked about, those that clash], as bits."""
+            can run beside a way of link ``opts`` (:func:`link_info` ``li``) in one route.
+            ``pairs``: per link bit, [links asked about, those that clash], as bits."""
+            bit = li[4]
             known = pairs.get(bit)
             if known is None:
                 known = pairs[bit] = [0, 0]
@@ -2051,38 +2103,41 @@ class _LinkEnumerator(_Enumerator):
                 return True
             todo = others & ~known[0]
             if todo:
-                for x in link_opts:
-                    xb = link_bit(x)
-                    if xb & todo and not compatible(x, xb, opts, bit):
+                for x, xi in zip(link_opts, link_infos, strict=True):
+                    if xi[4] & todo and not compatible(x, xi, opts, li):
                         return True
             return False
 
         def compatible(
-            a: tuple[_Option, ...], abit: int, b: tuple[_Option, ...], bbit: int
+            a: tuple[_Option, ...], ai: _LinkInfo, b: tuple[_Option, ...], bi: _LinkInfo
         ) -> bool:
             """Some way of link a and some way of link b fit in one route (recorded in
             ``pairs`` both ways)."""
             # (cores crossing: never; nothing of one anywhere on the other: always)
-            if link_core(a)[2] & link_core(b)[2]:
+            cb = bi[2]
+            ub = bi[3]
+            if ai[2] & cb:
                 found = False
-            elif not link_union(a) & link_union(b):
+            elif not ai[3] & ub:
                 found = True
             else:
-                # (a way of a that misses b's union fits any way of b)
-                ub = link_union(b)
-                theirs = [y.both for y in b]
+                # (a way of a that misses b's union fits any way of b; one that meets b's
+                # core fits none)
+                theirs = link_boths(b)
                 found = False
-                for x in a:
-                    xb = x.both
+                for xb in link_boths(a):
                     if not xb & ub:
                         found = True
                         break
+                    if xb & cb:
+                        continue
                     for y in theirs:
                         if not xb & y:
                             found = True
                             break
                     if found:
                         break
+            abit, bbit = ai[4], bi[4]
             for p, q in ((abit, bbit), (bbit, abit)):
                 known = pairs.get(p)
                 if known is None:
@@ -2090,16 +2145,6 @@ class _LinkEnumerator(_Enumerator):
                 known[0] |= q
                 if not found:
                     known[1] |= q
-            return found
-
-        def link_union(opts: tuple[_Option, ...]) -> int:
-            """The track and towns (one mask) some way of a link uses."""
-            found = unions.get(id(opts))
-            if found is None:
-                found = 0
-                for o in opts:
-                    found |= o.both
-                unions[id(opts)] = found
             return found
 
         boths: dict[int, list[int]] = {}  # id of a link's ways -> their ``both`` masks
@@ -2110,7 +2155,7 @@ class _LinkEnumerator(_Enumerator):
                 found = boths[id(opts)] = [o.both for o in opts]
             return found
 
-        def learn_trio(opts: tuple[_Option, ...], failed: int) -> bool:
+        def learn_trio(opts: tuple[_Option, ...], li: _LinkInfo, failed: int) -> bool:
             """After the sequence failed with link ``opts``: two links of it that cannot run
             with ``opts`` in one route, if there are such (pairs were ruled out already);
             kept for every later sequence (most failures have such a small reason).  Whether
@@ -2118,13 +2163,13 @@ class _LinkEnumerator(_Enumerator):
             question just answered, and a trio asked before as a sequence has its answer in
             ``solutions``."""
             # (some way of one crosses some way of the other exactly when their unions meet)
-            mine = link_union(opts)
-            near = [x for x in link_opts if mine & link_union(x)]
-            xb = link_bit(opts)
-            for i, y in enumerate(near):
-                yb = link_bit(y)
-                for z in near[i + 1 :]:
-                    zb = link_bit(z)
+            mine = li[3]
+            near = [(x, xi) for x, xi in zip(link_opts, link_infos, strict=True) if mine & xi[3]]
+            xb = li[4]
+            for i, (y, yi) in enumerate(near):
+                yb = yi[4]
+                for z, zi in near[i + 1 :]:
+                    zb = zi[4]
                     key = xb | yb | zb
                     ok = trio_fits.get(key)
                     if ok is None:
@@ -2137,8 +2182,14 @@ class _LinkEnumerator(_Enumerator):
                     if ok is None:
                         # a way of one link clear of the other two's unions: the question is
                         # theirs, and each two links fit (#979: 96 of the 314 trios asked)
-                        uy, uz = link_union(y), link_union(z)
-                        for w, m in ((opts, uy | uz), (y, mine | uz), (z, mine | uy)):
+                        uy, uz = yi[3], zi[3]
+                        for w, wc, m in (
+                            (opts, li[2], uy | uz),
+                            (y, yi[2], mine | uz),
+                            (z, zi[2], mine | uy),
+                        ):
+                            if wc & m:
+                                continue  # (every way of it meets the other two)
                             for b in link_boths(w):
                                 if not b & m:
                                     ok = trio_fits[key] = True
@@ -2148,11 +2199,7 @@ class _LinkEnumerator(_Enumerator):
                     if ok is None:
                         # (:func:`_solve` of the three, with the cores and unions known)
                         trio = (opts, y, z)
-                        doms = _propagate_one(
-                            list(trio),
-                            [link_core(x)[2] for x in trio],
-                            [link_union(x) for x in trio],
-                        )
+                        doms = _propagate_one(list(trio), [li[2], yi[2], zi[2]], [mine, uy, uz])
                         ok = trio_fits[key] = doms is not None and _choose_route(doms) is not None
                     if not ok:
                         for a, bc in ((xb, yb | zb), (yb, xb | zb), (zb, xb | yb)):
@@ -2179,6 +2226,9 @@ class _LinkEnumerator(_Enumerator):
         prefix: list[list[Sequence[_Option]] | None] = [[]]
         link_set = [0]  # per depth, the bits of the links so far (:func:`link_bit`)
         prefix_cores: list[list[int] | None] = [[]]  # their cores (None: not known yet)
+        # where the entries of ``prefix`` in the walk's present order begin (an exact search
+        # turns its route round once: the entries below are of the other order)
+        bases = [0]
         work = self.work
         # exact searches walk each sequence once (from its root: its first stop in
         # ``roots``); a budgeted one keeps the walk its work was charged for
@@ -2344,21 +2394,26 @@ class _LinkEnumerator(_Enumerator):
                 # goes above the root's first neighbour (each sequence through the root once)
                 route.reverse()
                 link_opts.reverse()
+                link_infos.reverse()
                 witness.reverse()
                 done = prefix[-1]
                 prefix.append(None if done is None else done[::-1])
                 done_cores = prefix_cores[-1]
                 prefix_cores.append(None if done_cores is None else done_cores[::-1])
+                bases.append(len(prefix) - 1)
                 extend(raw, has_token, track, passed, core_t, core_s, 2, route[-2])
+                bases.pop()
                 prefix.pop()
                 prefix_cores.pop()
                 route.reverse()
                 link_opts.reverse()
+                link_infos.reverse()
                 witness.reverse()
             taken_both = track | passed << shift
             core_both = core_t | core_s << shift
             # (the units left at this node: a step to ``other`` leaves this less its unit)
             units = prune_limit - counts[prune_row] if prune_row >= 0 else inf
+            at = tail * n_stops  # (``link_at``'s keys from this tail)
             for other, walk_row, row, c, ok, g, tk, tt, u, worth in (
                 steps.get(tail, ()) if grow else ()
             ):
@@ -2449,21 +2504,25 @@ class _LinkEnumerator(_Enumerator):
                             top += v
                 if top < need:
                     continue
-                opts = options(tail, other)
+                # (the link's ways and what is read of them, by one int-keyed lookup)
+                got = link_at.get(at + other)
+                if got is None:
+                    found = options(tail, other)
+                    got = link_at[at + other] = (found, link_info(found) if found else _NO_INFO)
+                opts, li = got
                 if not opts:
                     continue
-                lc = link_core(opts)
                 # (the lesser of the two bounds: an exact search's partner cut bites sooner;
                 # a budgeted one keeps the cut its work was charged for)
                 rest = target - (top if not once or top < path_top else path_top) // divisor
                 if partners and rest >= floor:
-                    if not _has_partner(partners, rest, core_t | lc[0]):
+                    if not _has_partner(partners, rest, core_t | li[0]):
                         continue  # (the partners all earn too little or clash)
                 # extend the current realisation if one way fits; else re-solve the whole
                 # sequence (earlier links may have to run another way)
                 # (none when the track every way uses is taken)
                 way = None
-                if not lc[2] & taken_both:
+                if not li[2] & taken_both:
                     if avoid:
                         for o in opts:
                             if not o.both & taken_both:
@@ -2474,7 +2533,7 @@ class _LinkEnumerator(_Enumerator):
                         # some way of the link uses: remembered by those, #979 2,608 scans of
                         # 30 ways on average for 818 answers; random 1858 p6 seed 7 #1720
                         # 21,845 for 497)
-                        fit_key = (id(opts), taken_both & link_union(opts))
+                        fit_key = (id(opts), taken_both & li[3])
                         if fit_key in fits:
                             way = fits[fit_key]
                         else:
@@ -2486,7 +2545,7 @@ class _LinkEnumerator(_Enumerator):
                 saved = None
                 narrowed: list[Sequence[_Option]] | None = None
                 narrowed_cores: list[int] | None = None  # (their cores, when worked out)
-                if way is None and lc[2] & core_both:
+                if way is None and li[2] & core_both:
                     # every way crosses track or a town the sequence must use: refuted
                     # before any lookup (#979's list: 1,398 of the 4,440 links whose way
                     # did not fit the realisation)
@@ -2497,26 +2556,38 @@ class _LinkEnumerator(_Enumerator):
                     # at random 1858 p6 seed 20 #1219: the list of 1,753 sequences asked
                     # the cheap proofs 18,542 times, scanning 480,531 ways)
                     # (the set of links as an int: one bit per link)
-                    lbit = link_bit(opts)
+                    lbit = li[4]
                     others = link_set[-1]
                     skey = others | lbit
-                    if skey not in solutions and (
+                    known = solutions.get(skey)
+                    if known is None:
                         # cheap proofs first: the link cannot run beside one of the links
                         # already taken, or three of its links (or, in an exact search, a
                         # set of them) were found unable to run in one route, or every way
                         # hits track (or a town) the sequence must use; the pairs known to
                         # clash before the trios, and the pairs not yet asked after them
                         # (each pair is asked once, so a sequence a trio refutes may spare
-                        # the scans of its ways)
-                        pairs.get(lbit, _NO_PAIR)[1] & others
-                        or any(bc & others == bc for bc in trios.get(lbit, ()))
-                        or clashes(opts, lbit, others)
-                        or all(o.both & core_both for o in opts)
-                    ):
-                        solutions[skey] = (None, None)
-                    if skey in solutions:
+                        # the scans of its ways) -- loops, not generators: #979 asks 1,534
+                        refuted = pairs.get(lbit, _NO_PAIR)[1] & others
+                        if not refuted:
+                            for bc in trios.get(lbit, ()):
+                                if bc & others == bc:
+                                    refuted = 1
+                                    break
+                            else:
+                                if clashes(opts, li, others):
+                                    refuted = 1
+                                else:
+                                    refuted = 1
+                                    for o in opts:
+                                        if not o.both & core_both:
+                                            refuted = 0
+                                            break
+                        if refuted:
+                            known = solutions[skey] = _REFUTED
+                    if known is not None:
                         # remembered by link (the same links may have come in another order)
-                        by_link, narrowed_by = solutions[skey]
+                        by_link, narrowed_by = known
                         order = [*link_opts, opts]
                         solved = None if by_link is None else [by_link[id(x)] for x in order]
                         narrowed = (
@@ -2525,59 +2596,77 @@ class _LinkEnumerator(_Enumerator):
                     else:
                         if work is not None:  # a joint question: the ways it looks at
                             work.charge(len(opts) + sum(map(len, link_opts)))
-                        # the links so far, propagated once per prefix (siblings share it),
-                        # with their cores there; the new link is then propagated against
-                        # them, scanning only the links whose ways can meet a core
-                        # (unions of the links as listed hold those of their ways left)
-                        unions = [link_union(x) for x in link_opts]
-                        done_cores = prefix_cores[-1]
-                        if prefix[-1] is None:
-                            done_cores = prefix_cores[-1] = []
-                            up = prefix[-2] if len(prefix) > 1 else None
-                            up_cores = prefix_cores[-2] if len(prefix) > 1 else None
-                            if (
-                                up is not None
-                                and up_cores is not None
-                                and len(up) == len(link_opts) - 1
-                            ):
-                                # the node's parent was propagated (the links but the last,
-                                # in this order): only the last one is added to its fixpoint
-                                x = link_opts[-1]
+                        # (an exact search first looks for a trio to blame, which then
+                        # spares the propagation and the backtracking: most failed questions
+                        # have one, and the answer is the same; a budgeted one keeps the
+                        # order its work was charged for)
+                        blamed = asked = False
+                        solved = None
+                        if once and prefix[-1] is None:
+                            asked = True
+                            blamed = learn_trio(opts, li, 0)
+                        if not blamed:
+                            # the links so far, propagated once per prefix (siblings share it),
+                            # with their cores there; the new link is then propagated against
+                            # them, scanning only the links whose ways can meet a core
+                            # (unions of the links as listed hold those of their ways left)
+                            unions = [xi[3] for xi in link_infos]
+                            done_cores = prefix_cores[-1]
+                            if prefix[-1] is None:
+                                done_cores = prefix_cores[-1] = []
+                                # the nearest ancestor in this order whose links were propagated
+                                # (the root's: none of them): only the links after it are added
+                                # to its fixpoint (#979: 153 prefixes propagated from scratch)
+                                up: list[Sequence[_Option]] | None = []
+                                up_cores: list[int] | None = []
+                                for j in range(len(prefix) - 2, bases[-1] - 1, -1):
+                                    if prefix[j] is not None and prefix_cores[j] is not None:
+                                        up, up_cores = prefix[j], prefix_cores[j]
+                                        break
+                                assert up is not None and up_cores is not None
+                                m = len(up)
+                                cut = fixpoint_cut(up_cores)
+                                if m < len(link_opts) - 1:
+                                    cut.extend([0] * (len(link_opts) - 1 - m))
                                 prefix[-1] = _propagate_one(
-                                    [*up, x],
-                                    [*up_cores, link_core(x)[2]],
+                                    [*up, *link_opts[m:]],
+                                    [*up_cores, *[xi[2] for xi in link_infos[m:]]],
                                     unions,
                                     done_cores,
-                                    fixpoint_cut(up_cores),
+                                    cut,
                                 )
-                            else:
-                                prefix[-1] = _propagate_one(
-                                    list(link_opts),
-                                    [link_core(x)[2] for x in link_opts],
-                                    unions,
-                                    done_cores,
-                                )
-                        done = prefix[-1]
-                        assert done is not None  # the prefix has a realisation
-                        if done_cores is None:
-                            done_cores = prefix_cores[-1] = []
-                            for d in done:
-                                common = -1
-                                for o in d:
-                                    common &= o.both
-                                done_cores.append(common)
-                        unions.append(link_union(opts))
-                        narrowed_cores = []
-                        narrowed = _propagate_one(
-                            [*done, opts],
-                            [*done_cores, lc[2]],
-                            unions,
-                            narrowed_cores,
-                            fixpoint_cut(done_cores),
-                        )
-                        solved = None if narrowed is None else _choose_route(narrowed)
+                            done = prefix[-1]
+                            assert done is not None  # the prefix has a realisation
+                            if done_cores is None:
+                                done_cores = prefix_cores[-1] = []
+                                for d in done:
+                                    common = -1
+                                    for o in d:
+                                        common &= o.both
+                                    done_cores.append(common)
+                            unions.append(li[3])
+                            narrowed_cores = []
+                            narrowed = _propagate_one(
+                                [*done, opts],
+                                [*done_cores, li[2]],
+                                unions,
+                                narrowed_cores,
+                                fixpoint_cut(done_cores),
+                            )
+                            solved = None if narrowed is None else _greedy_route(narrowed)
+                            if solved is None and narrowed is not None:
+                                if once and not asked:
+                                    asked = True
+                                    blamed = learn_trio(opts, li, 0)
+                                if not blamed:
+                                    solved = _search_route(narrowed)
                         order = [*link_opts, opts]
-                        if solved is None and not learn_trio(opts, skey) and once:
+                        if (
+                            solved is None
+                            and not blamed
+                            and (asked or not learn_trio(opts, li, skey))
+                            and once
+                        ):
                             # no trio to blame: the set of links itself is the reason,
                             # refuting every sequence that holds them all (exact searches:
                             # a budgeted one is charged for the questions it asks)
@@ -2609,14 +2698,15 @@ class _LinkEnumerator(_Enumerator):
                 prefix_cores.append(narrowed_cores if narrowed is not None else None)
                 route.append(other)
                 link_opts.append(opts)
-                link_set.append(link_set[-1] | link_bit(opts))
+                link_set.append(link_set[-1] | li[4])
+                link_infos.append(li)
                 witness.append(way)
                 on_route[other] = 1
                 if g:
                     group_used.update(g)
                 if row >= 0:
                     counts[row] += c
-                lt, ls, _ = lc
+                lt, ls = li[0], li[1]
                 extend(
                     raw + worth,
                     tok,
@@ -2635,6 +2725,7 @@ class _LinkEnumerator(_Enumerator):
                 on_route[other] = 0
                 witness.pop()
                 link_opts.pop()
+                link_infos.pop()
                 link_set.pop()
                 route.pop()
                 if saved is not None:
@@ -2673,6 +2764,7 @@ class _LinkEnumerator(_Enumerator):
             # the budget ran out: the best route found so far (a legal one), if any
             route.clear()
             link_opts.clear()
+            link_infos.clear()
             witness.clear()
         # stubs: a stop with the company's station and one chain to a free stop
         for x, stub in self.stubs.items():
@@ -2680,7 +2772,7 @@ class _LinkEnumerator(_Enumerator):
                 continue
             opts = stub
             if avoid:
-                # (kept in the memo: ``link_core`` remembers a tuple by its id, which a freed
+                # (kept in the memo: ``link_info`` remembers a tuple by its id, which a freed
                 # tuple would hand on to the next one)
                 found = ways.get((x, -1))
                 if found is None:
@@ -2690,10 +2782,12 @@ class _LinkEnumerator(_Enumerator):
                 continue
             route[:] = [x]
             link_opts[:] = [opts]
+            link_infos[:] = [link_info(opts)]
             witness[:] = [opts[0]]
             record(vals[x])
             route.clear()
             link_opts.clear()
+            link_infos.clear()
             witness.clear()
         extend = None  # type: ignore[assignment]  # (a reference cycle: freed now)
         if once and len(out) > 1:
