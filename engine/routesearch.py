@@ -3309,8 +3309,9 @@ class _Meet:
                 self.two |= 1 << s
             elif n == 3:
                 self.three |= 1 << s
-        #: a link's ways (by id, kept alive) -> the towns every one of them passes: links
-        #: recur in hundreds of sequences (#979: the scans were 40 % of indexing 1,124)
+        #: a link's ways (by id, kept alive) -> its two stops and the towns every one of its
+        #: ways passes: links recur in hundreds of sequences (#979: the scans were 40 % of
+        #: indexing 1,124)
         self.towns: dict[int, tuple[Sequence[_Option], int]] = {}
 
     def uses(self, c: _Candidate) -> tuple[tuple[int, int, int], ...]:
@@ -3335,22 +3336,29 @@ class _Meet:
         """(touch, through, hit) of route ``c``: for a sequence, its stops and the towns every
         way of one of its links passes."""
         stops = c.stops
-        through = 0
-        for s in stops[1:-1]:
-            through |= 1 << s
-        touch = through | 1 << stops[0] | 1 << stops[-1] if stops else 0
-        known = self.towns
-        passed = 0
-        for opts in c.links or ():
-            found = known.get(id(opts))
-            if found is None:
-                towns = -1
-                for o in opts:
-                    towns &= o.stops
-                found = known[id(opts)] = (opts, towns)
-            passed |= found[1]
-        through |= passed
-        touch |= passed
+        links = c.links
+        if links:
+            # a link (the ways between two stops, one object per pair) touches its stops and
+            # the towns every way of it passes: remembered as one mask, so a sequence is an
+            # OR per link (#979: 1,105 sequences of 774 distinct links)
+            known = self.towns
+            touch = 0
+            for i, opts in enumerate(links):
+                found = known.get(id(opts))
+                if found is None:
+                    towns = 1 << stops[i] | 1 << stops[i + 1]
+                    passed = -1
+                    for o in opts:
+                        passed &= o.stops
+                    found = known[id(opts)] = (opts, towns | passed)
+                touch |= found[1]
+            # (a route visits a stop once, and its ends are no link's towns)
+            through = touch & ~(1 << stops[0] | 1 << stops[-1])
+        else:
+            through = 0
+            for s in stops[1:-1]:
+                through |= 1 << s
+            touch = through | 1 << stops[0] | 1 << stops[-1] if stops else 0
         return touch, through, (touch & self.one) | (through & self.two)
 
 
