@@ -3392,6 +3392,8 @@ class _Nogoods:
         #: :func:`_core_union` of a list of ways by content (the ways' ids: they live as long
         #: as the candidates)
         self.cu: dict[tuple[int, ...], tuple[int, int, int, int]] = {}
+        #: a list of ways (by id, kept alive) -> its link's number
+        self.by_list: dict[int, tuple[Sequence[_Option], int]] = {}
 
     def core_union(self, ways: Sequence[_Option]) -> tuple[int, int, int, int]:
         """:func:`_core_union` of ``ways``, remembered by content: the links of the sequences
@@ -3410,7 +3412,14 @@ class _Nogoods:
         found = self.by_route.get(key)
         if found is None:
             nums = []
+            by_list = self.by_list
             for d in doms:
+                # (the lists of ways recur as objects: a link's ways as listed, or as
+                # :func:`_combine` remembers them cut)
+                seen = by_list.get(id(d))
+                if seen is not None:
+                    nums.append(seen[1])
+                    continue
                 k = tuple(map(id, d))
                 n = self.number.get(k)
                 if n is None:
@@ -3420,6 +3429,7 @@ class _Nogoods:
                     self.union.append(cu[2])
                     self.core.append(cu[0])
                     self.known.append(cu)
+                by_list[id(d)] = (d, n)
                 nums.append(n)
             mask = 0
             for n in nums:
