@@ -3466,7 +3466,15 @@ class _Nogoods:
                 # some way of one beside some way of the other (a CSP of two links is
                 # just this, dearer)
                 theirs = [p.track for p in self.ways[other]]
-                found = any(not o.track & t for o in self.ways[one] for t in theirs)
+                found = False
+                for o in self.ways[one]:
+                    ot = o.track
+                    for t in theirs:
+                        if not ot & t:
+                            found = True
+                            break
+                    if found:
+                        break
             self.fits[key] = found
         elif found is None and len(others) == 2:
             # link ``one`` of a route beside two links of the other: when some way of it
@@ -3474,8 +3482,10 @@ class _Nogoods:
             y, z = others
             near = self.union[y] | self.union[z]
             ways = self.ways
-            if any(not o.track & near for o in ways[one]):
-                found = self.fits[key] = True
+            for o in ways[one]:
+                if not o.track & near:
+                    found = self.fits[key] = True
+                    break
             else:
                 found = _fit_beside(ways[one], ways[y], ways[z])
                 if found is not None:
@@ -3592,9 +3602,13 @@ class _Nogoods:
                     for i, (y, _) in enumerate(near):
                         for j in range(i + 1, len(near)):
                             two = 1 << i | 1 << j
-                            if all(h & two for h in sets) and not self._fit(x, y, near[j][0]):
-                                self.triple.setdefault(x, []).append(1 << y | 1 << near[j][0])
-                                return
+                            for h in sets:
+                                if not h & two:
+                                    break
+                            else:
+                                if not self._fit(x, y, near[j][0]):
+                                    self.triple.setdefault(x, []).append(1 << y | 1 << near[j][0])
+                                    return
 
 
 def _fit_beside(xs: Sequence[_Option], ys: Sequence[_Option], zs: Sequence[_Option]) -> bool | None:
@@ -3804,7 +3818,13 @@ def _combine(
             for opts in c.links:
                 hit = memo.get(id(opts))
                 if hit is None:
-                    hit = memo[id(opts)] = all(o.track & core for o in opts)
+                    # (a loop, not ``all`` of a generator: resuming it per way costs more)
+                    for o in opts:
+                        if not o.track & core:
+                            hit = memo[id(opts)] = False
+                            break
+                    else:
+                        hit = memo[id(opts)] = True
                 if hit:
                     return None
         # ... and, the other way round, a link of a sequence taken whose every way (as
@@ -3816,8 +3836,14 @@ def _combine(
                 t = taken[j]
                 assert t is not None
                 for d, (ct, _, ut, _) in zip(own_ways(t), own_known[id(t)], strict=True):
-                    if ut & c_core and (ct & c_core or all(o.track & c_core for o in d)):
-                        return None
+                    if ut & c_core:
+                        if ct & c_core:
+                            return None
+                        for o in d:
+                            if not o.track & c_core:
+                                break
+                        else:
+                            return None
         # every pair must fit on its own (remembered: the same pairs come back all the time)
         if len(others) > 1 or c.links is None:
             for j in others:
