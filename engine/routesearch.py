@@ -3969,7 +3969,9 @@ def _combine(
             if len(group) == 2 and not fixed:
                 # two sequences: first what failed questions taught (links that cannot run
                 # beside each other), and a new failure teaches its small reason
-                a, b = (nogoods.links(id(t), own_ways(t)) for t in group)
+                ta, tb = group
+                a = nogoods.links(id(ta), own_ways(ta))
+                b = nogoods.links(id(tb), own_ways(tb))
                 if nogoods.refutes(a, b) or nogoods.quick(a, b):
                     joint[key] = None
                     return None
@@ -3982,8 +3984,9 @@ def _combine(
                     known.extend(own_known[id(t)])
             joint[key] = _solve(links, fixed, known)
             if joint[key] is None and len(group) == 2 and not fixed:
-                seen_a, seen_b = ([o.track for o in t.witness] for t in group)
-                nogoods.learn(a, b, seen_a, seen_b)
+                nogoods.learn(
+                    a, b, [o.track for o in group[0].witness], [o.track for o in group[1].witness]
+                )
         return joint[key]
 
     meets: dict[int, tuple[int, int, int]] = {}
