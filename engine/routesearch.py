@@ -499,6 +499,28 @@ bounds (the path bound was only compared with the threshold: #979's list 1,124 -
 ``object.__setattr__``: 11M at #979, 3,000 ways).  Considered and not done: compiling the
 module (mypyc): the engine stays plain Python.
 
+Session 12, the combination (callgrind, one cold search; the 59 dumps of session 12 give
+the same totals, flags, routes and candidates, exact and budgeted, and seeded play is
+unchanged): #979 816.7M -> 779.8M (-4.5 %), #940 459.0M -> 439.9M, #987 463.5M -> 455.4M;
+the combination alone, run on its own inputs pickled, #979 224.8M -> 188.2M, #940 153.4M ->
+134.0M, #987 83.3M -> 75.1M.  A taken sequence's links propagated on their own remember each
+cut by (link, the others' cores within its union): the ways left depend on nothing else and
+the fixpoint is the same in any order (#979: 150 sequences, 1,143 cuts, 346 distinct; 24,555
+ways in, 5,040 scanned; -18.4M).  :meth:`_Nogoods.links` numbers a list of ways it has seen
+by identity (those lists now recur as objects; -5.7M).  The scans for a link blocked by a
+core, a clear way or a pair of ways that fits are plain loops, not ``all``/``any`` of a
+generator (-5.4M at #979, -3.8M at #940).  :func:`_columns` writes rows by ``bin`` with a
+bit above the width (``format`` to a width parsed its spec per row: -5M).  :meth:`_Meet.masks`
+remembers per link its two stops with its towns (-1.3M); a pair question reads its two routes
+without generators (-0.9M).  Measured and not kept: the ways of
+:func:`_fit_beside`'s other two links filtered by ``filterfalse(track.__and__, ...)`` over
+their ``both`` masks (+4M), or by a loop over those ints (-0.5M at #979 only); the towns of a
+link by ``reduce(and_, map(attrgetter("stops"), ...))`` (+2.1M); a cut's core and unions in
+one :func:`_core_union_both` pass, not seeding :meth:`_Nogoods.core_union` (+1.4M: the pair
+questions then work them out again).  :func:`_fit_beside`'s 15 failing questions at #979 scan
+every way of the first link against the others (17M): no two of its ways share a footprint on
+their unions, nor meet their cores.
+
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
 reported as inexact.
