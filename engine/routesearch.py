@@ -510,12 +510,13 @@ ways in, 5,040 scanned; -18.4M).  :meth:`_Nogoods.links` numbers a list of ways 
 by identity (those lists now recur as objects; -5.7M).  The scans for a link blocked by a
 core, a clear way or a pair of ways that fits are plain loops, not ``all``/``any`` of a
 generator (-5.4M at #979, -3.8M at #940).  :func:`_columns` writes rows by ``bin`` with a
-bit above the width (``format`` to a width parsed its spec per row: -5M).  :meth:`_Meet.masks`
-remembers per link its two stops with its towns (-1.3M); a pair question reads its two routes
-without generators (-0.9M).  Measured and not kept: the ways of
+bit above the width (``format`` to a width parsed its spec per row: -5M).  A pair question
+reads its two routes without generators (-0.9M).  Measured and not kept: the ways of
 :func:`_fit_beside`'s other two links filtered by ``filterfalse(track.__and__, ...)`` over
 their ``both`` masks (+4M), or by a loop over those ints (-0.5M at #979 only); the towns of a
-link by ``reduce(and_, map(attrgetter("stops"), ...))`` (+2.1M); a cut's core and unions in
+link by ``reduce(and_, map(attrgetter("stops"), ...))`` (+2.1M); :meth:`_Meet.masks` with
+one mask per link, its two stops and its towns (-1.3M, but a sequence of one stop and a stub
+link, listed when a budget stops, has no second stop); a cut's core and unions in
 one :func:`_core_union_both` pass, not seeding :meth:`_Nogoods.core_union` (+1.4M: the pair
 questions then work them out again).  :func:`_fit_beside`'s 15 failing questions at #979 scan
 every way of the first link against the others (17M): no two of its ways share a footprint on
@@ -3331,9 +3332,8 @@ class _Meet:
                 self.two |= 1 << s
             elif n == 3:
                 self.three |= 1 << s
-        #: a link's ways (by id, kept alive) -> its two stops and the towns every one of its
-        #: ways passes: links recur in hundreds of sequences (#979: the scans were 40 % of
-        #: indexing 1,124)
+        #: a link's ways (by id, kept alive) -> the towns every one of them passes: links
+        #: recur in hundreds of sequences (#979: the scans were 40 % of indexing 1,124)
         self.towns: dict[int, tuple[Sequence[_Option], int]] = {}
 
     def uses(self, c: _Candidate) -> tuple[tuple[int, int, int], ...]:
@@ -3358,29 +3358,22 @@ class _Meet:
         """(touch, through, hit) of route ``c``: for a sequence, its stops and the towns every
         way of one of its links passes."""
         stops = c.stops
-        links = c.links
-        if links:
-            # a link (the ways between two stops, one object per pair) touches its stops and
-            # the towns every way of it passes: remembered as one mask, so a sequence is an
-            # OR per link (#979: 1,105 sequences of 774 distinct links)
-            known = self.towns
-            touch = 0
-            for i, opts in enumerate(links):
-                found = known.get(id(opts))
-                if found is None:
-                    towns = 1 << stops[i] | 1 << stops[i + 1]
-                    passed = -1
-                    for o in opts:
-                        passed &= o.stops
-                    found = known[id(opts)] = (opts, towns | passed)
-                touch |= found[1]
-            # (a route visits a stop once, and its ends are no link's towns)
-            through = touch & ~(1 << stops[0] | 1 << stops[-1])
-        else:
-            through = 0
-            for s in stops[1:-1]:
-                through |= 1 << s
-            touch = through | 1 << stops[0] | 1 << stops[-1] if stops else 0
+        through = 0
+        for s in stops[1:-1]:
+            through |= 1 << s
+        touch = through | 1 << stops[0] | 1 << stops[-1] if stops else 0
+        known = self.towns
+        passed = 0
+        for opts in c.links or ():
+            found = known.get(id(opts))
+            if found is None:
+                towns = -1
+                for o in opts:
+                    towns &= o.stops
+                found = known[id(opts)] = (opts, towns)
+            passed |= found[1]
+        through |= passed
+        touch |= passed
         return touch, through, (touch & self.one) | (through & self.two)
 
 
