@@ -501,9 +501,9 @@ module (mypyc): the engine stays plain Python.
 
 Session 12, the combination (callgrind, one cold search; the 59 dumps of session 12 give
 the same totals, flags, routes and candidates, exact and budgeted, and seeded play is
-unchanged): #979 816.7M -> 779.8M (-4.5 %), #940 459.0M -> 439.9M, #987 463.5M -> 455.4M;
-the combination alone, run on its own inputs pickled, #979 224.8M -> 188.2M, #940 153.4M ->
-134.0M, #987 83.3M -> 75.1M.  A taken sequence's links propagated on their own remember each
+unchanged): #979 816.7M -> 781.4M (-4.3 %), #940 459.0M -> 441.5M, #987 463.5M -> 456.2M;
+the combination alone, run on its own inputs pickled, #979 224.8M -> 189.5M, #940 153.4M ->
+135.5M, #987 83.3M -> 76.2M.  A taken sequence's links propagated on their own remember each
 cut by (link, the others' cores within its union): the ways left depend on nothing else and
 the fixpoint is the same in any order (#979: 150 sequences, 1,143 cuts, 346 distinct; 24,555
 ways in, 5,040 scanned; -18.4M).  :meth:`_Nogoods.links` numbers a list of ways it has seen
