@@ -543,6 +543,29 @@ domains: no gain); ``compatible`` dropping b's ways that meet a's core first (61
 53,109 pair scans for 11,306 filter steps); every exact question trio-first (#979 -5.2M,
 #940 +4.3M, #987 +6.3M); a trio's backtracking without its propagation (line events +9 %).
 
+Session 12, the combination (callgrind, one cold search; the 59 dumps of session 12 give
+the same totals, flags, routes and candidates, exact and budgeted, and seeded play is
+unchanged): #979 816.7M -> 781.4M (-4.3 %), #940 459.0M -> 441.5M, #987 463.5M -> 456.2M;
+the combination alone, run on its own inputs pickled, #979 224.8M -> 189.5M, #940 153.4M ->
+135.5M, #987 83.3M -> 76.2M.  A taken sequence's links propagated on their own remember each
+cut by (link, the others' cores within its union): the ways left depend on nothing else and
+the fixpoint is the same in any order (#979: 150 sequences, 1,143 cuts, 346 distinct; 24,555
+ways in, 5,040 scanned; -18.4M).  :meth:`_Nogoods.links` numbers a list of ways it has seen
+by identity (those lists now recur as objects; -5.7M).  The scans for a link blocked by a
+core, a clear way or a pair of ways that fits are plain loops, not ``all``/``any`` of a
+generator (-5.4M at #979, -3.8M at #940).  :func:`_columns` writes rows by ``bin`` with a
+bit above the width (``format`` to a width parsed its spec per row: -5M).  A pair question
+reads its two routes without generators (-0.9M).  Measured and not kept: the ways of
+:func:`_fit_beside`'s other two links filtered by ``filterfalse(track.__and__, ...)`` over
+their ``both`` masks (+4M), or by a loop over those ints (-0.5M at #979 only); the towns of a
+link by ``reduce(and_, map(attrgetter("stops"), ...))`` (+2.1M); :meth:`_Meet.masks` with
+one mask per link, its two stops and its towns (-1.3M, but a sequence of one stop and a stub
+link, listed when a budget stops, has no second stop); a cut's core and unions in
+one :func:`_core_union_both` pass, not seeding :meth:`_Nogoods.core_union` (+1.4M: the pair
+questions then work them out again).  :func:`_fit_beside`'s 15 failing questions at #979 scan
+every way of the first link against the others (17M): no two of its ways share a footprint on
+their unions, nor meet their cores.
+
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
 reported as inexact.
@@ -3551,6 +3574,8 @@ class _Nogoods:
         #: :func:`_core_union` of a list of ways by content (the ways' ids: they live as long
         #: as the candidates)
         self.cu: dict[tuple[int, ...], tuple[int, int, int, int]] = {}
+        #: a list of ways (by id, kept alive) -> its link's number
+        self.by_list: dict[int, tuple[Sequence[_Option], int]] = {}
 
     def core_union(self, ways: Sequence[_Option]) -> tuple[int, int, int, int]:
         """:func:`_core_union` of ``ways``, remembered by content: the links of the sequences
@@ -3569,7 +3594,14 @@ class _Nogoods:
         found = self.by_route.get(key)
         if found is None:
             nums = []
+            by_list = self.by_list
             for d in doms:
+                # (the lists of ways recur as objects: a link's ways as listed, or as
+                # :func:`_combine` remembers them cut)
+                seen = by_list.get(id(d))
+                if seen is not None:
+                    nums.append(seen[1])
+                    continue
                 k = tuple(map(id, d))
                 n = self.number.get(k)
                 if n is None:
@@ -3579,6 +3611,7 @@ class _Nogoods:
                     self.union.append(cu[2])
                     self.core.append(cu[0])
                     self.known.append(cu)
+                by_list[id(d)] = (d, n)
                 nums.append(n)
             mask = 0
             for n in nums:
@@ -3615,7 +3648,15 @@ class _Nogoods:
                 # some way of one beside some way of the other (a CSP of two links is
                 # just this, dearer)
                 theirs = [p.track for p in self.ways[other]]
-                found = any(not o.track & t for o in self.ways[one] for t in theirs)
+                found = False
+                for o in self.ways[one]:
+                    ot = o.track
+                    for t in theirs:
+                        if not ot & t:
+                            found = True
+                            break
+                    if found:
+                        break
             self.fits[key] = found
         elif found is None and len(others) == 2:
             # link ``one`` of a route beside two links of the other: when some way of it
@@ -3623,8 +3664,10 @@ class _Nogoods:
             y, z = others
             near = self.union[y] | self.union[z]
             ways = self.ways
-            if any(not o.track & near for o in ways[one]):
-                found = self.fits[key] = True
+            for o in ways[one]:
+                if not o.track & near:
+                    found = self.fits[key] = True
+                    break
             else:
                 found = _fit_beside(ways[one], ways[y], ways[z])
                 if found is not None:
@@ -3741,9 +3784,13 @@ class _Nogoods:
                     for i, (y, _) in enumerate(near):
                         for j in range(i + 1, len(near)):
                             two = 1 << i | 1 << j
-                            if all(h & two for h in sets) and not self._fit(x, y, near[j][0]):
-                                self.triple.setdefault(x, []).append(1 << y | 1 << near[j][0])
-                                return
+                            for h in sets:
+                                if not h & two:
+                                    break
+                            else:
+                                if not self._fit(x, y, near[j][0]):
+                                    self.triple.setdefault(x, []).append(1 << y | 1 << near[j][0])
+                                    return
 
 
 def _fit_beside(xs: Sequence[_Option], ys: Sequence[_Option], zs: Sequence[_Option]) -> bool | None:
@@ -3811,15 +3858,18 @@ def _columns(rows: Sequence[int]) -> dict[int, int]:
 
     Transposed as text: every row written in binary at one width, last row first, one string;
     column j is then every width-th character from j, and reads back as an int in one call.
-    (Bit by bit in Python, #979's index of 1,124 sequences took 15 ms; so, 3 ms.)"""
+    (Bit by bit in Python, #979's index of 1,124 sequences took 15 ms; so, 3 ms.)  A row is
+    written by ``bin`` with a bit above the width set, so every row has the same length
+    (``format`` to a width parses its spec per row: #979 12M instructions of 22M)."""
     width = max(rows, default=0).bit_length()
     out: dict[int, int] = {}
     if not width:
         return out
-    form = f"0{width}b"
-    text = "".join([format(m, form) for m in reversed(rows)])
+    top = 1 << width
+    text = "".join([bin(m | top) for m in reversed(rows)])
+    step = width + 3  # ("0b1" before each row's width digits)
     for j in range(width):
-        column = text[j::width]
+        column = text[3 + j :: step]
         if "1" in column:
             out[1 << (width - 1 - j)] = int(column, 2)
     return out
@@ -3913,7 +3963,7 @@ def _combine(
     #: as run now: plain routes, or a sequence run by its witness (realised when returned)
     real: list[_Candidate | None] = [None] * n
     joint: dict[tuple[int, ...], list[_Option] | None] = {}
-    own: dict[int, list[list[_Option]]] = {}  # a sequence's ways, propagated on their own
+    own: dict[int, list[Sequence[_Option]]] = {}  # a sequence's ways, propagated on their own
     own_known: dict[int, list[tuple[int, int, int, int]]] = {}  # ... their cores and unions
     #: a link's ways (by id, kept alive) -> :func:`_core_union_both`
     link_cu: dict[int, tuple[Sequence[_Option], tuple[int, int, int, int, int, int]]] = {}
@@ -3950,7 +4000,13 @@ def _combine(
             for opts in c.links:
                 hit = memo.get(id(opts))
                 if hit is None:
-                    hit = memo[id(opts)] = all(o.track & core for o in opts)
+                    # (a loop, not ``all`` of a generator: resuming it per way costs more)
+                    for o in opts:
+                        if not o.track & core:
+                            hit = memo[id(opts)] = False
+                            break
+                    else:
+                        hit = memo[id(opts)] = True
                 if hit:
                     return None
         # ... and, the other way round, a link of a sequence taken whose every way (as
@@ -3962,8 +4018,14 @@ def _combine(
                 t = taken[j]
                 assert t is not None
                 for d, (ct, _, ut, _) in zip(own_ways(t), own_known[id(t)], strict=True):
-                    if ut & c_core and (ct & c_core or all(o.track & c_core for o in d)):
-                        return None
+                    if ut & c_core:
+                        if ct & c_core:
+                            return None
+                        for o in d:
+                            if not o.track & c_core:
+                                break
+                        else:
+                            return None
         # every pair must fit on its own (remembered: the same pairs come back all the time)
         if len(others) > 1 or c.links is None:
             for j in others:
@@ -3986,28 +4048,71 @@ def _combine(
                 out[j] = t
         return out
 
-    def own_ways(t: _Candidate) -> list[list[_Option]]:
+    #: (a link as listed, the others' cores that cut it) -> its ways left and their cores
+    #: and unions: links recur in many sequences beside the same neighbours (#979: 1,143
+    #: cuts in 150 sequences, 346 distinct)
+    cuts: dict[tuple[int, int], tuple[list[_Option], int, tuple[int, int, int, int]]] = {}
+
+    def own_ways(t: _Candidate) -> list[Sequence[_Option]]:
         """Sequence ``t``'s ways propagated on their own (once per sequence; a settled one
-        already is), with their cores and unions in ``own_known``."""
+        already is), with their cores and unions in ``own_known``.
+
+        The propagation of :func:`_propagate_one` (track and towns one mask), each cut
+        remembered: a link's ways left depend only on the link and what cuts it, and the
+        fixpoint is the same whatever order the links are cut in."""
         mine = own.get(id(t))
         if mine is None:
-            assert t.links is not None
+            links = t.links
+            assert links is not None
             if t.settled:
-                mine = [list(x) for x in t.links]
+                mine = list(links)
                 own_known[id(t)] = [nogoods.core_union(d) for d in mine]
             else:
-                # (links recur in many sequences: their cores and unions are worked out
-                # once, so only the links that meet are scanned)
-                cu = [link_known(x) for x in t.links]
-                mine = _propagate_one(
-                    [list(x) for x in t.links],
-                    [k[4] for k in cu],
-                    [k[5] for k in cu],
-                ) or [list(x) for x in t.links]
-                own_known[id(t)] = [
-                    link_known(x)[:4] if len(d) == len(x) else nogoods.core_union(d)
-                    for x, d in zip(t.links, mine, strict=True)
-                ]
+                n = len(links)
+                cu = [link_known(x) for x in links]
+                doms: list[Sequence[_Option]] = list(links)
+                core = [k[4] for k in cu]
+                union = [k[5] for k in cu]
+                known = [k[:4] for k in cu]
+                cut = [0] * n  # what each link was cut by (within its union)
+                suffix = [0] * (n + 1)
+                changed = True
+                while changed:
+                    changed = False
+                    for i in range(n - 1, -1, -1):
+                        suffix[i] = suffix[i + 1] | core[i]
+                    prefix = 0
+                    for i in range(n):
+                        # (cores only grow: what cuts a link now holds what cut it before)
+                        m = (prefix | suffix[i + 1]) & union[i]
+                        prefix |= core[i]
+                        if m == cut[i]:
+                            continue
+                        cut[i] = m
+                        key = (id(links[i]), m)
+                        found = cuts.get(key)
+                        if found is None:
+                            kept = [o for o in doms[i] if not o.both & m]
+                            c = -1
+                            for o in kept:
+                                c &= o.both
+                            found = cuts[key] = (
+                                kept,
+                                c,
+                                nogoods.core_union(kept) if kept else (0, 0, 0, 0),
+                            )
+                        if len(found[0]) < len(doms[i]):
+                            if not found[0]:
+                                break  # (cannot be run at all: left as listed)
+                            doms[i], core[i], known[i] = found
+                            changed = True
+                    else:
+                        continue
+                    doms = list(links)
+                    known = [k[:4] for k in cu]
+                    break
+                mine = doms
+                own_known[id(t)] = known
             own[id(t)] = mine
         return mine
 
@@ -4046,7 +4151,9 @@ def _combine(
             if len(group) == 2 and not fixed:
                 # two sequences: first what failed questions taught (links that cannot run
                 # beside each other), and a new failure teaches its small reason
-                a, b = (nogoods.links(id(t), own_ways(t)) for t in group)
+                ta, tb = group
+                a = nogoods.links(id(ta), own_ways(ta))
+                b = nogoods.links(id(tb), own_ways(tb))
                 if nogoods.refutes(a, b) or nogoods.quick(a, b):
                     joint[key] = None
                     return None
@@ -4059,8 +4166,9 @@ def _combine(
                     known.extend(own_known[id(t)])
             joint[key] = _solve(links, fixed, known)
             if joint[key] is None and len(group) == 2 and not fixed:
-                seen_a, seen_b = ([o.track for o in t.witness] for t in group)
-                nogoods.learn(a, b, seen_a, seen_b)
+                nogoods.learn(
+                    a, b, [o.track for o in group[0].witness], [o.track for o in group[1].witness]
+                )
         return joint[key]
 
     meets: dict[int, tuple[int, int, int]] = {}
