@@ -1575,6 +1575,46 @@ _LinkInfo = tuple[int, int, int, int, int]
 _NO_INFO: _LinkInfo = (0, 0, 0, 0, 0)  # (a link with no way left)
 
 
+def _fit_three(xs: Sequence[_Option], ys: Sequence[_Option], zs: Sequence[_Option]) -> bool:
+    """Some way of each of three links, all disjoint (track and towns): what
+    :func:`_choose_route` answers of them, without its search's set-up (a trio's question:
+    #979 asks 283)."""
+    if len(ys) < len(xs):
+        xs, ys = ys, xs
+    if len(zs) < len(xs):
+        xs, zs = zs, xs
+    y_all = [o.both for o in ys]
+    z_all = [o.both for o in zs]
+    uy = uz = 0
+    for y in y_all:
+        uy |= y
+    for z in z_all:
+        uz |= z
+    for x in xs:
+        xb = x.both
+        # (the ways of the other two clear of x; all of them when x misses their union)
+        y_left = [y for y in y_all if not y & xb] if xb & uy else y_all
+        if not y_left:
+            continue
+        z_left = [z for z in z_all if not z & xb] if xb & uz else z_all
+        # (a way of z clear of every y left fits any of them; one that meets the track
+        # every y left uses fits none)
+        u = 0
+        c = -1
+        for y in y_left:
+            u |= y
+            c &= y
+        for z in z_left:
+            if not z & u:
+                return True
+            if z & c:
+                continue
+            for y in y_left:
+                if not y & z:
+                    return True
+    return False
+
+
 def _realise(c: _Candidate, options: Sequence[_Option]) -> _Candidate:
     """The plain route of sequence ``c`` run by ``options`` (one per link)."""
     stops = [c.stops[0]]
@@ -2127,7 +2167,7 @@ class _LinkEnumerator(_Enumerator):
                         # (:func:`_solve` of the three, with the cores and unions known)
                         trio = (opts, y, z)
                         doms = _propagate_one(list(trio), [li[2], yi[2], zi[2]], [mine, uy, uz])
-                        ok = trio_fits[key] = doms is not None and _choose_route(doms) is not None
+                        ok = trio_fits[key] = doms is not None and _fit_three(*doms)
                     if not ok:
                         for a, bc in ((xb, yb | zb), (yb, xb | zb), (zb, xb | yb)):
                             trios.setdefault(a, []).append(bc)
