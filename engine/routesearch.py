@@ -1597,6 +1597,8 @@ def _fit_three(xs: Sequence[_Option], ys: Sequence[_Option], zs: Sequence[_Optio
         if not y_left:
             continue
         z_left = [z for z in z_all if not z & xb] if xb & uz else z_all
+        if len(z_left) > len(y_left):
+            y_left, z_left = z_left, y_left  # (the fewer ways outside)
         # (a way of z clear of every y left fits any of them; one that meets the track
         # every y left uses fits none)
         u = 0
@@ -2167,7 +2169,9 @@ class _LinkEnumerator(_Enumerator):
                         # (:func:`_solve` of the three, with the cores and unions known)
                         trio = (opts, y, z)
                         doms = _propagate_one(list(trio), [li[2], yi[2], zi[2]], [mine, uy, uz])
-                        ok = trio_fits[key] = doms is not None and _fit_three(*doms)
+                        ok = trio_fits[key] = doms is not None and (
+                            _greedy_route(doms) is not None or _fit_three(*doms)
+                        )
                     if not ok:
                         for a, bc in ((xb, yb | zb), (yb, xb | zb), (zb, xb | yb)):
                             trios.setdefault(a, []).append(bc)
