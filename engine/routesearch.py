@@ -501,7 +501,7 @@ module (mypyc): the engine stays plain Python.
 
 Session 12, the listing walk (callgrind instructions of one cold search; the 59 dumps of
 /tmp/s12 give the same totals, flags, candidates and routes, exact and budgeted; seeded play
-unchanged): #979 816.7M -> 719.5M (-11.9 %), #940 459.0M -> 428.8M, #987 463.5M -> 431.0M.
+unchanged): #979 816.7M -> 706.3M (-13.5 %), #940 459.0M -> 428.5M, #987 463.5M -> 431.5M.
 A link's cores, union and bit are one record (``link_info``: one ``id()`` lookup, carried
 beside ``link_opts``; was ``link_core``, ``link_union``, ``link_bit`` per use: -22.8M at
 #979), and a step's link and record one int-keyed lookup per run (-7.6M); a way that
@@ -519,6 +519,16 @@ kept: a domain the new bits' core hits refuted before its scan (123 of 247 failu
 domains: no gain); ``compatible`` dropping b's ways that meet a's core first (61,509 ->
 53,109 pair scans for 11,306 filter steps); every exact question trio-first (#979 -5.2M,
 #940 +4.3M, #987 +6.3M); a trio's backtracking without its propagation (line events +9 %).
+A trio's question (``learn_trio``: #979 asks 283, 153 past the greedy pass) is answered by
+:func:`_fit_three` after its propagation -- the greedy pass, then per way of the smallest
+link the other two's ways clear of it, decided by their union and core before any pair loop
+-- rather than :func:`_search_route`'s set-up (#979 719.5M -> 706.3M, #940 428.8M -> 428.5M,
+#987 431.0M -> 431.5M: its 22 trios past the greedy pass mostly fit, where the search stops
+sooner).  Measured and not kept: ``_fit_three`` without the propagation (#979 +89M);
+without the union and core test (#979 -10.0M, #987 +0.1M); skipping a way of the smallest
+link that takes what one tried took of the others (the search's key: +1.6M); the phase-1
+path bound's split kept per step, arm and units (#979 +1.4M per run, -1.1M kept across
+runs: few repeats).
 
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
