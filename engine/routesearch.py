@@ -525,7 +525,7 @@ link the other two's ways clear of it, decided by their union and core before an
 -- rather than :func:`_search_route`'s set-up (#979 719.5M -> 706.3M, #940 428.8M -> 428.5M,
 #987 431.0M -> 431.5M: its 22 trios past the greedy pass mostly fit, where the search stops
 sooner).  Measured and not kept: ``_fit_three`` without the propagation (#979 +89M);
-without the union and core test (#979 -10.0M, #987 +0.1M); skipping a way of the smallest
+without the union and core test (#979 709.4M, #987 431.1M); skipping a way of the smallest
 link that takes what one tried took of the others (the search's key: +1.6M); the phase-1
 path bound's split kept per step, arm and units (#979 +1.4M per run, -1.1M kept across
 runs: few repeats).
