@@ -528,7 +528,9 @@ sooner).  Measured and not kept: ``_fit_three`` without the propagation (#979 +8
 without the union and core test (#979 709.4M, #987 431.1M); skipping a way of the smallest
 link that takes what one tried took of the others (the search's key: +1.6M); the phase-1
 path bound's split kept per step, arm and units (#979 +1.4M per run, -1.1M kept across
-runs: few repeats).
+runs: few repeats); with the cheaper trios, the trio-first rule again: every exact question
+(#979 710.8M, #940 431.0M, #987 435.2M), never (716.2M, 426.8M, 428.9M), on a prefix not
+propagated of at least three links (707.5M, 427.5M, 430.8M) or four (712.5M, 427.6M, 430.4M).
 
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
