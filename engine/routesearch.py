@@ -519,18 +519,19 @@ kept: a domain the new bits' core hits refuted before its scan (123 of 247 failu
 domains: no gain); ``compatible`` dropping b's ways that meet a's core first (61,509 ->
 53,109 pair scans for 11,306 filter steps); every exact question trio-first (#979 -5.2M,
 #940 +4.3M, #987 +6.3M); a trio's backtracking without its propagation (line events +9 %).
-A trio's question (``learn_trio``: #979 asks 283, 153 past the greedy pass) is answered by
-:func:`_fit_three` after its propagation -- the greedy pass, then per way of the smallest
-link the other two's ways clear of it, decided by their union and core before any pair loop
--- rather than :func:`_search_route`'s set-up (#979 719.5M -> 706.3M, #940 428.8M -> 428.5M,
-#987 431.0M -> 431.5M: its 22 trios past the greedy pass mostly fit, where the search stops
-sooner).  Measured and not kept: ``_fit_three`` without the propagation (#979 +89M);
-without the union and core test (#979 709.4M, #987 431.1M); skipping a way of the smallest
-link that takes what one tried took of the others (the search's key: +1.6M); the phase-1
-path bound's split kept per step, arm and units (#979 +1.4M per run, -1.1M kept across
-runs: few repeats); with the cheaper trios, the trio-first rule again: every exact question
-(#979 710.8M, #940 431.0M, #987 435.2M), never (716.2M, 426.8M, 428.9M), on a prefix not
-propagated of at least three links (707.5M, 427.5M, 430.8M) or four (712.5M, 427.6M, 430.4M).
+A trio's question (``learn_trio``: #979 asks 283; 73 fail in the propagation, 130 fit
+greedily) is answered by :func:`_fit_three` after its propagation -- the greedy pass, then
+per way of the smallest link the other two's ways clear of it, decided by their union and
+core before any pair loop -- rather than :func:`_search_route`'s set-up (#979 719.5M ->
+706.3M, #940 428.8M -> 428.5M, #987 431.0M -> 431.5M: 19 of its 22 trios past the greedy
+pass fit, where the search stops sooner).  Measured and not kept: ``_fit_three`` without the
+propagation (#979 +89M); without the union and core test (#979 709.4M, #987 431.1M);
+skipping a way of the smallest link that takes what one tried took of the others (the
+search's key: +1.6M); the phase-1 path bound's split kept per step, arm and units (#979
++1.4M per run, -1.1M kept across runs: few repeats); with the cheaper trios, the trio-first
+rule again: every exact question (#979 710.8M, #940 431.0M, #987 435.2M), never (716.2M,
+426.8M, 428.9M), on a prefix not propagated of at least three links (707.5M, 427.5M, 430.8M)
+or four (712.5M, 427.6M, 430.4M).
 
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
