@@ -524,7 +524,7 @@ only move, not go, if deferred, since what survives must be scanned once.
 
 Session 12, the listing walk (callgrind instructions of one cold search; the 59 dumps of
 /tmp/s12 give the same totals, flags, candidates and routes, exact and budgeted; seeded play
-unchanged): #979 816.7M -> 719.5M (-11.9 %), #940 459.0M -> 428.8M, #987 463.5M -> 431.0M.
+unchanged): #979 816.7M -> 706.3M (-13.5 %), #940 459.0M -> 428.5M, #987 463.5M -> 431.5M.
 A link's cores, union and bit are one record (``link_info``: one ``id()`` lookup, carried
 beside ``link_opts``; was ``link_core``, ``link_union``, ``link_bit`` per use: -22.8M at
 #979), and a step's link and record one int-keyed lookup per run (-7.6M); a way that
@@ -542,6 +542,19 @@ kept: a domain the new bits' core hits refuted before its scan (123 of 247 failu
 domains: no gain); ``compatible`` dropping b's ways that meet a's core first (61,509 ->
 53,109 pair scans for 11,306 filter steps); every exact question trio-first (#979 -5.2M,
 #940 +4.3M, #987 +6.3M); a trio's backtracking without its propagation (line events +9 %).
+A trio's question (``learn_trio``: #979 asks 283; 73 fail in the propagation, 130 fit
+greedily) is answered by :func:`_fit_three` after its propagation -- the greedy pass, then
+per way of the smallest link the other two's ways clear of it, decided by their union and
+core before any pair loop -- rather than :func:`_search_route`'s set-up (#979 719.5M ->
+706.3M, #940 428.8M -> 428.5M, #987 431.0M -> 431.5M: 19 of its 22 trios past the greedy
+pass fit, where the search stops sooner).  Measured and not kept: ``_fit_three`` without the
+propagation (#979 +89M); without the union and core test (#979 709.4M, #987 431.1M);
+skipping a way of the smallest link that takes what one tried took of the others (the
+search's key: +1.6M); the phase-1 path bound's split kept per step, arm and units (#979
++1.4M per run, -1.1M kept across runs: few repeats); with the cheaper trios, the trio-first
+rule again: every exact question (#979 710.8M, #940 431.0M, #987 435.2M), never (716.2M,
+426.8M, 428.9M), on a prefix not propagated of at least three links (707.5M, 427.5M, 430.8M)
+or four (712.5M, 427.6M, 430.4M).
 
 Session 12, the combination (callgrind, one cold search; the 59 dumps of session 12 give
 the same totals, flags, routes and candidates, exact and budgeted, and seeded play is
@@ -1633,6 +1646,48 @@ _LinkInfo = tuple[int, int, int, int, int]
 _NO_INFO: _LinkInfo = (0, 0, 0, 0, 0)  # (a link with no way left)
 
 
+def _fit_three(xs: Sequence[_Option], ys: Sequence[_Option], zs: Sequence[_Option]) -> bool:
+    """Some way of each of three links, all disjoint (track and towns): what
+    :func:`_choose_route` answers of them, without its search's set-up (a trio's question:
+    #979 asks 283)."""
+    if len(ys) < len(xs):
+        xs, ys = ys, xs
+    if len(zs) < len(xs):
+        xs, zs = zs, xs
+    y_all = [o.both for o in ys]
+    z_all = [o.both for o in zs]
+    uy = uz = 0
+    for y in y_all:
+        uy |= y
+    for z in z_all:
+        uz |= z
+    for x in xs:
+        xb = x.both
+        # (the ways of the other two clear of x; all of them when x misses their union)
+        y_left = [y for y in y_all if not y & xb] if xb & uy else y_all
+        if not y_left:
+            continue
+        z_left = [z for z in z_all if not z & xb] if xb & uz else z_all
+        if len(z_left) > len(y_left):
+            y_left, z_left = z_left, y_left  # (the fewer ways outside)
+        # (a way of z clear of every y left fits any of them; one that meets the track
+        # every y left uses fits none)
+        u = 0
+        c = -1
+        for y in y_left:
+            u |= y
+            c &= y
+        for z in z_left:
+            if not z & u:
+                return True
+            if z & c:
+                continue
+            for y in y_left:
+                if not y & z:
+                    return True
+    return False
+
+
 def _realise(c: _Candidate, options: Sequence[_Option]) -> _Candidate:
     """The plain route of sequence ``c`` run by ``options`` (one per link)."""
     stops = [c.stops[0]]
@@ -2223,7 +2278,9 @@ class _LinkEnumerator(_Enumerator):
                         # (:func:`_solve` of the three, with the cores and unions known)
                         trio = (opts, y, z)
                         doms = _propagate_one(list(trio), [li[2], yi[2], zi[2]], [mine, uy, uz])
-                        ok = trio_fits[key] = doms is not None and _choose_route(doms) is not None
+                        ok = trio_fits[key] = doms is not None and (
+                            _greedy_route(doms) is not None or _fit_three(*doms)
+                        )
                     if not ok:
                         for a, bc in ((xb, yb | zb), (yb, xb | zb), (zb, xb | yb)):
                             trios.setdefault(a, []).append(bc)
