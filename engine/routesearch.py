@@ -771,7 +771,9 @@ def _chain_set(
     todo = list(start)
     while todo:
         s = todo.pop()
-        for c in chains_from(graph, s, skip):
+        # (a chain back to a stop reached, on paths already seen, is not built: it could
+        # neither add a chain nor reach a stop)
+        for c in chains_from(graph, s, skip, known=seen, known_ends=reached):
             k = frozenset(c.paths)
             if k not in seen:
                 seen.add(k)
@@ -1806,6 +1808,26 @@ class _LinkEnumerator(_Enumerator):
         for m in masks:
             twice |= once & m
             once |= m
+        adjacency = cs.adjacency
+        # per free stop, the highest stop not passed for free next to its component of free
+        # stops: a walk from x into a component whose highest is not above x makes no link
+        # (each link is made from its lower end), so it is not walked
+        top: dict[int, int] = {}
+        for f in adjacency:
+            if free[f] and f not in top:
+                comp, todo, high = [f], [f], -1
+                top[f] = -1
+                while todo:
+                    for _, o in adjacency[todo.pop()]:
+                        if free[o]:
+                            if o not in top:
+                                top[o] = -1
+                                comp.append(o)
+                                todo.append(o)
+                        elif o > high:
+                            high = o
+                for g in comp:
+                    top[g] = high
         out = {
             s: [
                 (
@@ -1815,11 +1837,12 @@ class _LinkEnumerator(_Enumerator):
                     1 << o if free[o] else 0,
                     (ci,),
                     (o,),
+                    top.get(o, -1),
                 )
                 for ci, o in adj
                 if o != s
             ]
-            for s, adj in cs.adjacency.items()
+            for s, adj in adjacency.items()
         }
         count = 0
 
@@ -1832,11 +1855,11 @@ class _LinkEnumerator(_Enumerator):
             inner: tuple[int, ...],
         ) -> None:
             nonlocal count
-            for o, m, clash, bit, by, to in out[at]:
+            for o, m, clash, bit, by, to, high in out[at]:
                 if (clash and clash & track) or o == x:
                     continue
                 if bit:
-                    if not passed & bit:
+                    if not passed & bit and high > x:
                         walk(x, o, track | m, passed | bit, chain_path + by, inner + to)
                 elif x < o:  # each link once; the other direction is the same ways
                     m |= track
@@ -1851,10 +1874,11 @@ class _LinkEnumerator(_Enumerator):
             if free[x]:
                 continue
             # (the first step, on no track yet: a chain to a free stop is also a stub)
-            for o, m, _, bit, by, to in steps:
+            for o, m, _, bit, by, to, high in steps:
                 if bit:
                     stubs.setdefault(x, []).append(_Option(m, bit, by, to, -1, m | bit << shift))
-                    walk(x, o, m, bit, by, to)
+                    if high > x:
+                        walk(x, o, m, bit, by, to)
                 elif x < o:
                     links.setdefault((x, o), []).append(_Option(m, 0, by, (), x, m))
                     count += 1
@@ -3005,11 +3029,29 @@ def _has_partner(partners: Sequence[tuple[int, int]], least: int, track: int) ->
 _RECENT: OrderedDict[tuple[object, ...], BestRoutes] = OrderedDict()
 _RECENT_SIZE = 64
 #: the work of the latest searches by the part of the map they read (:class:`_MapWork`)
-_MAPS: OrderedDict[tuple[object, ...], _MapWork] = OrderedDict()
+_MAPS: OrderedDict[_Inputs, _MapWork] = OrderedDict()
 _MAPS_SIZE = 16
 #: the links of the latest chain sets by their chains and track numbering (:class:`_MapWork`)
 _LINK_SETS: OrderedDict[tuple[object, ...], dict[tuple[bool, ...], _Links]] = OrderedDict()
 _MEMO_AVOIDS = 64  # avoided-track entries of a link memo kept between searches
+
+
+class _Inputs:
+    """:func:`_map_inputs`' key with its hash worked out once: hashing it hashes every chain,
+    stop and path it names (a dataclass hash each, ~1M instructions at #979), and a search
+    looks it up in ``_RECENT`` and ``_MAPS`` up to four times."""
+
+    __slots__ = ("hash", "key")
+
+    def __init__(self, key: tuple[object, ...]) -> None:
+        self.key = key
+        self.hash = hash(key)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, _Inputs) and self.key == other.key)
 
 
 def _map_inputs(
@@ -3019,7 +3061,7 @@ def _map_inputs(
     company: str,
     tokens: Tokens,
     rules: RouteRules,
-) -> tuple[object, ...]:
+) -> _Inputs:
     """Everything a search reads but its trains and limit, as a key: the company's chains
     (in the order walked, which fixes the order of everything after, and the numbering of
     their track), the stops they touch (with whether the company has a station there and
@@ -3034,21 +3076,23 @@ def _map_inputs(
         for c in cs.chains:
             paths.update(c.paths)
     at = graph.stops
-    return (
-        _PAIR_AFTER,  # (tests lower these to take the rare paths)
-        _MAX_WAYS,
-        company,
-        tuple(phase),
-        rules,
-        tuple(chain_sets),
-        tuple(chains),
-        # (of the stations, the search reads only whose a stop is and whether it blocks:
-        # another company's station in a city with room left changes nothing)
-        tuple(
-            (at[s], tokened_by(at[s], company, tokens), blocks(at[s], company, tokens))
-            for s in sorted(stops)
-        ),
-        tuple(graph.paths[p] for p in sorted(paths)),
+    return _Inputs(
+        (
+            _PAIR_AFTER,  # (tests lower these to take the rare paths)
+            _MAX_WAYS,
+            company,
+            tuple(phase),
+            rules,
+            tuple(chain_sets),
+            tuple(chains),
+            # (of the stations, the search reads only whose a stop is and whether it blocks:
+            # another company's station in a city with room left changes nothing)
+            tuple(
+                (at[s], tokened_by(at[s], company, tokens), blocks(at[s], company, tokens))
+                for s in sorted(stops)
+            ),
+            tuple(graph.paths[p] for p in sorted(paths)),
+        )
     )
 
 
