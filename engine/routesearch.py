@@ -520,7 +520,21 @@ reachability test per step that costs as much as the step.  The one collection p
 the search (``_collector_paused``: the collector runs at the first allocation after
 ``gc.enable()``) costs 5.9M at #979: it scans the ~14,000 objects the search keeps
 (:class:`_MapWork`, ``_RECENT``) and the ~850 of its closures' reference cycles; it would
-only move, not go, if deferred, since what survives must be scanned once.
+only move, not go, if deferred, since what survives must be scanned once.  A second round
+(from the session's merge: #979 667.3M -> 661.7M, #940 391.2M -> 386.1M, #987 400.7M ->
+394.9M, #859 47.9M -> 43.2M, #846 7.53M -> 6.48M): :func:`~ferrovia.graph.chains_from`
+builds no chain back to a stop already reached on paths already seen (``known``,
+``known_ends``: what ``_chain_set`` threw away; #979 124 -> 71 chains built, #859 107 -> 62)
+and :func:`~ferrovia.graph.make_chain` works out its fields in one loop; the key of
+:func:`_map_inputs` keeps its hash (:class:`_Inputs`: a dataclass hash per chain, stop and
+path it names, and a search looked it up to four times: most of #846's gain); ``_links``
+walks into no free stop whose component of free stops has no stop above the walk's first
+next to it (#979 2,050 -> 1,931 walk calls).  Measured and not kept: that cut per free stop
+not yet passed (a mask of the free stops with a stop above the first one, per first stop:
+#979 1,568 walk calls, but +0.3M, #859 +0.6M; the walks it could still cut fail on
+track, which no table set out before the walk sees).  Not done: ``_Enumerator.__init__``'s
+``blocked``, ``token`` and ``_simple_values`` cover every stop of the map, not only the
+company's, but the values of the others feed ``step`` (the gcd of the paying values).
 
 Session 12, the listing walk (callgrind instructions of one cold search; the 59 dumps of
 /tmp/s12 give the same totals, flags, candidates and routes, exact and budgeted; seeded play
