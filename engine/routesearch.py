@@ -532,7 +532,8 @@ walks into no free stop whose component of free stops has no stop above the walk
 next to it (#979 2,050 -> 1,931 walk calls).  Measured and not kept: that cut per free stop
 not yet passed (a mask of the free stops with a stop above the first one, per first stop:
 #979 1,568 walk calls, but +0.3M, #859 +0.6M; the walks it could still cut fail on
-track, which no table set out before the walk sees).  Not done: ``_Enumerator.__init__``'s
+track, which no table set out before the walk sees); ``tokened_by`` asked only in the
+hexes where the company has a station (#846 -0.05M).  Not done: ``_Enumerator.__init__``'s
 ``blocked``, ``token`` and ``_simple_values`` cover every stop of the map, not only the
 company's, but the values of the others feed ``step`` (the gcd of the paying values).
 
