@@ -527,7 +527,7 @@ builds no chain back to a stop already reached on paths already seen (``known``,
 ``known_ends``: what ``_chain_set`` threw away; #979 124 -> 71 chains built, #859 107 -> 62)
 and :func:`~ferrovia.graph.make_chain` works out its fields in one loop; the key of
 :func:`_map_inputs` keeps its hash (:class:`_Inputs`: a dataclass hash per chain, stop and
-path it names, and a search looked it up to four times: most of #846's gain); ``_links``
+path it names, and a search looked it up to four times; parts not measured apart); ``_links``
 walks into no free stop whose component of free stops has no stop above the walk's first
 next to it (#979 2,050 -> 1,931 walk calls).  Measured and not kept: that cut per free stop
 not yet passed (a mask of the free stops with a stop above the first one, per first stop:
