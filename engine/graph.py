@@ -2399,21 +2399,35 @@ def _chain_hexes(graph: TrackGraph, paths: Sequence[int]) -> tuple[str, ...]:
 
 
 def make_chain(graph: TrackGraph, a: int, b: int, paths: Sequence[int]) -> Chain:
-    ps = [graph.paths[p] for p in paths]
+    graph_paths = graph.paths
+    ps = [graph_paths[p] for p in paths]
+    # (one loop for the keys, the sides crossed, the tracks and a terminal inside: the
+    # generators each field took cost more than the walk that found the chain)
     keys: set[int] = set()
-    for p in ps:
+    tracks: set[str] = set()
+    edges = 0
+    terminal_inside = False
+    last = len(ps) - 1
+    prev_hex: str | None = None
+    for i, p in enumerate(ps):
         keys.update(p.keys)
+        tracks.add(p.track)
+        if i and p.hex != prev_hex:
+            edges += 1
+        prev_hex = p.hex
+        if p.terminal and 0 < i < last:
+            terminal_inside = True
     return Chain(
-        a=a,
-        b=b,
-        paths=tuple(paths),
-        hexes=_chain_hexes(graph, paths),
-        edges=sum(1 for x, y in itertools.pairwise(ps) if x.hex != y.hex),
-        keys=frozenset(keys),
-        terminal_inside=any(p.terminal for p in ps[1:-1]),
-        first_terminal=ps[0].terminal,
-        last_terminal=ps[-1].terminal,
-        tracks=frozenset(p.track for p in ps),
+        a,
+        b,
+        tuple(paths),
+        _chain_hexes(graph, paths),
+        edges,
+        frozenset(keys),
+        terminal_inside,
+        ps[0].terminal,
+        ps[-1].terminal,
+        frozenset(tracks),
     )
 
 
@@ -2423,8 +2437,14 @@ def chains_from(
     skip: str | None,
     *,
     prefix: Sequence[str] | None = None,
+    known: Collection[frozenset[int]] = (),
+    known_ends: Collection[int] = (),
 ) -> Iterator[Chain]:
     """Every chain leaving stop ``start`` on track other than ``skip``.
+
+    ``known``/``known_ends``: a chain to a stop in ``known_ends`` whose set of paths is in
+    ``known`` is left out (a caller that walks every stop meets most chains from both ends,
+    and building one is most of the walk's cost).
 
     The walk never uses a path twice nor leaves a hex twice by the same side and lane, and
     passes a junction at most once (in and out).  With ``prefix`` only chains whose hex list
@@ -2485,6 +2505,8 @@ def chains_from(
         try:
             for s in p.stops:
                 if s != start and (target is None or len(hex_list) == len(target)):
+                    if s in known_ends and frozenset(stack) in known:
+                        continue
                     c = make_chain(graph, start, s, stack)
                     if target is None or c.hexes == target:
                         out.append(c)

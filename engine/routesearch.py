@@ -520,7 +520,22 @@ reachability test per step that costs as much as the step.  The one collection p
 the search (``_collector_paused``: the collector runs at the first allocation after
 ``gc.enable()``) costs 5.9M at #979: it scans the ~14,000 objects the search keeps
 (:class:`_MapWork`, ``_RECENT``) and the ~850 of its closures' reference cycles; it would
-only move, not go, if deferred, since what survives must be scanned once.
+only move, not go, if deferred, since what survives must be scanned once.  A second round
+(from the session's merge: #979 667.3M -> 661.7M, #940 391.2M -> 386.1M, #987 400.7M ->
+394.9M, #859 47.9M -> 43.2M, #846 7.53M -> 6.48M): :func:`~ferrovia.graph.chains_from`
+builds no chain back to a stop already reached on paths already seen (``known``,
+``known_ends``: what ``_chain_set`` threw away; #979 124 -> 71 chains built, #859 107 -> 62)
+and :func:`~ferrovia.graph.make_chain` works out its fields in one loop; the key of
+:func:`_map_inputs` keeps its hash (:class:`_Inputs`: a dataclass hash per chain, stop and
+path it names, and a search looked it up to four times; parts not measured apart); ``_links``
+walks into no free stop whose component of free stops has no stop above the walk's first
+next to it (#979 2,050 -> 1,931 walk calls).  Measured and not kept: that cut per free stop
+not yet passed (a mask of the free stops with a stop above the first one, per first stop:
+#979 1,568 walk calls, but +0.3M, #859 +0.6M; the walks it could still cut fail on
+track, which no table set out before the walk sees); ``tokened_by`` asked only in the
+hexes where the company has a station (#846 -0.05M).  Not done: ``_Enumerator.__init__``'s
+``blocked``, ``token`` and ``_simple_values`` cover every stop of the map, not only the
+company's, but the values of the others feed ``step`` (the gcd of the paying values).
 
 Session 12, the listing walk (callgrind instructions of one cold search; the 59 dumps of
 /tmp/s12 give the same totals, flags, candidates and routes, exact and budgeted; seeded play
@@ -784,7 +799,9 @@ def _chain_set(
     todo = list(start)
     while todo:
         s = todo.pop()
-        for c in chains_from(graph, s, skip):
+        # (a chain back to a stop reached, on paths already seen, is not built: it could
+        # neither add a chain nor reach a stop)
+        for c in chains_from(graph, s, skip, known=seen, known_ends=reached):
             k = frozenset(c.paths)
             if k not in seen:
                 seen.add(k)
@@ -1861,6 +1878,26 @@ class _LinkEnumerator(_Enumerator):
         for m in masks:
             twice |= once & m
             once |= m
+        adjacency = cs.adjacency
+        # per free stop, the highest stop not passed for free next to its component of free
+        # stops: a walk from x into a component whose highest is not above x makes no link
+        # (each link is made from its lower end), so it is not walked
+        top: dict[int, int] = {}
+        for f in adjacency:
+            if free[f] and f not in top:
+                comp, todo, high = [f], [f], -1
+                top[f] = -1
+                while todo:
+                    for _, o in adjacency[todo.pop()]:
+                        if free[o]:
+                            if o not in top:
+                                top[o] = -1
+                                comp.append(o)
+                                todo.append(o)
+                        elif o > high:
+                            high = o
+                for g in comp:
+                    top[g] = high
         out = {
             s: [
                 (
@@ -1870,11 +1907,12 @@ class _LinkEnumerator(_Enumerator):
                     1 << o if free[o] else 0,
                     (ci,),
                     (o,),
+                    top.get(o, -1),
                 )
                 for ci, o in adj
                 if o != s
             ]
-            for s, adj in cs.adjacency.items()
+            for s, adj in adjacency.items()
         }
         count = 0
 
@@ -1887,11 +1925,11 @@ class _LinkEnumerator(_Enumerator):
             inner: tuple[int, ...],
         ) -> None:
             nonlocal count
-            for o, m, clash, bit, by, to in out[at]:
+            for o, m, clash, bit, by, to, high in out[at]:
                 if (clash and clash & track) or o == x:
                     continue
                 if bit:
-                    if not passed & bit:
+                    if not passed & bit and high > x:
                         walk(x, o, track | m, passed | bit, chain_path + by, inner + to)
                 elif x < o:  # each link once; the other direction is the same ways
                     m |= track
@@ -1906,10 +1944,11 @@ class _LinkEnumerator(_Enumerator):
             if free[x]:
                 continue
             # (the first step, on no track yet: a chain to a free stop is also a stub)
-            for o, m, _, bit, by, to in steps:
+            for o, m, _, bit, by, to, high in steps:
                 if bit:
                     stubs.setdefault(x, []).append(_Option(m, bit, by, to, -1, m | bit << shift))
-                    walk(x, o, m, bit, by, to)
+                    if high > x:
+                        walk(x, o, m, bit, by, to)
                 elif x < o:
                     links.setdefault((x, o), []).append(_Option(m, 0, by, (), x, m))
                     count += 1
@@ -3062,11 +3101,29 @@ def _has_partner(partners: Sequence[tuple[int, int]], least: int, track: int) ->
 _RECENT: OrderedDict[tuple[object, ...], BestRoutes] = OrderedDict()
 _RECENT_SIZE = 64
 #: the work of the latest searches by the part of the map they read (:class:`_MapWork`)
-_MAPS: OrderedDict[tuple[object, ...], _MapWork] = OrderedDict()
+_MAPS: OrderedDict[_Inputs, _MapWork] = OrderedDict()
 _MAPS_SIZE = 16
 #: the links of the latest chain sets by their chains and track numbering (:class:`_MapWork`)
 _LINK_SETS: OrderedDict[tuple[object, ...], dict[tuple[bool, ...], _Links]] = OrderedDict()
 _MEMO_AVOIDS = 64  # avoided-track entries of a link memo kept between searches
+
+
+class _Inputs:
+    """:func:`_map_inputs`' key with its hash worked out once: hashing it hashes every chain,
+    stop and path it names (a dataclass hash each, ~1M instructions at #979), and a search
+    looks it up in ``_RECENT`` and ``_MAPS`` up to four times."""
+
+    __slots__ = ("hash", "key")
+
+    def __init__(self, key: tuple[object, ...]) -> None:
+        self.key = key
+        self.hash = hash(key)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, _Inputs) and self.key == other.key)
 
 
 def _map_inputs(
@@ -3076,7 +3133,7 @@ def _map_inputs(
     company: str,
     tokens: Tokens,
     rules: RouteRules,
-) -> tuple[object, ...]:
+) -> _Inputs:
     """Everything a search reads but its trains and limit, as a key: the company's chains
     (in the order walked, which fixes the order of everything after, and the numbering of
     their track), the stops they touch (with whether the company has a station there and
@@ -3091,21 +3148,23 @@ def _map_inputs(
         for c in cs.chains:
             paths.update(c.paths)
     at = graph.stops
-    return (
-        _PAIR_AFTER,  # (tests lower these to take the rare paths)
-        _MAX_WAYS,
-        company,
-        tuple(phase),
-        rules,
-        tuple(chain_sets),
-        tuple(chains),
-        # (of the stations, the search reads only whose a stop is and whether it blocks:
-        # another company's station in a city with room left changes nothing)
-        tuple(
-            (at[s], tokened_by(at[s], company, tokens), blocks(at[s], company, tokens))
-            for s in sorted(stops)
-        ),
-        tuple(graph.paths[p] for p in sorted(paths)),
+    return _Inputs(
+        (
+            _PAIR_AFTER,  # (tests lower these to take the rare paths)
+            _MAX_WAYS,
+            company,
+            tuple(phase),
+            rules,
+            tuple(chain_sets),
+            tuple(chains),
+            # (of the stations, the search reads only whose a stop is and whether it blocks:
+            # another company's station in a city with room left changes nothing)
+            tuple(
+                (at[s], tokened_by(at[s], company, tokens), blocks(at[s], company, tokens))
+                for s in sorted(stops)
+            ),
+            tuple(graph.paths[p] for p in sorted(paths)),
+        )
     )
 
 
