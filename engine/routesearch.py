@@ -3502,6 +3502,9 @@ class _Meet:
         #: a link's ways (by id, kept alive) -> the towns every one of them passes: links
         #: recur in hundreds of sequences (#979: the scans were 40 % of indexing 1,124)
         self.towns: dict[int, tuple[Sequence[_Option], int]] = {}
+        #: ... and those towns with the link's two stops (a link joins the same two stops
+        #: in every sequence it is in)
+        self.ends: dict[int, tuple[Sequence[_Option], int]] = {}
 
     def uses(self, c: _Candidate) -> tuple[tuple[int, int, int], ...]:
         """(stop, chains route ``c`` uses there, the stop's exits) at stops with few exits
@@ -3525,6 +3528,32 @@ class _Meet:
         """(touch, through, hit) of route ``c``: for a sequence, its stops and the towns every
         way of one of its links passes."""
         stops = c.stops
+        links = c.links
+        if links is not None and len(stops) == len(links) + 1:
+            # a link's two stops and its towns, one mask remembered per link (#979: a
+            # sequence's 17 stops were a loop of shifts); a stub sequence (one stop, one
+            # link: a budget stopped its listing) takes the way below
+            ends = self.ends
+            touch = 0
+            for opts in links:
+                found = ends.get(id(opts))
+                if found is None:
+                    break
+                touch |= found[1]
+            else:
+                through = touch & ~(1 << stops[0] | 1 << stops[-1])
+                return touch, through, (touch & self.one) | (through & self.two)
+            touch = 0
+            for k, opts in enumerate(links):
+                found = ends.get(id(opts))
+                if found is None:
+                    towns = -1
+                    for o in opts:
+                        towns &= o.stops
+                    found = ends[id(opts)] = (opts, towns | 1 << stops[k] | 1 << stops[k + 1])
+                touch |= found[1]
+            through = touch & ~(1 << stops[0] | 1 << stops[-1])
+            return touch, through, (touch & self.one) | (through & self.two)
         through = 0
         for s in stops[1:-1]:
             through |= 1 << s
@@ -3846,14 +3875,14 @@ def _clash_sets(
     met = [masks(c) for c in cands]
     return (
         _columns([c.core if c.links is not None else c.mask for c in cands]),
-        _columns([m[0] & few for m in met]),
-        _columns([m[1] & three for m in met]),
-        _columns([m[2] for m in met]),
+        _columns([m[0] & few for m in met], few),
+        _columns([m[1] & three for m in met], three),
+        _columns([m[2] for m in met], few),
         {},  # :func:`_clashing`'s answers by core
     )
 
 
-def _columns(rows: Sequence[int]) -> dict[int, int]:
+def _columns(rows: Sequence[int], keys: int = -1) -> dict[int, int]:
     """The bit matrix ``rows`` (non-negative ints) transposed: each bit set in some row ->
     the set of rows (bit k: row k) that have it.
 
@@ -3869,7 +3898,16 @@ def _columns(rows: Sequence[int]) -> dict[int, int]:
     top = 1 << width
     text = "".join([bin(m | top) for m in reversed(rows)])
     step = width + 3  # ("0b1" before each row's width digits)
-    for j in range(width):
+    # (``keys``: the only bits any row can have, when known -- the stops of few exits, #979
+    # 12 of 61 -- so no other column is sliced)
+    where: Iterable[int] = range(width)
+    if keys >= 0:
+        where = []
+        keys &= top - 1
+        while keys:
+            where.append(width - keys.bit_length())
+            keys &= ~(1 << (keys.bit_length() - 1))
+    for j in where:
         column = text[3 + j :: step]
         if "1" in column:
             out[1 << (width - 1 - j)] = int(column, 2)
