@@ -564,7 +564,19 @@ link, listed when a budget stops, has no second stop); a cut's core and unions i
 one :func:`_core_union_both` pass, not seeding :meth:`_Nogoods.core_union` (+1.4M: the pair
 questions then work them out again).  :func:`_fit_beside`'s 15 failing questions at #979 scan
 every way of the first link against the others (17M): no two of its ways share a footprint on
-their unions, nor meet their cores.
+their unions, nor meet their cores.  Second round, on the merge of the first (#979 667.4M ->
+649.8M, #940 391.3M -> 388.1M, #987 400.7M -> 395.2M; the combination alone #979 189.6M ->
+172.1M, #940 135.5M -> 132.2M, #987 76.2M -> 70.6M): a pair question past
+:meth:`_Nogoods.refutes` and :meth:`_Nogoods.quick` looks for its small reason
+(:meth:`_Nogoods.learn`) before the CSP, not after the CSP failed -- a reason is exact
+whatever the CSP would say, and most pair CSPs failed (#979: 32 of 34, 18 with a reason;
+-14.6M); :func:`_columns` slices only the columns of the stops of few exits for the stop sets
+(-1.0M); :meth:`_Meet.masks` remembers per link its two stops with its towns (-1.7M; a stub
+sequence takes the old way).  Measured and not kept: a sequence's inner stops as
+``sum(map((1).__lshift__, ...))`` (+1M).  :func:`_fit_beside`'s failing questions scan few
+pairs of ways (#979: 10 to 632) but every way of the first link against the other two's:
+listing the two's compatible pairs first costs about as much (|ys| x |zs| against
+|xs| x (|ys| + |zs|)).
 
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
