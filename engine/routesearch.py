@@ -592,7 +592,19 @@ link, listed when a budget stops, has no second stop); a cut's core and unions i
 one :func:`_core_union_both` pass, not seeding :meth:`_Nogoods.core_union` (+1.4M: the pair
 questions then work them out again).  :func:`_fit_beside`'s 15 failing questions at #979 scan
 every way of the first link against the others (17M): no two of its ways share a footprint on
-their unions, nor meet their cores.
+their unions, nor meet their cores.  Second round, on the merge of the first (#979 667.4M ->
+649.8M, #940 391.3M -> 388.1M, #987 400.7M -> 395.2M; the combination alone #979 189.6M ->
+172.1M, #940 135.5M -> 132.2M, #987 76.2M -> 70.6M): a pair question past
+:meth:`_Nogoods.refutes` and :meth:`_Nogoods.quick` looks for its small reason
+(:meth:`_Nogoods.learn`) before the CSP, not after the CSP failed -- a reason is exact
+whatever the CSP would say, and most pair CSPs failed (#979: 32 of 34, 18 with a reason;
+-14.6M); :func:`_columns` slices only the columns of the stops of few exits for the stop sets
+(-1.0M); :meth:`_Meet.masks` remembers per link its two stops with its towns (-1.7M; a stub
+sequence takes the old way).  Measured and not kept: a sequence's inner stops as
+``sum(map((1).__lshift__, ...))`` (+1M).  :func:`_fit_beside`'s failing questions scan few
+pairs of ways (#979: 10 to 632) but every way of the first link against the other two's:
+listing the two's compatible pairs first costs about as much (|ys| x |zs| against
+|xs| x (|ys| + |zs|)).
 
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are
@@ -3618,6 +3630,9 @@ class _Meet:
         #: a link's ways (by id, kept alive) -> the towns every one of them passes: links
         #: recur in hundreds of sequences (#979: the scans were 40 % of indexing 1,124)
         self.towns: dict[int, tuple[Sequence[_Option], int]] = {}
+        #: ... and those towns with the link's two stops (a link joins the same two stops
+        #: in every sequence it is in)
+        self.ends: dict[int, tuple[Sequence[_Option], int]] = {}
 
     def uses(self, c: _Candidate) -> tuple[tuple[int, int, int], ...]:
         """(stop, chains route ``c`` uses there, the stop's exits) at stops with few exits
@@ -3641,6 +3656,32 @@ class _Meet:
         """(touch, through, hit) of route ``c``: for a sequence, its stops and the towns every
         way of one of its links passes."""
         stops = c.stops
+        links = c.links
+        if links is not None and len(stops) == len(links) + 1:
+            # a link's two stops and its towns, one mask remembered per link (#979: a
+            # sequence's 17 stops were a loop of shifts); a stub sequence (one stop, one
+            # link: a budget stopped its listing) takes the way below
+            ends = self.ends
+            touch = 0
+            for opts in links:
+                found = ends.get(id(opts))
+                if found is None:
+                    break
+                touch |= found[1]
+            else:
+                through = touch & ~(1 << stops[0] | 1 << stops[-1])
+                return touch, through, (touch & self.one) | (through & self.two)
+            touch = 0
+            for k, opts in enumerate(links):
+                found = ends.get(id(opts))
+                if found is None:
+                    towns = -1
+                    for o in opts:
+                        towns &= o.stops
+                    found = ends[id(opts)] = (opts, towns | 1 << stops[k] | 1 << stops[k + 1])
+                touch |= found[1]
+            through = touch & ~(1 << stops[0] | 1 << stops[-1])
+            return touch, through, (touch & self.one) | (through & self.two)
         through = 0
         for s in stops[1:-1]:
             through |= 1 << s
@@ -3862,7 +3903,7 @@ class _Nogoods:
         b: tuple[int, tuple[int, ...]],
         seen_a: Sequence[int],
         seen_b: Sequence[int],
-    ) -> None:
+    ) -> bool:
         """Find and keep a small reason why routes ``a`` and ``b`` cannot fit (if there is one:
         a pair or a triple of their links).  ``seen_a``, ``seen_b``: per link, the track of one
         way of running the route (its witness), which answers most questions that fit: a way
@@ -3875,7 +3916,7 @@ class _Nogoods:
                 if sx & sy and not self._fit(x, y):
                     self.pair[x] = self.pair.get(x, 0) | 1 << y
                     self.pair[y] = self.pair.get(y, 0) | 1 << x
-                    return
+                    return True
         ways = self.ways
         for (_, mine), (_, theirs), seen in ((a, b, seen_b), (b, a, seen_a)):
             for x in mine:
@@ -3906,7 +3947,8 @@ class _Nogoods:
                             else:
                                 if not self._fit(x, y, near[j][0]):
                                     self.triple.setdefault(x, []).append(1 << y | 1 << near[j][0])
-                                    return
+                                    return True
+        return False
 
 
 def _fit_beside(xs: Sequence[_Option], ys: Sequence[_Option], zs: Sequence[_Option]) -> bool | None:
@@ -3961,14 +4003,14 @@ def _clash_sets(
     met = [masks(c) for c in cands]
     return (
         _columns([c.core if c.links is not None else c.mask for c in cands]),
-        _columns([m[0] & few for m in met]),
-        _columns([m[1] & three for m in met]),
-        _columns([m[2] for m in met]),
+        _columns([m[0] & few for m in met], few),
+        _columns([m[1] & three for m in met], three),
+        _columns([m[2] for m in met], few),
         {},  # :func:`_clashing`'s answers by core
     )
 
 
-def _columns(rows: Sequence[int]) -> dict[int, int]:
+def _columns(rows: Sequence[int], keys: int = -1) -> dict[int, int]:
     """The bit matrix ``rows`` (non-negative ints) transposed: each bit set in some row ->
     the set of rows (bit k: row k) that have it.
 
@@ -3984,7 +4026,16 @@ def _columns(rows: Sequence[int]) -> dict[int, int]:
     top = 1 << width
     text = "".join([bin(m | top) for m in reversed(rows)])
     step = width + 3  # ("0b1" before each row's width digits)
-    for j in range(width):
+    # (``keys``: the only bits any row can have, when known -- the stops of few exits, #979
+    # 12 of 61 -- so no other column is sliced)
+    where: Iterable[int] = range(width)
+    if keys >= 0:
+        where = []
+        keys &= top - 1
+        while keys:
+            where.append(width - keys.bit_length())
+            keys &= ~(1 << (keys.bit_length() - 1))
+    for j in where:
         column = text[3 + j :: step]
         if "1" in column:
             out[1 << (width - 1 - j)] = int(column, 2)
@@ -4270,7 +4321,16 @@ def _combine(
                 ta, tb = group
                 a = nogoods.links(id(ta), own_ways(ta))
                 b = nogoods.links(id(tb), own_ways(tb))
-                if nogoods.refutes(a, b) or nogoods.quick(a, b):
+                # ... and, before the CSP, a small reason looked for (the CSP fails on
+                # most pair questions that reach it, and a reason is cheaper to find than
+                # the CSP to refute: #979, 18 of 32 failures)
+                if (
+                    nogoods.refutes(a, b)
+                    or nogoods.quick(a, b)
+                    or nogoods.learn(
+                        a, b, [o.track for o in ta.witness], [o.track for o in tb.witness]
+                    )
+                ):
                     joint[key] = None
                     return None
             # (the CSP's links set out only now: most pair questions end above)
@@ -4281,10 +4341,6 @@ def _combine(
                     links.extend((slot, opts) for opts in own_ways(t))
                     known.extend(own_known[id(t)])
             joint[key] = _solve(links, fixed, known)
-            if joint[key] is None and len(group) == 2 and not fixed:
-                nogoods.learn(
-                    a, b, [o.track for o in group[0].witness], [o.track for o in group[1].witness]
-                )
         return joint[key]
 
     meets: dict[int, tuple[int, int, int]] = {}
