@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import GAMEDATA, shared_path
@@ -394,3 +395,50 @@ def test_no_tile_goes_on_a_hex_a_players_private_blocks() -> None:
         with pytest.raises(IllegalAction, match=f"a private blocks {h}"):
             game.apply(state, blocked)
     game.apply(state, lay)  # the recorded lay stands
+
+
+def _at_its_limit(cash: int) -> tuple[Game, GameState, Any]:
+    """Phase 6, the Ds next in the depot; B&O at its limit of two trains (a 5 and a 6) with
+    ``cash``, C&O owning a 4; an operating round begun, its buy-train step returned."""
+    from ferrovia.rules.operating.trains import BuyTrainStep, remove_from_play
+    from ferrovia.rules.rounds import OperatingRound
+
+    game, state = table()
+    floated(game, state, "B&O", "1")
+    floated(game, state, "C&O", "2")
+    state.phase = "6"
+    for tid in [t for t in state.depot if state.trains[t].name != "D"]:
+        owner = {"5-0": "B&O", "6-0": "B&O", "4-0": "C&O"}.get(tid)
+        if owner is None:
+            remove_from_play(state, tid)
+            continue
+        state.depot.remove(tid)
+        state.trains[tid].owner = owner
+        state.corporations[owner].trains.append(tid)
+    state.corporations["B&O"].cash = cash
+    OperatingRound.create(game, state, 1).setup()
+    step = next(s for s in game.bound_steps(state) if isinstance(s, BuyTrainStep))
+    return game, state, step
+
+
+def test_at_its_limit_a_company_able_to_trade_in_for_a_d_may_still_buy_and_discards_after() -> None:
+    """18xx.games (its own random play, seed 12106, two players): B&O, at its phase-6 limit of
+    two with a 5 and a 6 and 951 in its treasury, could still trade one in for a D (1,100 less
+    300), so its buy step stayed open; it bought C&O's 4 for 886, then discarded it.  With
+    less than 800 the step is closed and the same purchase breaks the train limit."""
+    from ferrovia.rules.operating.trains import crowded_companies
+
+    game, state, step = _at_its_limit(951)
+    assert step.can_buy("B&O")
+    wire = {"type": "buy_train", "entity": "B&O", "entity_type": "corporation"}
+    buy = action_from_json({**wire, "train": "4-0", "price": 886}, game.action_types)
+    step.process_buy_train(buy)
+    assert sorted(state.corporations["B&O"].trains) == ["4-0", "5-0", "6-0"]
+    assert state.corporations["B&O"].cash == 951 - 886
+    assert crowded_companies(game, state) == ["B&O"]
+
+    game, state, step = _at_its_limit(799)
+    assert not step.can_buy("B&O")
+    buy = action_from_json({**wire, "train": "4-0", "price": 500}, game.action_types)
+    with pytest.raises(IllegalAction, match="no room for another train"):
+        step.process_buy_train(buy)

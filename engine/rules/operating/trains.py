@@ -399,10 +399,31 @@ class BuyTrainStep(Step):
     def _trainless(self, corp: str) -> bool:
         return not common.engines(self.game, self.state, corp)
 
+    def _trade_in_open(self, corp: str) -> bool:
+        """At its limit, a company may still buy while it can afford a new train by trading in
+        one it owns (trains.yaml ``trade_in``; 1830: a D for 800 with a 4, 5 or 6), and, as in
+        18xx.games, the step then takes any train it may buy: one beyond the limit is
+        discarded after (18xx.games seed 12106, 1830, two players: B&O at its limit of two,
+        a 5 and a 6, bought another company's 4 and discarded it)."""
+        g, s = self.game, self.state
+        company = s.corporations[corp]
+        owned = {s.trains[t].name for t in company.trains}
+        for tid in depot_offer(g, s):
+            if tid not in s.depot:
+                continue  # (new trains only, as 18xx.games offers the trade-in: not the pool's)
+            trade_in = common.train_type_def(g, tid).trade_in
+            if not trade_in or not owned.intersection(trade_in):
+                continue
+            least = min(bank_train_prices(g, s, tid, corp).values())
+            off = max(int(trade_in[name]) for name in owned.intersection(trade_in))
+            if 0 < off and least - off <= company.cash:
+                return True
+        return False
+
     def _offer(self, corp: str) -> list[str]:
         """The bank trains ``corp`` may buy: no second car, and only a car at its limit."""
         owns_car = bool(common.cars(self.game, self.state, corp))
-        full = self._full(corp)
+        full = self._full(corp) and not self._trade_in_open(corp)
         out = []
         for tid in depot_offer(self.game, self.state):
             car = common.is_car(self.game, tid)
@@ -412,7 +433,7 @@ class BuyTrainStep(Step):
 
     def _from_others(self, corp: str) -> list[str]:
         """Other companies' trains ``corp`` may buy (cars are not sold between companies)."""
-        if self._full(corp):
+        if self._full(corp) and not self._trade_in_open(corp):
             return []
         return [
             t
@@ -431,7 +452,7 @@ class BuyTrainStep(Step):
 
     def can_buy(self, corp: str) -> bool:
         if not self._room(corp):  # the cheap test first: most companies asked are full or poor
-            return False
+            return self._trade_in_open(corp)
         # ``cash >= _min_price(corp)``, stopping at the first train within its means
         cash = self.state.corporations[corp].cash
         g, s = self.game, self.state
@@ -576,7 +597,7 @@ class BuyTrainStep(Step):
                     action, "trade-in", f"{op} cannot trade {action.exchange} in for {t.name}"
                 )
             discount = int(trade_in[old.name])
-        elif not car and self._full(op):
+        elif not car and self._full(op) and not self._trade_in_open(op):
             raise self.illegal(action, "train limit", f"{op} has no room for another train")
         # of alike cards in the bank pool only the first discarded is for sale
         from_bank = action.train in depot_offer(game, state)
