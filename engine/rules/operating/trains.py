@@ -412,18 +412,23 @@ class BuyTrainStep(Step):
             if tid not in s.depot:
                 continue  # (new trains only, as 18xx.games offers the trade-in: not the pool's)
             trade_in = common.train_type_def(g, tid).trade_in
-            if not trade_in or not owned.intersection(trade_in):
+            tradable = owned.intersection(trade_in)
+            if not tradable:
                 continue
             least = min(bank_train_prices(g, s, tid, corp).values())
-            off = max(int(trade_in[name]) for name in owned.intersection(trade_in))
+            off = max(int(trade_in[name]) for name in tradable)
             if 0 < off and least - off <= company.cash:
                 return True
         return False
 
+    def _shut(self, corp: str) -> bool:
+        """No room for a train (but a car): at the limit, and no trade-in open."""
+        return self._full(corp) and not self._trade_in_open(corp)
+
     def _offer(self, corp: str) -> list[str]:
         """The bank trains ``corp`` may buy: no second car, and only a car at its limit."""
         owns_car = bool(common.cars(self.game, self.state, corp))
-        full = self._full(corp) and not self._trade_in_open(corp)
+        full = self._shut(corp)
         out = []
         for tid in depot_offer(self.game, self.state):
             car = common.is_car(self.game, tid)
@@ -433,7 +438,7 @@ class BuyTrainStep(Step):
 
     def _from_others(self, corp: str) -> list[str]:
         """Other companies' trains ``corp`` may buy (cars are not sold between companies)."""
-        if self._full(corp) and not self._trade_in_open(corp):
+        if self._shut(corp):
             return []
         return [
             t
@@ -597,7 +602,7 @@ class BuyTrainStep(Step):
                     action, "trade-in", f"{op} cannot trade {action.exchange} in for {t.name}"
                 )
             discount = int(trade_in[old.name])
-        elif not car and self._full(op) and not self._trade_in_open(op):
+        elif not car and self._shut(op):
             raise self.illegal(action, "train limit", f"{op} has no room for another train")
         # of alike cards in the bank pool only the first discarded is for sale
         from_bank = action.train in depot_offer(game, state)
