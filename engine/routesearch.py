@@ -3675,15 +3675,6 @@ class _Meet:
             # link: a budget stopped its listing) takes the way below
             ends = self.ends
             touch = 0
-            for opts in links:
-                found = ends.get(id(opts))
-                if found is None:
-                    break
-                touch |= found[1]
-            else:
-                through = touch & ~(1 << stops[0] | 1 << stops[-1])
-                return touch, through, (touch & self.one) | (through & self.two)
-            touch = 0
             for k, opts in enumerate(links):
                 found = ends.get(id(opts))
                 if found is None:
