@@ -606,17 +606,17 @@ pairs of ways (#979: 10 to 632) but every way of the first link against the othe
 listing the two's compatible pairs first costs about as much (|ys| x |zs| against
 |xs| x (|ys| + |zs|)).
 
-Session 12 in all (the three paragraphs above, merged; callgrind, one cold search; the 59
-dumps give the same totals, flags, routes and candidates, exact and budgeted, and seeded play is
-action for action as before): #979 816.7M -> 631.2M (-22.7 %), #940 459.0M -> 382.5M, #987
-463.5M -> 389.9M.  CPU, #979 alone, min of 9 cold searches alternating with the session-11
-code at load 1-2: 100-108 ms against 120-148 ms.  Measured and not kept (the run's shape,
+Session 12 in all (the three paragraphs above, merged; callgrind, one cold search; the 59 dumps give
+the same totals, flags, routes and candidates, exact and budgeted, and seeded play is action for
+action as before): #979 816.7M -> 632.0M (-22.6 %; 631.2M before masks became one loop), #940 459.0M
+-> 383.3M, #987 463.5M -> 389.9M.  CPU, #979 alone, min of 9 cold searches alternating with the
+session-11 code at load 1-2: 100-108 ms against 120-148 ms.  Measured and not kept (the run's shape,
 #979): the twins' partner list down to the midpoint of the best route and the list's threshold
-(``_START_PART`` 2, listed with the best route down to a quarter below it): 814M -> 883M --
-the partner cut then refutes 3 more of 1,105 sequences (most sequences of 251-345 have a
-partner clear of their core); the best route's walk listing every sequence >= 251 itself
-instead of a second walk: 126 ms against 46 + 85 ms (the second walk is cheap where the first
-walked: its joint questions are answered; the walk itself is ~40 ms of the 85).
+(``_START_PART`` 2, listed with the best route down to a quarter below it): 814M -> 883M -- the
+partner cut then refutes 3 more of 1,105 sequences (most sequences of 251-345 have a partner clear
+of their core); the best route's walk listing every sequence >= 251 itself instead of a second walk:
+126 ms against 46 + 85 ms (the second walk is cheap where the first walked: its joint questions are
+answered; the walk itself is ~40 ms of the 85).
 
 ``ferrovia replay --check-routes`` (engine/replay.py ``optimum_before``) runs this search on
 the replay's own state before every ``run_routes``; turns stopped by ``--route-limit`` are

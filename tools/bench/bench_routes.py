@@ -31,7 +31,7 @@ total 4.16-4.33 s, median 6.9-7.2 ms, worst 205-213 ms (#979, 818M instructions 
 Session 12 (the machine's speed moved by half within the session: at its start the session-11
 code read total 4.47-4.55 s, median 7.4-7.5 ms, worst 234-275 ms; an hour later, alternating
 the two at load 1-2, the session-11 code total 2.99-3.25 s, worst 140-184 ms): total 2.51-2.72
-s, median 4.2-4.9 ms, worst 116-130 ms (#979, 631M instructions against 817M), none over
+s, median 4.2-4.9 ms, worst 116-130 ms (#979, 632M instructions against 817M), none over
 200 ms.
 """
 
