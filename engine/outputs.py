@@ -101,7 +101,7 @@ class Inputs:
 
     def add_game(self, game_dir: Path | str) -> None:
         """Every data file of a game and of each base it extends, and its tile sets."""
-        from ferrovia.overlay import game_chain
+        from ferrovia.data.overlay import game_chain
         from ferrovia.paths import gamedata_root
 
         try:

@@ -15,7 +15,7 @@ import typing
 from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
-from ferrovia.records import FrozenDict  # the read-only mappings; pickled without pydantic
+from ferrovia.data.records import FrozenDict  # the read-only mappings; pickled without pydantic
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 

@@ -91,7 +91,7 @@ class GameFile(Model):
 
     extends: str | None = None
     """A variant's base game: a directory name (next to this one, else under ``gamedata/``) or
-    a relative path; each file here is merged onto the base's (see engine/overlay.py)."""
+    a relative path; each file here is merged onto the base's (see engine/data/overlay.py)."""
     name: Name
     """Short identifier, e.g. ``'1858'``."""
     title: Name

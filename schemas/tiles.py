@@ -59,7 +59,7 @@ class GaugeConversions(Model):
     """A laid tile may be replaced by one of its own colour, label, stops and number of track
     sections, with every section where it was and the gauge of some sections changed, all the
     same way (broad to metre or metre to broad).  Read by 1858 India's rules
-    (engine/games/g1858_india.py)."""
+    (engine/games/g1858/india.py)."""
 
     plain_track: tuple[PositiveInt, ...] = (1,)
     """How many sections may change on a tile with neither a city nor a town."""

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ferrovia.records import Record
+from ferrovia.data.records import Record
 from ferrovia.schemas import FILE_KINDS
 from ferrovia.schemas.base import Model
 from ferrovia.schemas.game import Files
@@ -71,12 +71,12 @@ def all_fields() -> set[str]:
 @contextlib.contextmanager
 def recording() -> Iterator[set[str]]:
     """Note every model field read inside the block (``Model.field`` strings)."""
-    from ferrovia import definition
+    from ferrovia.data import definition
 
     read: set[str] = set()
     original = Model.__getattribute__
     fields = {m: set(m.model_fields) for m in all_models()}
-    # a loaded definition holds records of the models (ferrovia.records), by the model's key
+    # a loaded definition holds records of the models (ferrovia.data.records), by the model's key
     by_key = {
         f"{m.__module__}.{m.__qualname__}": (m.__name__, names) for m, names in fields.items()
     }
@@ -150,9 +150,9 @@ FILES_FIELDS = tuple(Files.model_fields)
 
 def exercise(games: tuple[tuple[str, int, int, int, tuple[str, ...]], ...] = GAMES) -> None:
     """Play the seeded games and render each game's board, manifest and final state."""
-    from ferrovia.definition import load_game
+    from ferrovia.data.definition import load_game
     from ferrovia.paths import gamedata_root
-    from ferrovia.play import play
+    from ferrovia.play.selfplay import play
     from ferrovia.render.manifest_svg import render_manifest
     from ferrovia.render.map_svg import render_map
     from ferrovia.render.source import board_from_definition

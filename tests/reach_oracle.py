@@ -1,4 +1,5 @@
-"""The slow oracle for :func:`ferrovia.graph.reachable`: the plain depth-first walk of 18xx.games,
+"""The slow oracle for :func:`ferrovia.board.graph.reachable`: the plain depth-first walk of
+18xx.games,
 kept verbatim from before reach learned to skip what cannot add anything.  It enumerates every
 walk below a converging side, so it is exponential on dense networks: tests only."""
 
@@ -7,8 +8,16 @@ from __future__ import annotations
 import sys
 from collections.abc import Collection, Mapping
 
-from ferrovia import hexmap
-from ferrovia.graph import Reach, Tokens, TrackGraph, TrackPath, blocks, gauge_skip, home_starts
+from ferrovia.board import hexmap
+from ferrovia.board.graph import (
+    Reach,
+    Tokens,
+    TrackGraph,
+    TrackPath,
+    blocks,
+    gauge_skip,
+    home_starts,
+)
 
 
 def walk_reachable(
@@ -26,7 +35,7 @@ def walk_reachable(
     ``home_hexes``/``home_cities``: a private railway's home hexes and, for a home hex with
     several cities, the city numbers reserved for it.
 
-    >>> from ferrovia.graph import build_graph
+    >>> from ferrovia.board.graph import build_graph
     >>> from ferrovia.notation import parse
     >>> g = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0),
     ...                  "A3": (parse("path=a:3,b:0"), 0), "A5": (parse(""), 0)})

@@ -5,12 +5,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ferrovia.definition import GameDefinition, load_game
+from ferrovia.data.definition import GameDefinition, load_game
 from ferrovia.games import get_rules
+from ferrovia.kernel.actions import action_from_json
+from ferrovia.kernel.game import Game
+from ferrovia.kernel.state import GameState
 from ferrovia.paths import gamedata_root
-from ferrovia.rules.actions import action_from_json
-from ferrovia.rules.game import Game
-from ferrovia.rules.state import GameState
 
 
 @lru_cache(maxsize=1)

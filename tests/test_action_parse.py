@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 from conftest import shared_path
-from ferrovia.replay import filter_actions, game_for, load_export
-from ferrovia.rules.actions import Action, LayTile, Route, _build, action_from_json
+from ferrovia.kernel.actions import Action, LayTile, Route, _build, action_from_json
+from ferrovia.play.replay import filter_actions, game_for, load_export
 
 
 def _rebuilt(obj: Any) -> Any:

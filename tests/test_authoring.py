@@ -98,9 +98,9 @@ sell_after: any_time
 
 
 def test_a_rule_change_in_yaml_alone(tmp_path: Path) -> None:
-    from ferrovia.definition import load_game
+    from ferrovia.data.definition import load_game
     from ferrovia.games import get_rules
-    from ferrovia.rules.game import Game
+    from ferrovia.kernel.game import Game
 
     from tests.test_data_mutations import _zero_earnings
 

@@ -212,12 +212,12 @@ def test_an_output_is_replaced_whole_or_not_at_all(
 def test_play_checks_its_log_before_playing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import ferrovia.play
+    import ferrovia.play.selfplay
 
     def never(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("the game was played although its log cannot be written")
 
-    monkeypatch.setattr(ferrovia.play, "play", never)
+    monkeypatch.setattr(ferrovia.play.selfplay, "play", never)
     log = tmp_path / "missing" / "game.json"
     code, out, err = run(["play", "--log", str(log)], capsys)
     assert code == 2 and out == ""

@@ -17,7 +17,7 @@ import bench_tail
 def test_the_tail_bench_counts_the_searches_play_stops_at_the_budget(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from ferrovia import routesearch
+    from ferrovia.routes import search as routesearch
 
     # a budget so small that most searches of two trains or more stop
     monkeypatch.setattr(routesearch, "PLAY_BUDGET", 300)

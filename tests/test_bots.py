@@ -9,15 +9,15 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from ferrovia.bots import base, greedy
-from ferrovia.bots.base import Bot, Turn, bot_class, known_bots, parse_bots
 from ferrovia.cli import main
 from ferrovia.errors import FerroviaError
-from ferrovia.play import acting_seat, new_game, play
-from ferrovia.replay import replay
-from ferrovia.rules.actions import Action
-from ferrovia.rules.operating.trains import bank_train_prices
-from ferrovia.rules.state import DEPOT, POOL
+from ferrovia.kernel.actions import Action
+from ferrovia.kernel.state import DEPOT, POOL
+from ferrovia.lib18xx.operating.trains import bank_train_prices
+from ferrovia.play.bots import base, greedy
+from ferrovia.play.bots.base import Bot, Turn, bot_class, known_bots, parse_bots
+from ferrovia.play.replay import replay
+from ferrovia.play.selfplay import acting_seat, new_game, play
 
 MIXED = ["greedy", "greedy", "random", "greedy"]
 
@@ -54,7 +54,7 @@ def test_bots_are_found_by_name_entry_point_or_import_path(
         bot_class("nope")
     with pytest.raises(FerroviaError, match="cannot import"):
         bot_class("no_such_module:Bot")
-    with pytest.raises(FerroviaError, match=r"not a ferrovia\.bots\.base\.Bot subclass"):
+    with pytest.raises(FerroviaError, match=r"not a ferrovia\.play\.bots\.base\.Bot subclass"):
         bot_class("json:dumps")
 
 
@@ -255,8 +255,8 @@ def test_a_two_faced_train_is_saved_for_at_its_broad_price() -> None:
 def test_greedy_values_trains_by_the_games_route_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     # the bot's estimate of a train's worth must be the run legal_actions offers: the same
     # route rules (a wounded train's divisor from trains.yaml), not the engine's defaults
-    import ferrovia.routesearch
-    from ferrovia.rules.operating import routing
+    import ferrovia.routes.search
+    from ferrovia.lib18xx.operating import routing
 
     def buying_with_trains(turn: Turn, bot: greedy.GreedyBot) -> bool:
         state = turn.state
@@ -269,13 +269,13 @@ def test_greedy_values_trains_by_the_games_route_rules(monkeypatch: pytest.Monke
 
     turn, bot = _greedy_until("1858", 2, buying_with_trains)
     seen: list[Any] = []
-    search = ferrovia.routesearch.best_routes
+    search = ferrovia.routes.search.best_routes
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         seen.append(kwargs.get("rules"))
         return search(*args, **kwargs)
 
-    monkeypatch.setattr(ferrovia.routesearch, "best_routes", spy)
+    monkeypatch.setattr(ferrovia.routes.search, "best_routes", spy)
     offers = [a for a in turn.legal if a.type == "buy_train"]
     bot.best_train(turn, offers, forced=False)  # type: ignore[arg-type]
     assert seen and all(r == routing.route_rules(turn.game) for r in seen)

@@ -15,8 +15,8 @@ from typing import Any
 import jsonschema
 import pytest
 from conftest import GAMEDATA, ROOT
+from ferrovia.authoring.sarif import rule_of
 from ferrovia.errors import DataError
-from ferrovia.sarif import rule_of
 from ruamel.yaml import YAML
 
 SARIF_SCHEMA = ROOT / "tests" / "data" / "sarif-schema-2.1.0.json"

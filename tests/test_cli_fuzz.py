@@ -114,7 +114,7 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @lru_cache(maxsize=1)
 def short_log() -> str:
     """A Ferrovia log of a short random 1858 game (auction and first stock round)."""
-    from ferrovia.play import play
+    from ferrovia.play.selfplay import play
 
     return json.dumps(play(4, 3, (), 40).log, indent=1)
 

@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ferrovia.definition import GameDefinition, load_game
+from ferrovia.data.definition import GameDefinition, load_game
 from ferrovia.errors import FerroviaError, IllegalAction
 from ferrovia.games import get_rules
+from ferrovia.kernel.actions import Dividend, LayTile, action_from_json
+from ferrovia.kernel.game import Game
+from ferrovia.lib18xx.operating import dividend, routing, track
+from ferrovia.lib18xx.stock import shares as sh
 from ferrovia.paths import gamedata_root
-from ferrovia.rules.actions import Dividend, LayTile, action_from_json
-from ferrovia.rules.game import Game
-from ferrovia.rules.operating import dividend, routing, track
-from ferrovia.rules.stock import shares as sh
 
 from tests.test_operating_steps import (
     PLAYERS,
@@ -248,7 +248,7 @@ def test_wounded_rules(make: Callable[..., Game]) -> None:
         assert routing.route_rules(game).wounded_divisor == divisor
         state = new_state(game)
         float_company(game, state, "MZA", price=100, cash=0, holders={"1": 4}, home=("H11", 1))
-        from ferrovia.rules.operating import board
+        from ferrovia.lib18xx.operating import board
 
         board.lay(game, state, "G10", "58-0", 3)
         board.lay(game, state, "G8", "57-0", 0)
@@ -296,8 +296,8 @@ def test_bank_broken_timing(make: Callable[..., Game]) -> None:
 
 
 def test_an_option_is_only_for_its_player_counts() -> None:
-    from ferrovia.play import export_header
-    from ferrovia.replay import game_for
+    from ferrovia.play.replay import game_for
+    from ferrovia.play.selfplay import export_header
 
     with pytest.raises(FerroviaError, match="is for 3, 4, 5, 6 players, not 2"):
         game_for(export_header(2, 1, ("quick_start_a",)))

@@ -1,4 +1,4 @@
-"""The on-disk definition cache (engine/defcache.py): a hit is the same definition, any change
+"""The on-disk definition cache (engine/data/defcache.py): a hit is the same definition, any change
 to a data file is seen, and a cache that cannot be written or read never gets in the way."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from conftest import shared_path
-from ferrovia import defcache
-from ferrovia.definition import load_game
+from ferrovia.data import defcache
+from ferrovia.data.definition import load_game
 from ferrovia.errors import DataErrors
 from ferrovia.paths import gamedata_root
 
@@ -121,9 +121,10 @@ def test_the_cache_keeps_only_the_most_recently_used_entries(
 _HIT_REPLAY = """
 import sys
 from pathlib import Path
-from ferrovia.replay import load_export, replay
+from ferrovia.play.replay import load_export, replay
 res = replay(load_export(Path(sys.argv[1])))
-heavy = ("lark", "ruamel.yaml", "ferrovia.loader", "ferrovia.overlay", "ferrovia.validate",
+heavy = ("lark", "ruamel.yaml", "ferrovia.data.loader", "ferrovia.data.overlay",
+"ferrovia.data.validate",
          "ferrovia.notation.parser", "importlib.metadata", "pydantic", "pydantic_core",
          "ferrovia.schemas", "importlib.resources", "tempfile", "hashlib")
 loaded = [m for m in heavy if m in sys.modules]
@@ -138,7 +139,7 @@ def test_a_replay_served_from_the_cache_needs_no_parser_loader_or_validator(
 ) -> None:
     # what a command pays on a cache hit: the definition is read whole from the pickle, so the
     # YAML loader, the tile grammar and pydantic's validators (and its plugin scan) stay
-    # unloaded; the definition holds records (ferrovia.records), so pydantic and the schema
+    # unloaded; the definition holds records (ferrovia.data.records), so pydantic and the schema
     # models are not imported at all (~0.08 s, a quarter of a first replay)
     fixture = shared_path("fixtures", "18xx.games", "1858", "1858-quick-start-a.json")
     env = {**os.environ, "FERROVIA_CACHE_DIR": str(tmp_path / "cache")}

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from ferrovia.cli import main
+from ferrovia.data.validate import validate_game
 from ferrovia.paths import gamedata_root
-from ferrovia.validate import validate_game
 
 GAME = gamedata_root() / "1858"
 
@@ -135,7 +135,7 @@ def test_a_bundle_naming_one_certificate_twice_is_a_format_error() -> None:
     # Found by the action fuzz test: ['TBF_5', 'TBF_5'] reached the share transfer and
     # failed there with an IndexError (rule 'engine').
     from ferrovia.errors import IllegalAction
-    from ferrovia.rules.actions import action_from_json
+    from ferrovia.kernel.actions import action_from_json
 
     wire = {"type": "buy_shares", "entity": 7, "id": 898, "shares": ["TBF_5", "TBF_5"]}
     with pytest.raises(IllegalAction) as info:

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 from ferrovia.errors import GameError, IllegalAction, OutOfTurn, UnknownEntity
-from ferrovia.replay import filter_actions, load_export, replay
-from ferrovia.rules.actions import action_from_json
-from ferrovia.rules.game import Game
-from ferrovia.rules.state import GameState
+from ferrovia.kernel.actions import action_from_json
+from ferrovia.kernel.game import Game
+from ferrovia.kernel.state import GameState
+from ferrovia.play.replay import filter_actions, load_export, replay
 
 from tests.conftest import shared_path
 

@@ -25,13 +25,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from ferrovia.definition import load_game
+from ferrovia.data.definition import load_game
 from ferrovia.errors import IllegalAction
 from ferrovia.games import get_rules
+from ferrovia.kernel.actions import BuyTrain, Dividend, LayTile
+from ferrovia.kernel.game import Game
+from ferrovia.lib18xx.stock import shares as sh
 from ferrovia.paths import gamedata_root
-from ferrovia.rules.actions import BuyTrain, Dividend, LayTile
-from ferrovia.rules.game import Game
-from ferrovia.rules.stock import shares as sh
 
 from tests.test_data_mutations import Table, _started
 from tests.test_operating_steps import (
@@ -163,7 +163,7 @@ def _after_6e(game: Game) -> dict[str, Any]:
     give_train(state, "A", "2H-0", obsolete=True)
     sell_out(state, "2H-", "4H-", "6H-", "5E-")
     state.phase = "5"
-    from ferrovia.rules.operating import phases
+    from ferrovia.lib18xx.operating import phases
 
     for sym in ("MZA", "A"):
         phases.convert_share_structure(game, state, sym)

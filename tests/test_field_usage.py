@@ -9,14 +9,14 @@ when a field of that model is.
 from __future__ import annotations
 
 import pytest
-from ferrovia.definition import load_game
+from ferrovia.data.definition import load_game
 from ferrovia.paths import gamedata_root
 
 from tests import field_usage
 
 LOADER = {
     # the loader reads these to build the definition; the rules read what they hold
-    "GameFile.extends": "overlay base (engine/overlay.py)",
+    "GameFile.extends": "overlay base (engine/data/overlay.py)",
     "GameFile.files": "file names of the parts (loader)",
     "GameFile.tileset": "the tile set the manifest draws on (loader)",
     "MapFile.hexes": "becomes GameDefinition.hexes (HexDef, recorded as Hex.*)",

@@ -16,11 +16,11 @@ from functools import lru_cache
 from typing import Any
 
 from ferrovia.errors import DataError, FerroviaError, GameError
-from ferrovia.export import parse_game_text
-from ferrovia.replay import filter_actions, load_export, replay
-from ferrovia.rules.actions import action_from_json
-from ferrovia.rules.game import Game
-from ferrovia.rules.state import GameState
+from ferrovia.kernel.actions import action_from_json
+from ferrovia.kernel.game import Game
+from ferrovia.kernel.state import GameState
+from ferrovia.play.gamefile import parse_game_text
+from ferrovia.play.replay import filter_actions, load_export, replay
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

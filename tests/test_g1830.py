@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 from conftest import GAMEDATA, shared_path
-from ferrovia.definition import GameDefinition, load_game
+from ferrovia.data.definition import GameDefinition, load_game
 from ferrovia.errors import GameError, IllegalAction, OutOfTurn
 from ferrovia.games import get_rules
-from ferrovia.replay import replay
-from ferrovia.rules import market
-from ferrovia.rules.actions import action_from_json
-from ferrovia.rules.game import Game
-from ferrovia.rules.state import GameState
+from ferrovia.kernel.actions import action_from_json
+from ferrovia.kernel.game import Game
+from ferrovia.kernel.state import GameState
+from ferrovia.lib18xx import market
+from ferrovia.play.replay import replay
 
 
 @lru_cache(maxsize=1)
@@ -192,7 +192,7 @@ def test_the_1830_viewer_steps_through_an_export_in_dollars(tmp_path: Path) -> N
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 1), (6, 2)])
 def test_random_1830_game_plays_to_the_end_and_replays_identically(players: int, seed: int) -> None:
-    from ferrovia.play import play
+    from ferrovia.play.selfplay import play
 
     res = play(players, seed, game_name="1830")
     assert res.state.finished and res.state.game_end_reason in ("bank", "bankrupt")
@@ -237,7 +237,7 @@ def test_an_1830_variant_resolves_and_differs_only_where_it_says(tmp_path: Path)
 
 def floated(game: Game, state: GameState, sym: str, director: str, *, col: int = 6) -> None:
     """``sym`` floated at the par in row 0, column ``col`` (6: 100), 60 % its director's."""
-    from ferrovia.rules.stock.shares import move_share, set_par
+    from ferrovia.lib18xx.stock.shares import move_share, set_par
 
     corp = state.corporations[sym]
     set_par(game, state, corp, col)
@@ -252,8 +252,8 @@ def test_a_home_station_goes_where_an_upgrade_moved_its_reservation() -> None:
     """18xx.games seed 7104: B&M upgraded New York (G19) to tile 54 before NYNH first ran; the
     reserved city (printed index 0, track to edge 3) is index 1 on the 54, so NYNH's home
     station is there and its network runs north (F18, F20), not to G17."""
-    from ferrovia.rules.operating import board, routing
-    from ferrovia.rules.rounds import OperatingRound
+    from ferrovia.kernel.rounds import OperatingRound
+    from ferrovia.lib18xx.operating import board, routing
 
     game, state = table()
     floated(game, state, "NYNH", "1")
@@ -268,7 +268,7 @@ def test_a_home_station_goes_where_an_upgrade_moved_its_reservation() -> None:
 
 def _nyc_owning(sym: str) -> tuple[Game, GameState]:
     """NYC floated with 1,000 and owning private ``sym``; its first operating turn begun."""
-    from ferrovia.rules.rounds import OperatingRound
+    from ferrovia.kernel.rounds import OperatingRound
 
     game, state = table()
     floated(game, state, "NYC", "1")
@@ -301,7 +301,7 @@ def test_the_delaware_and_hudson_lays_f16_as_the_turns_lay_and_brings_a_free_sta
     # New York and Scranton are two stations, but no track joins them: no run (18xx.games
     # walks from each station alone), so a train would not run and the route step is skipped
     assert not game.rules.route_available(game, state, "NYC")
-    from ferrovia.rules.operating.emergency import must_buy
+    from ferrovia.lib18xx.operating.emergency import must_buy
 
     assert not must_buy(game, state, "NYC")  # nor must it buy a train for one
 
@@ -324,8 +324,8 @@ def test_the_delaware_and_hudsons_station_may_be_declined() -> None:
 def test_buying_the_camden_and_amboy_from_a_player_hands_its_prr_share_over_again() -> None:
     """18xx.games gives a private's shares on every purchase by a player (after_buy_company):
     PRR_1 in the pool goes to the new owner free; while a player holds it the sale is refused."""
-    from ferrovia.rules.rounds import StockRound
-    from ferrovia.rules.stock.shares import find_share, move_share
+    from ferrovia.kernel.rounds import StockRound
+    from ferrovia.lib18xx.stock.shares import find_share, move_share
 
     game, state = table()
     state.privates["CA"].owner = "2"
@@ -346,7 +346,7 @@ def test_buying_the_camden_and_amboy_from_a_player_hands_its_prr_share_over_agai
 def test_companies_over_the_train_limit_discard_in_charter_order() -> None:
     """18xx.games' usual crowded_corps: NYC before ERIE although ERIE's price is higher (1858
     sorts them into operating order)."""
-    from ferrovia.rules.operating.trains import crowded_companies
+    from ferrovia.lib18xx.operating.trains import crowded_companies
 
     game, state = table()
     floated(game, state, "ERIE", "1", col=8)  # 126
@@ -366,8 +366,8 @@ def test_companies_over_the_train_limit_discard_in_charter_order() -> None:
 def test_no_tile_goes_on_a_hex_a_players_private_blocks() -> None:
     """At the first lay of an export, a company laying on each hex a player-owned private
     blocks is refused for that (the blocked hexes are looked up only for those hexes)."""
-    from ferrovia.replay import filter_actions, game_for
-    from ferrovia.rules.actions import LayTile
+    from ferrovia.kernel.actions import LayTile
+    from ferrovia.play.replay import filter_actions, game_for
 
     data = json.loads(
         shared_path("fixtures", "18xx.games", "1830", "26855.json").read_text(encoding="utf-8")
@@ -400,8 +400,8 @@ def test_no_tile_goes_on_a_hex_a_players_private_blocks() -> None:
 def _at_its_limit(cash: int) -> tuple[Game, GameState, Any]:
     """Phase 6, the Ds next in the depot; B&O at its limit of two trains (a 5 and a 6) with
     ``cash``, C&O owning a 4; an operating round begun, its buy-train step returned."""
-    from ferrovia.rules.operating.trains import BuyTrainStep, remove_from_play
-    from ferrovia.rules.rounds import OperatingRound
+    from ferrovia.kernel.rounds import OperatingRound
+    from ferrovia.lib18xx.operating.trains import BuyTrainStep, remove_from_play
 
     game, state = table()
     floated(game, state, "B&O", "1")
@@ -426,7 +426,7 @@ def test_at_its_limit_a_company_able_to_trade_in_for_a_d_may_still_buy_and_disca
     two with a 5 and a 6 and 951 in its treasury, could still trade one in for a D (1,100 less
     300), so its buy step stayed open; it bought C&O's 4 for 886, then discarded it.  With
     less than 800 the step is closed and the same purchase breaks the train limit."""
-    from ferrovia.rules.operating.trains import crowded_companies
+    from ferrovia.lib18xx.operating.trains import crowded_companies
 
     game, state, step = _at_its_limit(951)
     assert step.can_buy("B&O")

@@ -42,7 +42,7 @@ def neighbour(coord: str, edge: int) -> str | None:
 
 @cache
 def _definition() -> Any:
-    from ferrovia.definition import load_game
+    from ferrovia.data.definition import load_game
 
     return load_game(GAMEDATA / "1858")
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from ferrovia import hexmap
-from ferrovia.graph import TrackGraph, build_graph, chains_from, reachable, ruby_part_indices
+from ferrovia.board import hexmap
+from ferrovia.board.graph import TrackGraph, build_graph, chains_from, reachable, ruby_part_indices
 from ferrovia.notation import parse
 
 
@@ -192,7 +192,7 @@ def test_a_walk_never_leaves_a_path_by_the_side_it_entered() -> None:
 def _joined_by_tiles(t: object, edge: int, other: object) -> list[tuple[int, tuple[int, ...]]]:
     """The links across ``edge`` worked out from the two tiles' whole path lists (the join
     ``_side_links`` makes from the sides' exits alone, cached by side)."""
-    from ferrovia.graph import _lane_match, _tracks_match
+    from ferrovia.board.graph import _lane_match, _tracks_match
 
     out = []
     for i, (exits, lanes, _, _, track, *_rest) in enumerate(t.paths):  # type: ignore[attr-defined]
@@ -213,7 +213,7 @@ def _joined_by_tiles(t: object, edge: int, other: object) -> list[tuple[int, tup
 
 
 def test_side_links_cached_by_side_are_those_of_the_two_tiles() -> None:
-    from ferrovia.graph import _side_links, _tile_template
+    from ferrovia.board.graph import _side_links, _tile_template
 
     codes = [
         CITY,

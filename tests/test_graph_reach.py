@@ -1,4 +1,5 @@
-"""Reach (:func:`ferrovia.graph.reachable`) finds exactly what the plain 18xx.games walk finds.
+"""Reach (:func:`ferrovia.board.graph.reachable`) finds exactly what the plain 18xx.games walk
+finds.
 
 The walk itself is kept as the slow oracle in ``reach_oracle.py``; fast reach must agree with
 it on every random board (real tiles of 1858, preprinted hexes included, any rotation, tokens
@@ -13,9 +14,8 @@ from unittest import mock
 
 import pytest
 from conftest import shared_path
-from ferrovia import hexmap
-from ferrovia.definition import load_game
-from ferrovia.graph import (
+from ferrovia.board import hexmap
+from ferrovia.board.graph import (
     WALK_STATS,
     Reach,
     TrackGraph,
@@ -30,6 +30,7 @@ from ferrovia.graph import (
     reaches_stop,
     runs_into,
 )
+from ferrovia.data.definition import load_game
 from ferrovia.notation import parse
 from ferrovia.notation.models import City, Edge, NodeRef, Tile, Town
 from ferrovia.paths import gamedata_root
@@ -168,9 +169,9 @@ def test_reach_past_switches_finds_what_the_walk_finds() -> None:
 
 def test_reach_finds_what_the_walk_finds_along_a_real_game() -> None:
     """Every company's and private's reach, both gauges, every 40 actions of a whole game."""
-    from ferrovia.replay import filter_actions, game_for, load_export
-    from ferrovia.rules.actions import action_from_json
-    from ferrovia.rules.operating import routing
+    from ferrovia.kernel.actions import action_from_json
+    from ferrovia.lib18xx.operating import routing
+    from ferrovia.play.replay import filter_actions, game_for, load_export
 
     data = load_export(shared_path("fixtures", "18xx.games", "1858", "1858_game_end_bank.json"))
     game, state = game_for(data)
@@ -239,10 +240,10 @@ def test_the_edges_of_one_hex_are_those_of_the_whole_reach_on_random_boards(
 def test_the_edges_of_a_laid_hex_are_those_of_the_whole_reach_along_a_real_game() -> None:
     """Before every lay of a whole game, the layer's reached edges of the hex, both gauges,
     as the lay check asks them (the walk stopped early) and from the whole reach."""
-    from ferrovia import tiles
-    from ferrovia.replay import filter_actions, game_for, load_export
-    from ferrovia.rules.actions import LayTile, action_from_json
-    from ferrovia.rules.operating import board, routing
+    from ferrovia.board import tiles
+    from ferrovia.kernel.actions import LayTile, action_from_json
+    from ferrovia.lib18xx.operating import board, routing
+    from ferrovia.play.replay import filter_actions, game_for, load_export
 
     data = load_export(shared_path("fixtures", "18xx.games", "1858", "219682.json"))
     game, state = game_for(data)
@@ -360,8 +361,8 @@ def test_dense_late_game_boards_need_no_exhaustive_pass() -> None:
     """The last boards of the real games (the densest), every company and private, both
     gauges: reach equals the walk, and the polynomial passes settle it all (pass 3 never
     runs), so the reach of these boards is computed in polynomial time."""
-    from ferrovia.replay import load_export, replay
-    from ferrovia.rules.operating import routing
+    from ferrovia.lib18xx.operating import routing
+    from ferrovia.play.replay import load_export, replay
 
     checked = exhaustive = 0
     for name in ("1858_game_end_bank.json", "219682.json"):
@@ -412,8 +413,8 @@ def test_the_matching_pass_finds_what_the_walk_finds_on_random_boards(
 def test_the_matching_pass_settles_the_switch_ring_and_the_dense_late_game_boards() -> None:
     by_matching_same_as_walk(switch_ring(), "X", {"C3": [["X"]]}, gauge="broad")
 
-    from ferrovia.replay import load_export, replay
-    from ferrovia.rules.operating import routing
+    from ferrovia.lib18xx.operating import routing
+    from ferrovia.play.replay import load_export, replay
 
     res = replay(load_export(shared_path("fixtures", "18xx.games", "1858", "219682.json")))
     g = routing.track_graph(res.game, res.state)
@@ -504,7 +505,7 @@ def _bound_searching_every_path(g: TrackGraph, company: str, tokens: Any, **kw: 
     """:func:`reach_bound` with no path settled by the first search's ways: one whole search
     with its sides closed for every path in doubt, not stopped once the path is reached (how
     the bound was first computed)."""
-    from ferrovia.graph import _Walk
+    from ferrovia.board.graph import _Walk
 
     whole = _Walk.most
 
@@ -515,7 +516,7 @@ def _bound_searching_every_path(g: TrackGraph, company: str, tokens: Any, **kw: 
         return bits if target < 0 else bits & (1 << target)
 
     with (
-        mock.patch("ferrovia.graph._clear_way", lambda *a: False),
+        mock.patch("ferrovia.board.graph._clear_way", lambda *a: False),
         mock.patch.object(_Walk, "most", most),
     ):
         return reach_bound(g, company, tokens=tokens, **kw)
@@ -538,9 +539,9 @@ def test_paths_settled_by_the_first_search_s_ways_change_no_bound(
 def test_the_first_search_s_ways_settle_paths_of_real_boards_as_their_own_searches_do() -> None:
     """On the last boards of a real game, every company and gauge: the same bound either
     way, and the ways do settle paths (the shortcut is exercised, not idle)."""
-    from ferrovia import graph as graph_module
-    from ferrovia.replay import load_export, replay
-    from ferrovia.rules.operating import routing
+    from ferrovia.board import graph as graph_module
+    from ferrovia.lib18xx.operating import routing
+    from ferrovia.play.replay import load_export, replay
 
     res = replay(load_export(shared_path("fixtures", "18xx.games", "1858", "219682.json")))
     g = routing.track_graph(res.game, res.state)
@@ -557,7 +558,7 @@ def test_the_first_search_s_ways_settle_paths_of_real_boards_as_their_own_search
 
     for company in companies:
         for gauge in ("broad", "metre"):
-            with mock.patch("ferrovia.graph._clear_way", counting):
+            with mock.patch("ferrovia.board.graph._clear_way", counting):
                 fast = reach_bound(g, company, tokens=tokens, gauge=gauge)
             assert fast == _bound_searching_every_path(g, company, tokens, gauge=gauge)
     assert settled > 0

@@ -1,7 +1,7 @@
 """``update_graph`` joins paths exactly as ``build_graph`` of the same map does.
 
 A lay re-makes only the links of the re-laid hex and, of its neighbours, those across the
-sides facing it (engine/graph.py); every other link is kept.  Checked on every lay of a real
+sides facing it (engine/board/graph.py); every other link is kept.  Checked on every lay of a real
 1858 game: the links of each updated graph, named by (hex, path's place on its hex, edge),
 are those of a graph built afresh from the same tiles.
 """
@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 from conftest import shared_path
-from ferrovia.graph import TrackGraph, build_graph
-from ferrovia.replay import load_export, replay
-from ferrovia.rules.operating import routing
+from ferrovia.board.graph import TrackGraph, build_graph
+from ferrovia.lib18xx.operating import routing
+from ferrovia.play.replay import load_export, replay
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_graph_reach import REGION, tile_pool
@@ -80,7 +80,7 @@ def test_updates_placing_the_same_tile_at_the_same_ids_share_its_fragment() -> N
     """A re-laid hex's fragment is looked up like a fresh build's (hex, tile, rotation, ids):
     two updates making the same hex at the same ids share it (what is cached on a fragment is
     found again), and it is the fragment the hex's tile and ids make."""
-    from ferrovia.graph import _fragment, _tile_template, update_graph
+    from ferrovia.board.graph import _fragment, _tile_template, update_graph
     from ferrovia.notation import parse
 
     base = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0), "A3": (parse(""), 0)})
@@ -102,7 +102,7 @@ def test_updates_placing_the_same_tile_at_the_same_ids_share_its_fragment() -> N
 def test_a_neighbour_of_a_relaid_closed_hex_crosses_where_the_new_tile_points() -> None:
     """A closed (red, gray, blue) hex joins a neighbour only where its own track points, so
     re-laying one changes its neighbours' crossable sides (every other lay leaves them)."""
-    from ferrovia.graph import update_graph
+    from ferrovia.board.graph import update_graph
     from ferrovia.notation import parse
 
     tiles = {
@@ -142,7 +142,7 @@ def test_the_signature_brought_up_to_date_from_the_edited_hexes_is_the_whole_map
 
 
 def test_edited_since_names_the_hexes_assigned_since_and_forgets_old_edits() -> None:
-    from ferrovia.rules import state as state_module
+    from ferrovia.kernel import state as state_module
 
     h = state_module.Hex(coord="B2", tile="B2-0")
     edits = state_module.map_edits
@@ -161,8 +161,8 @@ def test_the_kept_station_spaces_are_the_maps_after_every_action_of_a_game() -> 
     """routing.token_map keeps which hexes have city spaces until a Hex gains or loses them
     (state.token_edits): after every action of a real game (lays that add, keep and replace
     cities; stations placed) it holds every hex with city spaces, their lists as they are."""
-    from ferrovia.replay import filter_actions, game_for
-    from ferrovia.rules.actions import action_from_json
+    from ferrovia.kernel.actions import action_from_json
+    from ferrovia.play.replay import filter_actions, game_for
 
     data = load_export(shared_path("fixtures", "18xx.games", "1858", "219682.json"))
     game, state = game_for(data)
@@ -187,7 +187,7 @@ def test_an_updated_graph_passes_the_stops_a_fresh_build_passes(data: st.DataObj
     run of lays on a random board (offboards, towns, cities of 0-2 slots coming and going),
     it is every stop's own, and the walk's passable stops under random stations are those
     of a fresh build of the same map (by signature).  Its count of inert ids is theirs."""
-    from ferrovia.graph import _stop_passable, passable_stops, update_graph
+    from ferrovia.board.graph import _stop_passable, passable_stops, update_graph
 
     pool = st.sampled_from(tile_pool())
     coords = data.draw(st.lists(st.sampled_from(REGION), min_size=3, max_size=16, unique=True))

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from ferrovia.data.loader import load_yaml, parse_yaml, validate_model
 from ferrovia.errors import DataError
-from ferrovia.loader import load_yaml, parse_yaml, validate_model
 from ferrovia.notation import parse
 from ferrovia.notation.errors import NotationError
 from ferrovia.schemas import MapFile, PrivatesFile, TilesFile, TrainsFile
@@ -210,7 +210,7 @@ def test_data_error_text() -> None:
 
 
 def test_load_model_caches_unchanged_files_only(tmp_path: Path) -> None:
-    from ferrovia.loader import load_model
+    from ferrovia.data.loader import load_model
 
     path = tmp_path / "map.yaml"
     path.write_text("hexes:\n  A1: {color: white}\n", encoding="utf-8")

@@ -6,7 +6,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from ferrovia.definition import GameDefinition, load_game
+from ferrovia.data.definition import GameDefinition, load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "gamedata" / "1858"
@@ -138,7 +138,9 @@ def test_definition_is_immutable(g1858: GameDefinition) -> None:
         g1858.hexes["Z1"] = g1858.hexes["A14"]  # type: ignore[index]
     with pytest.raises(dataclasses.FrozenInstanceError):
         g1858.hexes["A14"].name = "x"  # type: ignore[misc]
-    with pytest.raises(TypeError, match="read-only"):  # a record of the model (ferrovia.records)
+    with pytest.raises(
+        TypeError, match="read-only"
+    ):  # a record of the model (ferrovia.data.records)
         g1858.corporations[0].name = "x"  # type: ignore[misc]
     with pytest.raises(AttributeError):
         g1858.trains[0].variants.append(None)  # type: ignore[attr-defined]

@@ -17,8 +17,8 @@ from typing import Any, TypeVar
 
 import pytest
 from conftest import GAMEDATA
+from ferrovia.authoring.lsp import diagnostics_for
 from ferrovia.errors import DataError
-from ferrovia.lsp import diagnostics_for
 from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path

@@ -6,8 +6,8 @@ import doctest
 
 import pytest
 from ferrovia.games.g1858 import stations
-from ferrovia.rules.operating import dividend, game_end, phases, track, trains
-from ferrovia.rules.operating.phases import TrainFacts
+from ferrovia.lib18xx.operating import dividend, game_end, phases, track, trains
+from ferrovia.lib18xx.operating.phases import TrainFacts
 from ferrovia.schemas.market import Movement
 from ferrovia.schemas.tiles import TerrainRules, TileLay
 

@@ -11,14 +11,12 @@ import dataclasses
 from collections.abc import Iterable
 
 import pytest
-from ferrovia import tiles
-from ferrovia.definition import GameDefinition, load_game
+from ferrovia.board import tiles
+from ferrovia.data.definition import GameDefinition, load_game
+from ferrovia.data.records import plain, replace_fields
 from ferrovia.errors import IllegalAction
 from ferrovia.games import get_rules
-from ferrovia.paths import gamedata_root
-from ferrovia.records import plain, replace_fields
-from ferrovia.rules import market
-from ferrovia.rules.actions import (
+from ferrovia.kernel.actions import (
     Action,
     BuyTrain,
     Choose,
@@ -30,11 +28,13 @@ from ferrovia.rules.actions import (
     ScrapTrain,
     SellShares,
 )
-from ferrovia.rules.game import Game
-from ferrovia.rules.operating import board, phases, routing
-from ferrovia.rules.rounds import OperatingRound
-from ferrovia.rules.state import POOL, GameState
-from ferrovia.rules.stock.shares import move_share, set_par
+from ferrovia.kernel.game import Game
+from ferrovia.kernel.rounds import OperatingRound
+from ferrovia.kernel.state import POOL, GameState
+from ferrovia.lib18xx import market
+from ferrovia.lib18xx.operating import board, phases, routing
+from ferrovia.lib18xx.stock.shares import move_share, set_par
+from ferrovia.paths import gamedata_root
 from ferrovia.schemas.trains import CompanySales
 
 PLAYERS = [("1", "Ana"), ("2", "Bea"), ("3", "Cid"), ("4", "Dan")]

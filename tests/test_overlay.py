@@ -1,4 +1,4 @@
-"""Variants as overlays (engine/overlay.py): merge rules, positions, resolve and diff."""
+"""Variants as overlays (engine/data/overlay.py): merge rules, positions, resolve and diff."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from ferrovia.data.validate import validate_game
 from ferrovia.paths import gamedata_root
-from ferrovia.validate import validate_game
 
 BASE = gamedata_root() / "1858"
 
@@ -152,7 +152,7 @@ def test_resolve_origins_names_the_file_of_each_entry(tmp_path: Path) -> None:
 
 def test_quick_start_packets_are_read_from_the_variant_data(tmp_path: Path) -> None:
     """Changing a quick start is YAML only: the dealt packets and their prices follow it."""
-    from ferrovia.play import new_game
+    from ferrovia.play.selfplay import new_game
 
     options = """\
 options:

@@ -15,8 +15,8 @@ from typing import Any
 import jsonschema
 import pytest
 from conftest import GAMEDATA, ROOT
+from ferrovia.authoring.overlay_schema import OVERLAY_KINDS
 from ferrovia.commands.schema import overlay_schema_files
-from ferrovia.overlay_schema import OVERLAY_KINDS
 from ruamel.yaml import YAML
 
 COMMITTED = ROOT / "schemas" / "json"

@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ferrovia.play import play
-from ferrovia.replay import replay
+from ferrovia.play.replay import replay
+from ferrovia.play.selfplay import play
 
 
 def test_random_game_plays_to_the_end_and_its_log_replays_identically(tmp_path: Path) -> None:

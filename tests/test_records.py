@@ -1,4 +1,4 @@
-"""A loaded definition holds records of the validated models (ferrovia.records): the same
+"""A loaded definition holds records of the validated models (ferrovia.data.records): the same
 fields with the same values, read, compared, hashed and shown as the models are."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from functools import cached_property
 from typing import Any
 
 import pytest
-from ferrovia.definition import GameDefinition, load_game
+from ferrovia.data.definition import GameDefinition, load_game
+from ferrovia.data.records import FrozenDict, Record, plain, replace_fields
+from ferrovia.data.validate import validate_game
 from ferrovia.paths import gamedata_root
-from ferrovia.records import FrozenDict, Record, plain, replace_fields
 from ferrovia.schemas.trains import CompanySales
-from ferrovia.validate import validate_game
 from pydantic import BaseModel
 
 GAMES = ("1858", "1858_india", "1858_switzerland", "1830")
@@ -99,8 +99,8 @@ def test_replace_fields_changes_only_what_it_is_given() -> None:
 
 def test_every_method_a_model_defines_has_a_record_twin() -> None:
     # a record has its model's fields, not its methods: one the rules could call must be in
-    # ferrovia.records._METHODS (validators and pydantic's own API are not the rules')
-    from ferrovia.records import _METHODS
+    # ferrovia.data.records._METHODS (validators and pydantic's own API are not the rules')
+    from ferrovia.data.records import _METHODS
     from ferrovia.schemas.base import Model, _models
 
     missing = []

@@ -10,10 +10,10 @@ import pytest
 from conftest import ROOT
 from ferrovia.errors import UnknownEntity
 from ferrovia.games import available, get_rules
-from ferrovia.rules.actions import Action, action_from_json
-from ferrovia.rules.game import Game
-from ferrovia.rules.hooks import Rules
-from ferrovia.rules.step import Step
+from ferrovia.kernel.actions import Action, action_from_json
+from ferrovia.kernel.game import Game
+from ferrovia.kernel.hooks import Rules
+from ferrovia.kernel.step import Step
 from rules_helpers import definition
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from conftest import GAMEDATA, shared_path
 from ferrovia.cli import main
+from ferrovia.kernel.state import Corporation, GameState, Hex, Player, Share, Token, Train
 from ferrovia.render.source import load_board
 from ferrovia.render.state_svg import render_state, views_from_gamestate
 from ferrovia.render.timeline import build_timeline, filter_undos
-from ferrovia.rules.state import Corporation, GameState, Hex, Player, Share, Token, Train
 
 NS = "{http://www.w3.org/2000/svg}"
 G1858 = GAMEDATA / "1858"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import SHARED, shared_path
-from ferrovia.replay import load_export, replay
+from ferrovia.play.replay import load_export, replay
 
 FIXTURES = sorted(
     [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ferrovia.replay import filter_actions
+from ferrovia.play.replay import filter_actions
 
 
 def a(i: int, kind: str = "pass", **kw: Any) -> dict[str, Any]:
@@ -63,7 +63,7 @@ def test_a_replay_leaves_the_callers_frozen_objects_frozen() -> None:
     nothing is frozen after; a caller's frozen objects (``play`` freezes its game) stay so."""
     import gc
 
-    from ferrovia.replay import _collector_eased
+    from ferrovia.play.replay import _collector_eased
 
     gc.unfreeze()
     with _collector_eased():

@@ -9,16 +9,11 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from ferrovia.board.graph import TrackGraph, build_graph
 from ferrovia.errors import IllegalAction
-from ferrovia.graph import TrackGraph, build_graph
 from ferrovia.notation import parse
-from ferrovia.routes import (
-    RouteSpec,
-    TrainSpec,
-    run_revenue,
-    train_spec_from_data,
-)
-from ferrovia.routesearch import best_routes
+from ferrovia.routes.search import best_routes
+from ferrovia.routes.value import RouteSpec, TrainSpec, run_revenue, train_spec_from_data
 
 YELLOW = ("yellow",)
 GREEN = ("yellow", "green")

@@ -1,4 +1,4 @@
-"""The work budget of the route search in play (:class:`ferrovia.routesearch.Work`).
+"""The work budget of the route search in play (:class:`ferrovia.routes.search.Work`).
 
 A budgeted search must give a legal run, the exact best when the budget suffices, and the same
 run whatever ran before it in the process: its answer may depend on its inputs and the budget
@@ -12,9 +12,9 @@ import itertools
 from typing import Any
 
 from conftest import shared_path
-from ferrovia import routesearch as rs
-from ferrovia.routes import route_revenue
-from ferrovia.routesearch import BestRoutes, best_routes
+from ferrovia.routes import search as rs
+from ferrovia.routes.search import BestRoutes, best_routes
+from ferrovia.routes.value import route_revenue
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -98,9 +98,9 @@ def _game_end_bank_979() -> tuple[Any, ...]:
     """1858_game_end_bank before #979: company A's two 7E over a dense town mesh (optimum
     710, 0.3-0.4 s exact): the slowest turn of the real games."""
     from ferrovia.commands.routes import _from_rules
-    from ferrovia.export import read_game_file
-    from ferrovia.replay import locate_game
-    from ferrovia.rules.operating import common, routing
+    from ferrovia.lib18xx.operating import common, routing
+    from ferrovia.play.gamefile import read_game_file
+    from ferrovia.play.replay import locate_game
 
     path = shared_path("fixtures", "18xx.games", "1858", "1858_game_end_bank.json")
     data = read_game_file(path)
@@ -141,7 +141,7 @@ def test_the_searches_of_a_bot_game_played_after_another_are_those_of_a_cold_sea
     before -- 1858 p3 seed 5 with these bots ran ZPB's 2H+4H with the trains swapped at
     action 260, same revenue, when played after seed 6, already before the budget -- and the
     exact search breaks ties between equal runs by chain order.)"""
-    from ferrovia.play import play
+    from ferrovia.play.selfplay import play
 
     seen: list[tuple[Any, Any, BestRoutes]] = []
     orig = rs.best_routes

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from ferrovia.replay import load_export, replay
+from ferrovia.play.replay import load_export, replay
 
 from tests.conftest import shared_path
 

@@ -1,6 +1,7 @@
 """Every ``run_routes`` of the 18xx.games 1858 exports: our revenue is the recorded one.
 
-Uses :mod:`ferrovia.routestate` (map, tokens, trains and phase read from the export); once the
+Uses :mod:`ferrovia.routes.exportstate` (map, tokens, trains and phase read from the export); once
+the
 rules engine's replay is complete it is the better source of the state, and this check should
 move onto it.
 """
@@ -11,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from conftest import SHARED
-from ferrovia.routes import RouteSpec, run_revenue
-from ferrovia.routestate import ExportReader, RouteData
+from ferrovia.routes.exportstate import ExportReader, RouteData
+from ferrovia.routes.value import RouteSpec, run_revenue
 
 GAMES = [
     "18xx.games/1858/1858-quick-start-a",

@@ -1,7 +1,7 @@
 """The link search of E and D trains (towns passed for free) is exact.
 
 Its two parts are checked apart and together: choosing one way per link so that everything
-fits (:func:`ferrovia.routesearch._solve`, with its propagation) against trying every choice,
+fits (:func:`ferrovia.routes.search._solve`, with its propagation) against trying every choice,
 and the
 best run of trains that pass town meshes against the brute force of
 ``tests/test_routes_search.py``.
@@ -12,11 +12,10 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
-from ferrovia import routesearch as rs
-from ferrovia.graph import TrackGraph, build_graph
+from ferrovia.board.graph import TrackGraph, build_graph
 from ferrovia.notation import parse
-from ferrovia.routes import DEFAULT_ROUTE_RULES, TrainSpec
-from ferrovia.routesearch import (
+from ferrovia.routes import search as rs
+from ferrovia.routes.search import (
     _Candidate,
     _chain_set,
     _choose,
@@ -35,6 +34,7 @@ from ferrovia.routesearch import (
     _solve,
     best_routes,
 )
+from ferrovia.routes.value import DEFAULT_ROUTE_RULES, TrainSpec
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 

@@ -1,7 +1,8 @@
 """The optimal route search is exact: on random small maps it matches a brute force.
 
 The brute force enumerates every stop-to-stop sequence of chains, asks the given-route checker
-(:func:`ferrovia.routes.route_revenue`, itself checked against every recorded 18xx.games run) for
+(:func:`ferrovia.routes.value.route_revenue`, itself checked against every recorded 18xx.games run)
+for
 each one's legality and revenue, and tries every combination of routes for the trains.
 """
 
@@ -9,11 +10,11 @@ from __future__ import annotations
 
 import itertools
 
+from ferrovia.board.graph import TrackGraph, build_graph, chains_from
 from ferrovia.errors import IllegalAction
-from ferrovia.graph import TrackGraph, build_graph, chains_from
 from ferrovia.notation import parse
-from ferrovia.routes import Route, TrainSpec, route_revenue
-from ferrovia.routesearch import best_routes
+from ferrovia.routes.search import best_routes
+from ferrovia.routes.value import Route, TrainSpec, route_revenue
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -181,7 +182,7 @@ def test_the_pair_search_and_the_plain_walk_fallbacks_are_exact(scenario) -> Non
     walk routes one by one).  Both limits are lowered here so small maps take them."""
     from unittest.mock import patch
 
-    from ferrovia import routesearch
+    from ferrovia.routes import search as routesearch
 
     with patch.object(routesearch, "_PAIR_AFTER", 3), patch.object(routesearch, "_MAX_WAYS", 2):
         test_best_routes_matches_brute_force.hypothesis.inner_test(scenario)
@@ -198,7 +199,7 @@ def test_the_search_does_not_depend_on_memory_addresses(
     import builtins
     from unittest import mock
 
-    import ferrovia.routesearch as rs
+    import ferrovia.routes.search as rs
 
     g, tokens, drawn = scenario
     # two kinds that can run the same short routes: the ties this is about

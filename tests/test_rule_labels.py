@@ -8,11 +8,11 @@ import re
 
 import pytest
 from conftest import ROOT
-from ferrovia.definition import load_game
+from ferrovia.data.definition import load_game
 from ferrovia.errors import IllegalAction
 from ferrovia.games import get_rules
+from ferrovia.kernel.game import Game
 from ferrovia.paths import gamedata_root
-from ferrovia.rules.game import Game
 from rules_helpers import Table
 
 
@@ -41,8 +41,9 @@ def test_the_core_names_no_rulebook_section() -> None:
     # a number in front of a rule's name is one game's rulebook, which is that game's data
     numbered = re.compile(r'"(?:\[?1858 )?[0-9]+(?:\.[0-9]+)? [A-Za-z][^"]*"')
     core = [
-        *(ROOT / "engine" / "rules").rglob("*.py"),
-        *(ROOT / "engine" / name for name in ("routes.py", "routesearch.py", "graph.py")),
+        path
+        for layer in ("kernel", "lib18xx", "routes", "board")
+        for path in (ROOT / "engine" / layer).rglob("*.py")
     ]
     found = [
         f"{path.relative_to(ROOT)}:{i}: {line.strip()}"

@@ -7,23 +7,14 @@ import json
 import pytest
 from conftest import shared_path
 from ferrovia.errors import IllegalAction
-from ferrovia.rules import rng
-from ferrovia.rules.actions import Bid, action_from_json, action_to_json
-from ferrovia.rules.ledger import transfer
-from ferrovia.rules.state import (
-    GameState,
-    Hex,
-    Player,
-    RoundState,
-    Share,
-    StepState,
-    Token,
-    Train,
-)
+from ferrovia.kernel import rng
+from ferrovia.kernel.actions import Bid, action_from_json, action_to_json
+from ferrovia.kernel.ledger import transfer
+from ferrovia.kernel.state import GameState, Hex, Player, RoundState, Share, StepState, Token, Train
 
 
 def _sample_state() -> GameState:
-    from ferrovia.rules.state import Corporation, Private
+    from ferrovia.kernel.state import Corporation, Private
 
     s = GameState(bank_cash=12000, phase="2", turn=3)
     s.players = [Player("1", "Ana", 500, ["B&M"]), Player("2", "Ben", 420)]

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 from conftest import shared_path
-from ferrovia.replay import filter_actions, game_for, load_export
-from ferrovia.rules.actions import action_from_json
-from ferrovia.rules.state import GameState
+from ferrovia.kernel.actions import action_from_json
+from ferrovia.kernel.state import GameState
+from ferrovia.play.replay import filter_actions, game_for, load_export
 
 
 def test_save_load_mid_game_round_trips_and_continues_identically() -> None:

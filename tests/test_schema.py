@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ferrovia.authoring.overlay_schema import OVERLAY_KINDS
 from ferrovia.cli import main
 from ferrovia.commands.schema import overlay_schema_files, schema_files
-from ferrovia.overlay_schema import OVERLAY_KINDS
 from ferrovia.schemas import FILE_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -151,8 +151,8 @@ def test_data_file_satisfies_its_committed_json_schema(path: Path) -> None:
         else None
     )
     if isinstance(game, dict) and game.get("extends"):
-        # A variant's file only says what differs (engine/overlay.py): check it merged.
-        from ferrovia.overlay import plain, resolved_files
+        # A variant's file only says what differs (engine/data/overlay.py): check it merged.
+        from ferrovia.data.overlay import plain, resolved_files
 
         data = plain(resolved_files(path.parent)[_kind(path)].data)
     schema = json.loads((COMMITTED / f"{_kind(path)}.schema.json").read_text(encoding="utf-8"))
@@ -175,7 +175,7 @@ def test_committed_schemas_carry_the_field_docstrings_when_models_were_built_fir
     # models validated before that (a game loaded, every model built) must be rebuilt with them
     code = (
         "from pathlib import Path\n"
-        "from ferrovia.definition import load_game\n"
+        "from ferrovia.data.definition import load_game\n"
         "from ferrovia.schemas import json_schema_text, FILE_KINDS\n"
         "from ferrovia.schemas.base import Model, _models\n"
         "import sys\n"

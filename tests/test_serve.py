@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 from conftest import GAMEDATA
+from ferrovia.authoring.serve import HexSource, Preview, hex_sources, pin
 from ferrovia.cli import main
+from ferrovia.data.overlay import load_part
 from ferrovia.errors import DataError
-from ferrovia.overlay import load_part
 from ferrovia.schemas import MapFile
-from ferrovia.serve import HexSource, Preview, hex_sources, pin
 
 
 def _sources(game: Path) -> dict[str, HexSource]:

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ferrovia import simulate as sim
 from ferrovia.cli import main
+from ferrovia.play import simulate as sim
 
 MIXED = "greedy,greedy,random,greedy"
 SHORT = ["--players", "4", "--bots", MIXED, "--max-actions", "260", "--no-progress"]
@@ -247,7 +247,7 @@ def test_report_loads_in_chromium_with_its_plots(report_browser: Any) -> None:
 def test_a_bankruptcy_is_counted_whatever_the_game_calls_its_end() -> None:
     # 1830's random seed-1 game ends when a director declares bankruptcy; the count once
     # looked for an end reason "bankruptcy", which no game uses, and said 0
-    from ferrovia.simulate import GameSpec, run_game
+    from ferrovia.play.simulate import GameSpec, run_game
 
     record = run_game(GameSpec("1830", 4, 1, ("random",) * 4))
     assert (record["end_reason"], record["bankruptcies"], record["ors"]) == ("bankrupt", 1, 3)

@@ -16,12 +16,12 @@ from __future__ import annotations
 import pytest
 from conftest import shared_path
 from ferrovia.games.g1858.closure import _closing_spaces, companies_to_close
-from ferrovia.replay import filter_actions, game_for, load_export
-from ferrovia.rules import market
-from ferrovia.rules.actions import action_from_json
-from ferrovia.rules.game import Game
-from ferrovia.rules.operating import routing
-from ferrovia.rules.state import GameState
+from ferrovia.kernel.actions import action_from_json
+from ferrovia.kernel.game import Game
+from ferrovia.kernel.state import GameState
+from ferrovia.lib18xx import market
+from ferrovia.lib18xx.operating import routing
+from ferrovia.play.replay import filter_actions, game_for, load_export
 
 GAMES = [
     ("18xx.games", "1858", "1858_game_end_bank.json"),
@@ -106,7 +106,7 @@ def test_an_unlimited_tile_laid_adds_the_instance_above_the_highest(
 ) -> None:
     """board.take_tile finds the map's instances of a kind with one regex pass: the instance
     it adds is, on every lay of two games, the one a look at every hex's tile gives."""
-    from ferrovia.rules.operating import board
+    from ferrovia.lib18xx.operating import board
 
     take = board.take_tile
     checked = 0

@@ -1,6 +1,6 @@
 """``Step.takes(entity, kind)`` is ``(kind in actions(entity), bool(actions(entity)))``.
 
-Processing an action asks each step only that (engine/rules/rounds.py); the 1858 stock turn
+Processing an action asks each step only that (engine/kernel/rounds.py); the 1858 stock turn
 and the buy-trains step answer it without listing every action.  The law is checked on every
 state of real and random 1858 games, for each step of the round, for the acting entity and
 every kind those steps list, before each action is applied.
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 from conftest import shared_path
-from ferrovia.replay import filter_actions, game_for, load_export
-from ferrovia.rules.actions import Message, Program, action_from_json
-from ferrovia.rules.game import Game
-from ferrovia.rules.state import GameState
+from ferrovia.kernel.actions import Message, Program, action_from_json
+from ferrovia.kernel.game import Game
+from ferrovia.kernel.state import GameState
+from ferrovia.play.replay import filter_actions, game_for, load_export
 
 KINDS = (
     "pass",
@@ -105,8 +105,8 @@ def test_the_rounds_plain_paths_are_only_for_steps_that_keep_the_base_methods() 
     """Round.process, skip_steps and active_step read ``st.passed`` and the round's entity
     directly for a step that keeps :attr:`Step.active` and :meth:`Step.current_entity`; a
     step overriding either is asked through its own method."""
-    from ferrovia.rules.operating.trains import DiscardTrainStep
-    from ferrovia.rules.step import Step
+    from ferrovia.kernel.step import Step
+    from ferrovia.lib18xx.operating.trains import DiscardTrainStep
 
     class OwnEntity(Step):
         def current_entity(self) -> str | None:

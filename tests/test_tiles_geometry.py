@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 from conftest import GAMEDATA, SHARED
-from ferrovia.notation import Edge, Gauge, NodeRef, format_tile, parse
-from ferrovia.tiles import (
+from ferrovia.board.tiles import (
     Segment,
     added_track_gauges,
     any_gauge_fits,
@@ -23,6 +22,7 @@ from ferrovia.tiles import (
     upgrade_rotations,
     upgrades_to,
 )
+from ferrovia.notation import Edge, Gauge, NodeRef, format_tile, parse
 from ruamel.yaml import YAML
 
 # Codes of the 18xx.games shared tile registry (colour noted), written here so the test is
@@ -265,7 +265,7 @@ def test_every_tile_lay_of_recorded_1858_games_is_legal_here() -> None:
         own = yaml.load((GAMEDATA / "1858" / "tiles.yaml").read_text())["tiles"]
         map_doc = yaml.load((GAMEDATA / "1858" / "map.yaml").read_text())
         hexes = map_doc["hexes"]
-        from ferrovia.validate import with_group_revenue
+        from ferrovia.data.validate import with_group_revenue
 
         for v in hexes.values():  # France's value is said once (map.yaml group_revenues)
             v["code"] = with_group_revenue(v.get("code", ""), map_doc.get("group_revenues", {}))[0]

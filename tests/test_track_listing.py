@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 from ferrovia.errors import IllegalAction
-from ferrovia.play import play
-from ferrovia.rules.actions import Action, LayTile, Pass
-from ferrovia.rules.game import Game
-from ferrovia.rules.operating import board, common, routing, track
-from ferrovia.rules.state import GameState
+from ferrovia.kernel.actions import Action, LayTile, Pass
+from ferrovia.kernel.game import Game
+from ferrovia.kernel.state import GameState
+from ferrovia.lib18xx.operating import board, common, routing, track
+from ferrovia.play.selfplay import play
 
 
 def plain_listing(step: track.TrackStep, entity: str) -> list[Action]:

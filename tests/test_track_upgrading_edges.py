@@ -12,11 +12,11 @@ import itertools
 from typing import Any
 
 import pytest
-from ferrovia import tiles as tile_parts
-from ferrovia.definition import load_game
+from ferrovia.board import tiles as tile_parts
+from ferrovia.data.definition import load_game
+from ferrovia.lib18xx.operating import upgrading
+from ferrovia.lib18xx.operating.track import _counts, upgrading_edges, uses_new_track_or_city
 from ferrovia.paths import gamedata_root
-from ferrovia.rules.operating import upgrading
-from ferrovia.rules.operating.track import _counts, upgrading_edges, uses_new_track_or_city
 
 
 def _rule(

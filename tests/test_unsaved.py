@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from conftest import GAMEDATA
-from ferrovia.loader import unsaved_texts
-from ferrovia.validate import validate_game
+from ferrovia.data.loader import unsaved_texts
+from ferrovia.data.validate import validate_game
 
 
 def test_an_unsaved_buffer_is_validated_in_place_of_the_file() -> None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from ferrovia.data.validate import ValidationResult, coord_xy, validate_game
 from ferrovia.errors import DataError, DataErrors
-from ferrovia.validate import ValidationResult, coord_xy, validate_game
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "gamedata" / "1858"
@@ -276,7 +276,7 @@ def test_missing_file_is_an_error_not_a_crash(game: Path) -> None:
 
 
 def test_load_game_raises_data_errors_with_all_of_them(game: Path) -> None:
-    from ferrovia.definition import load_game
+    from ferrovia.data.definition import load_game
 
     edit(game / "phases.yaml", "on: [4H, 2M]", "on: [4X, 2X]")
     with pytest.raises(DataErrors) as caught:

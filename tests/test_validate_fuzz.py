@@ -6,8 +6,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from ferrovia.data.validate import validate_game
 from ferrovia.errors import DataError
-from ferrovia.validate import validate_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from ferrovia.validate import validate_game
+from ferrovia.data.validate import validate_game
 
 from tests.test_validate import edit, only_error, where
 
@@ -53,12 +53,12 @@ def test_a_private_home_hex_another_private_blocks_is_an_error(game: Path) -> No
 def test_the_refusal_the_blocked_home_error_foretells() -> None:
     """What the validator reports is what play would do: a lay on a hex another open private
     blocks is refused with the rule and the blocking private named."""
-    from ferrovia.definition import load_game
+    from ferrovia.data.definition import load_game
     from ferrovia.errors import IllegalAction
     from ferrovia.games import get_rules
+    from ferrovia.kernel.actions import LayTile
+    from ferrovia.kernel.game import Game
     from ferrovia.paths import gamedata_root
-    from ferrovia.rules.actions import LayTile
-    from ferrovia.rules.game import Game
 
     from tests.test_operating_steps import new_state, start_or
 

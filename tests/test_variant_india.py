@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 from conftest import shared_path
-from ferrovia import hexmap
+from ferrovia.board import hexmap
+from ferrovia.data.validate import validate_game
 from ferrovia.errors import IllegalAction
 from ferrovia.paths import gamedata_root
-from ferrovia.replay import game_dir_for, load_export, replay
-from ferrovia.validate import validate_game
+from ferrovia.play.replay import game_dir_for, load_export, replay
 
 GAME = gamedata_root() / "1858_india"
 
@@ -70,8 +70,8 @@ def test_the_recorded_india_game_replays_to_its_exact_result() -> None:
 
 
 def test_a_company_at_its_train_limit_still_buys_a_pullman_but_only_one() -> None:
-    from ferrovia.rules.actions import BuyTrain
-    from ferrovia.rules.operating import common, trains
+    from ferrovia.kernel.actions import BuyTrain
+    from ferrovia.lib18xx.operating import common, trains
 
     game, state = _at(281)  # MSM, at its limit of trains, is about to buy the first Pullman
     assert common.trains_against_limit(game, state, "MSM") == trains.limit_of(game, state, "MSM")
@@ -87,8 +87,8 @@ def test_a_company_at_its_train_limit_still_buys_a_pullman_but_only_one() -> Non
 
 
 def test_a_pullman_attached_to_a_broad_train_adds_ten_a_city() -> None:
-    from ferrovia.rules.actions import Choose
-    from ferrovia.rules.operating import routing
+    from ferrovia.kernel.actions import Choose
+    from ferrovia.lib18xx.operating import routing
 
     game, state = _at(352)  # MSM is about to attach its Pullman to its 2H-3
     with pytest.raises(IllegalAction, match="cannot attach"):
@@ -106,7 +106,7 @@ def test_a_pullman_attached_to_a_broad_train_adds_ten_a_city() -> None:
 
 
 def test_a_pullman_behind_a_sound_train_adds_ten_and_never_runs_alone() -> None:
-    from ferrovia.rules.operating import common, route_step, routing
+    from ferrovia.lib18xx.operating import common, route_step, routing
 
     game, state = _at(353)
     state.trains["2H-3"].obsolete = False
@@ -117,8 +117,8 @@ def test_a_pullman_behind_a_sound_train_adds_ten_and_never_runs_alone() -> None:
 
 
 def test_a_locomotive_works_is_bought_at_face_value_and_takes_ten_percent_off_trains() -> None:
-    from ferrovia.rules.actions import BuyCompany, BuyTrain
-    from ferrovia.rules.operating import trains
+    from ferrovia.kernel.actions import BuyCompany, BuyTrain
+    from ferrovia.lib18xx.operating import trains
 
     game, state = _at(508)  # SIR, in phase 5, has just issued shares to buy a train
     assert trains.works_for_sale(game, state, "SIR") == ["LW1", "LW2"]
@@ -145,7 +145,7 @@ def test_a_locomotive_works_pays_its_company_ten_each_operating_round_and_never_
 
 
 def test_a_gauge_conversion_relays_a_tile_of_the_same_colour_with_one_section_regauged() -> None:
-    from ferrovia.rules.actions import LayTile
+    from ferrovia.kernel.actions import LayTile
 
     game, state = _at(139)  # GIP's turn; J13 holds #657 (a city, one metre and one broad line)
     assert state.hexes["J13"].tile == "657-1" and state.hexes["J13"].rotation == 4
@@ -162,7 +162,7 @@ def test_a_gauge_conversion_relays_a_tile_of_the_same_colour_with_one_section_re
 
 
 def test_which_gauge_changes_make_a_conversion() -> None:
-    from ferrovia.games.g1858_india import Rules1858India
+    from ferrovia.games.g1858.india import Rules1858India
     from ferrovia.notation import parse
 
     d = validate_game(GAME).definition
@@ -188,7 +188,7 @@ def test_which_gauge_changes_make_a_conversion() -> None:
 
 
 def test_hex_tokens_are_data_and_checked(tmp_path: Path) -> None:
-    from ferrovia.validate import validate_game
+    from ferrovia.data.validate import validate_game
 
     d = validate_game(GAME).definition
     assert d is not None
@@ -213,7 +213,7 @@ def test_hex_tokens_are_data_and_checked(tmp_path: Path) -> None:
 
 
 def test_no_conversion_leaves_a_station_without_a_space() -> None:
-    from ferrovia.games.g1858_india import Rules1858India
+    from ferrovia.games.g1858.india import Rules1858India
     from ferrovia.notation import parse
 
     game, state = _at(139)
@@ -233,7 +233,7 @@ def test_no_conversion_leaves_a_station_without_a_space() -> None:
 
 def test_a_locomotive_works_closes_with_its_company() -> None:
     from ferrovia.games.g1858 import closure
-    from ferrovia.rules.operating import trains
+    from ferrovia.lib18xx.operating import trains
 
     game, state = _at(510)
     assert state.privates["LW1"].owner == "SIR"
@@ -253,7 +253,7 @@ def test_a_random_india_game_plays_to_the_end_and_its_log_replays_identically(
 ) -> None:
     import json
 
-    from ferrovia.play import play
+    from ferrovia.play.selfplay import play
 
     res = play(players, seed, options, game_name="1858_india")
     assert res.state.finished and res.state.game_end_reason in ("bank", "dnf")
@@ -266,7 +266,7 @@ def test_a_random_india_game_plays_to_the_end_and_its_log_replays_identically(
 
 
 def test_bombay_holds_both_spaces_for_its_two_privates() -> None:
-    from ferrovia.play import new_game
+    from ferrovia.play.selfplay import new_game
 
     _game, state = new_game(4, 1, game="1858_india")
     assert state.hexes["K6"].reservations == [["BS", "BT"]]  # as 18xx.games orders them
@@ -277,11 +277,11 @@ def test_an_upgrade_reached_only_through_a_full_city_adds_no_track_to_a_route() 
     space or the company's own station: a gauge conversion of Patna reached by a broad line
     from Benares, whose new broad track lies past Patna's two other stations, is refused
     (random game seed 4, 3 players, action 1668: 14 on G20 for MSM)."""
-    from ferrovia.definition import load_game
+    from ferrovia.data.definition import load_game
     from ferrovia.games import get_rules
-    from ferrovia.rules.actions import LayTile
-    from ferrovia.rules.game import Game
-    from ferrovia.rules.operating import board
+    from ferrovia.kernel.actions import LayTile
+    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.operating import board
     from test_operating_steps import float_company, new_state, start_or
 
     game = Game(load_game(GAME), get_rules("1858_india"), 4)
@@ -313,10 +313,10 @@ def test_a_company_left_with_only_a_pullman_is_marked_down_twice() -> None:
     """18xx.games ends the buy-trains step twice when a purchase leaves nothing more to buy,
     and a company whose only train is a Pullman is marked down for owning no train each time
     (random game seed 5, 4 players, action 359: BBC buys a Pullman, 80 -> 70 -> 65)."""
-    from ferrovia.definition import load_game
+    from ferrovia.data.definition import load_game
     from ferrovia.games import get_rules
-    from ferrovia.rules.actions import BuyTrain, Pass
-    from ferrovia.rules.game import Game
+    from ferrovia.kernel.actions import BuyTrain, Pass
+    from ferrovia.kernel.game import Game
     from test_operating_steps import float_company, give_train, new_state, price, start_or
 
     game = Game(load_game(GAME), get_rules("1858_india"), 4)
@@ -346,10 +346,10 @@ def test_a_closed_works_still_holds_the_buy_trains_step_for_a_pass() -> None:
     """18xx.games keeps a locomotive works closed with its company among the works for sale
     (it cannot be bought): a company that could afford one must pass its buy-trains step
     (random game seed 4, 3 players, action 1202: MSM after LW1 and LW2 closed)."""
-    from ferrovia.definition import load_game
+    from ferrovia.data.definition import load_game
     from ferrovia.games import get_rules
-    from ferrovia.rules.actions import BuyCompany, Pass
-    from ferrovia.rules.game import Game
+    from ferrovia.kernel.actions import BuyCompany, Pass
+    from ferrovia.kernel.game import Game
     from test_operating_steps import float_company, give_train, new_state, start_or
 
     game = Game(load_game(GAME), get_rules("1858_india"), 4)
@@ -377,10 +377,10 @@ def test_a_private_railway_starts_from_the_city_its_reservation_moved_to() -> No
     reservation now: Calcutta upgraded to #X29 moves CK's reservation to the city toward
     Khulna, so track toward Assam (H23) is off CK's network (random game seed 11, 6
     players, action 1199: 7 on H23 for CK)."""
-    from ferrovia.definition import load_game
+    from ferrovia.data.definition import load_game
     from ferrovia.games import get_rules
-    from ferrovia.rules.game import Game
-    from ferrovia.rules.operating import board, routing
+    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.operating import board, routing
     from test_operating_steps import new_state
 
     game = Game(load_game(GAME), get_rules("1858_india"), 4)

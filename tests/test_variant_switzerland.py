@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from conftest import shared_path
+from ferrovia.data.validate import validate_game
 from ferrovia.paths import gamedata_root
-from ferrovia.replay import game_dir_for, load_export, replay
-from ferrovia.validate import validate_game
+from ferrovia.play.replay import game_dir_for, load_export, replay
 
 GAME = gamedata_root() / "1858_switzerland"
 
@@ -41,7 +41,7 @@ def test_game_end_bank_replays_to_the_exact_result() -> None:
 
 
 def test_mountain_railway_hooks() -> None:
-    from ferrovia.play import new_game
+    from ferrovia.play.selfplay import new_game
 
     game, state = new_game(3, 1, (), "1858_switzerland")
     rules = game.rules
@@ -64,7 +64,7 @@ def test_mountain_railway_hooks() -> None:
 
 
 def test_north_south_bonus_by_phase_and_multiplier() -> None:
-    from ferrovia.play import new_game
+    from ferrovia.play.selfplay import new_game
 
     game, state = new_game(3, 1, (), "1858_switzerland")
     rules = game.rules

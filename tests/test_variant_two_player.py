@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ferrovia.play import new_game, play
+from ferrovia.play.selfplay import new_game, play
 
 
 def test_two_player_setup_comes_from_the_data() -> None:

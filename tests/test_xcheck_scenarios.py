@@ -8,12 +8,11 @@ added each test).  Positions are built as in tests/test_operating_steps.py.
 from __future__ import annotations
 
 import pytest
-from ferrovia.definition import load_game
+from ferrovia.data.definition import load_game
 from ferrovia.errors import IllegalAction
 from ferrovia.games import get_rules
 from ferrovia.games.g1858 import closure
-from ferrovia.paths import gamedata_root
-from ferrovia.rules.actions import (
+from ferrovia.kernel.actions import (
     BuyShares,
     BuyTrain,
     LayTile,
@@ -21,10 +20,11 @@ from ferrovia.rules.actions import (
     action_from_json,
     action_to_json,
 )
-from ferrovia.rules.game import Game
-from ferrovia.rules.operating import board, trains
-from ferrovia.rules.rounds import StockRound
-from ferrovia.rules.state import POOL, GameState
+from ferrovia.kernel.game import Game
+from ferrovia.kernel.rounds import StockRound
+from ferrovia.kernel.state import POOL, GameState
+from ferrovia.lib18xx.operating import board, trains
+from ferrovia.paths import gamedata_root
 
 from tests.test_operating_steps import (
     PLAYERS,

@@ -5,7 +5,7 @@ The import package ``ferrovia`` is assembled from the repository's folders (``en
 after folders and cannot follow the editable install's import hook, so this builds a throw-away
 tree of symbolic links named ``ferrovia`` in a temporary directory, runs ``mypy -p ferrovia``
 on it with the project's configuration, and prints mypy's report with every path turned back
-into the repository's own (``engine/tiles.py:12: error: ...``).  Exit status is mypy's.
+into the repository's own (``engine/board/tiles.py:12: error: ...``).  Exit status is mypy's.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``ferrovia diff BASE VARIANT``: what a variant changes, collection by collection.
 
-Both games are resolved first (engine/overlay.py), so any two game directories can be compared.
+Both games are resolved first (engine/data/overlay.py), so any two game directories can be compared.
 For each file, each collection (``hexes``, ``tiles``, ``privates``, ``corporations``,
 ``trains``, ``phases``, ...) lists entries added (``+``), removed (``-``) and changed (``~``,
 with the fields that differ); other top-level settings are listed as changed keys.  ``--json``
@@ -38,7 +38,7 @@ def _entries(value: Any, name: str) -> dict[str, Any] | None:
     """A collection as key -> entry (mappings as they are, keyed lists by natural key)."""
     if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
         return {str(k): v for k, v in value.items()}
-    from ferrovia.overlay import KEYED_LISTS  # slow to import: only when the command runs
+    from ferrovia.data.overlay import KEYED_LISTS  # slow to import: only when the command runs
 
     natural = KEYED_LISTS.get(name)
     if natural and isinstance(value, list) and all(isinstance(e, dict) for e in value):
@@ -59,7 +59,7 @@ def compare(base: dict[str, Any], variant: dict[str, Any]) -> Changes:
     ...         {"hexes": {"A1": {"color": "blue"}, "C3": {"color": "red"}}, "layout": "flat"})
     {'hexes': {'added': ['C3'], 'removed': ['B2'], 'changed': {'A1': ['color']}}}
     """
-    from ferrovia.overlay import EXTENDS  # slow to import: only when the command runs
+    from ferrovia.data.overlay import EXTENDS  # slow to import: only when the command runs
 
     out: Changes = {}
     settings: dict[str, list[str]] = {}
@@ -82,9 +82,12 @@ def compare(base: dict[str, Any], variant: dict[str, Any]) -> Changes:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ferrovia.data.overlay import (  # slow to import: only when the command runs
+        plain,
+        resolved_files,
+    )
+    from ferrovia.data.validate import validate_game
     from ferrovia.outputs import game_directory
-    from ferrovia.overlay import plain, resolved_files  # slow to import: only when the command runs
-    from ferrovia.validate import validate_game
 
     for path in (args.base, args.variant):
         game_directory(path)

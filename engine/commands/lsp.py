@@ -1,4 +1,4 @@
-"""``ferrovia lsp``: a language server over stdin/stdout (see :mod:`ferrovia.lsp`)."""
+"""``ferrovia lsp``: a language server over stdin/stdout (see :mod:`ferrovia.authoring.lsp`)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ferrovia.lsp import serve_stdio  # late: pygls is only needed here
+    from ferrovia.authoring.lsp import serve_stdio  # late: pygls is only needed here
 
     serve_stdio()
     return 0

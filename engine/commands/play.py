@@ -40,9 +40,9 @@ def register(sub: Any) -> None:
 
 def usage_error(args: argparse.Namespace) -> str | None:
     """What is wrong with --players / --option for the chosen game (a usage error), if any."""
-    from ferrovia.definition import load_game
-    from ferrovia.play import game_source
-    from ferrovia.replay import game_dir_for, setup_problem
+    from ferrovia.data.definition import load_game
+    from ferrovia.play.replay import game_dir_for, setup_problem
+    from ferrovia.play.selfplay import game_source
 
     title, directory = game_source(args.game)
     if directory is None:
@@ -70,7 +70,7 @@ def usage_error(args: argparse.Namespace) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     from ferrovia.outputs import Inputs, check_file, write_file
-    from ferrovia.play import game_source, play
+    from ferrovia.play.selfplay import game_source, play
 
     inputs = Inputs()
     _, directory = game_source(args.game)
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     if wrong is not None:
         print(f"ferrovia play: {wrong}", file=sys.stderr)
         return 2
-    from ferrovia.bots.base import bot_class, parse_bots
+    from ferrovia.play.bots.base import bot_class, parse_bots
 
     try:
         bots = parse_bots(args.bots, args.players)

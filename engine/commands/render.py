@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     if args.game:
         inputs.add(readable_file(args.game, "game file"))
     if args.at is not None and args.at != 0:
-        from ferrovia.export import read_game_file
+        from ferrovia.play.gamefile import read_game_file
 
         actions = read_game_file(Path(args.game), require_players=False)["actions"]
         ids = [a.get("id") for a in actions if isinstance(a.get("id"), int)]

@@ -77,7 +77,7 @@ def _print_route_check(res: Any, *, to_stderr_only: bool) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ferrovia.outputs import game_directory, readable_file
-    from ferrovia.replay import describe_failure, load_export, locate_game, replay
+    from ferrovia.play.replay import describe_failure, load_export, locate_game, replay
 
     readable_file(args.file, "game file")
     if args.game_dir is not None:

@@ -1,7 +1,7 @@
 """``ferrovia resolve GAME_DIR``: the fully merged definition of a variant, as YAML.
 
 Each file of the game (``game.yaml``, ``map.yaml``, ...) is printed after merging it over the
-base game it ``extends`` (engine/overlay.py), one YAML document per file headed by its name.
+base game it ``extends`` (engine/data/overlay.py), one YAML document per file headed by its name.
 ``--origins`` lists instead where each entry (each top-level key and each entry of a
 collection) comes from, ``FILE:LINE:COL``; ``-o DIR`` writes the merged files into DIR: a
 standalone game (without ``extends``) that ``ferrovia validate DIR`` checks like any other.
@@ -45,10 +45,8 @@ def register(subparsers: Any) -> None:
 
 
 def plain(data: Any) -> Any:
-    """:func:`ferrovia.overlay.plain`, imported when used."""
-    from ferrovia.overlay import (
-        plain as overlay_plain,  # slow to import: only when the command runs
-    )
+    """:func:`ferrovia.data.overlay.plain`, imported when used."""
+    from ferrovia.data.overlay import plain as overlay_plain
 
     return overlay_plain(data)
 
@@ -65,13 +63,9 @@ def dump(data: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ferrovia.data.overlay import PART_FILES, origins, resolved_files
+    from ferrovia.data.validate import validate_game
     from ferrovia.outputs import Inputs, check_dir, game_directory, write_dir
-    from ferrovia.overlay import (  # slow to import: only when the command runs
-        PART_FILES,
-        origins,
-        resolved_files,
-    )
-    from ferrovia.validate import validate_game
 
     game_dir: Path = game_directory(args.game)
     inputs = Inputs()
@@ -106,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _texts(docs: dict[str, Any]) -> dict[str, str]:
     """File name -> YAML text of each merged file (-o adds the schema line for editors)."""
-    from ferrovia.overlay import EXTENDS  # slow to import: only when the command runs
+    from ferrovia.data.overlay import EXTENDS  # slow to import: only when the command runs
 
     out: dict[str, str] = {}
     for kind, doc in docs.items():

@@ -1,8 +1,8 @@
 """``ferrovia routes --game FILE --at ID --company SYM``: a company's best routes at a moment.
 
-Replays the export through the rules engine (:mod:`ferrovia.replay`) up to and including action
+Replays the export through the rules engine (:mod:`ferrovia.play.replay`) up to and including action
 ``ID`` (``--before ID``: up to the action before it, e.g. to compare with a recorded
-``run_routes``), then runs the exact search :func:`ferrovia.routesearch.best_routes` for the
+``run_routes``), then runs the exact search :func:`ferrovia.routes.search.best_routes` for the
 company's trains and prints each route (train, stops, revenue) and the total (``--budget N``:
 the search as play runs it, stopped after N units of work, then the best run found).  When the
 rules engine cannot replay that far (an illegal action, another game's data), the run fails
@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 from ferrovia.errors import FerroviaError
 
 if TYPE_CHECKING:
-    from ferrovia.graph import TrackGraph
-    from ferrovia.routes import TrainSpec
-    from ferrovia.routesearch import BestRoutes
-    from ferrovia.rules.game import Game
-    from ferrovia.rules.state import GameState
+    from ferrovia.board.graph import TrackGraph
+    from ferrovia.kernel.game import Game
+    from ferrovia.kernel.state import GameState
+    from ferrovia.routes.search import BestRoutes
+    from ferrovia.routes.value import TrainSpec
 
 
 def register(sub: Any) -> None:
@@ -67,8 +67,8 @@ class _ReplayStopped(FerroviaError):
 def _from_rules(
     data: dict[str, Any], until: int, company: str, game_dir: Path
 ) -> tuple[Game, GameState, list[tuple[str, TrainSpec]]]:
-    from ferrovia.replay import replay
-    from ferrovia.rules.operating import common, routing
+    from ferrovia.lib18xx.operating import common, routing
+    from ferrovia.play.replay import replay
 
     res = replay(data, until=until, game_dir=game_dir)
     if res.error is not None:
@@ -82,9 +82,9 @@ def _from_rules(
 
 
 def run(args: argparse.Namespace) -> int:
-    from ferrovia.export import read_game_file
     from ferrovia.outputs import game_directory, readable_file
-    from ferrovia.replay import locate_game
+    from ferrovia.play.gamefile import read_game_file
+    from ferrovia.play.replay import locate_game
 
     readable_file(args.game, "game file")
     if args.game_dir is not None:
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"{args.company}: no trains, so no run (best run 0)")
         return 0
-    from ferrovia.rules.operating import routing
+    from ferrovia.lib18xx.operating import routing
 
     graph = routing.track_graph(game, state)
     start = time.perf_counter()

@@ -3,7 +3,7 @@
 Editors (yaml-language-server) read these through the ``# yaml-language-server: $schema=...``
 line at the top of each data file; ``tests/test_schema.py`` checks the committed copies are
 up to date with the pydantic models in ``schemas/``.  A variant's files (overlays) point at
-``KIND.overlay.schema.json`` instead (:mod:`ferrovia.overlay_schema`).
+``KIND.overlay.schema.json`` instead (:mod:`ferrovia.authoring.overlay_schema`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def schema_files() -> dict[str, str]:
 
 def overlay_schema_files() -> dict[str, str]:
     """File name -> text of every overlay schema (``map.overlay.schema.json``: ...)."""
-    from ferrovia.overlay_schema import OVERLAY_KINDS, overlay_schema_text
+    from ferrovia.authoring.overlay_schema import OVERLAY_KINDS, overlay_schema_text
 
     return {f"{kind}.overlay.schema.json": overlay_schema_text(kind) for kind in OVERLAY_KINDS}
 

@@ -1,5 +1,5 @@
 """``ferrovia serve GAME_DIR [--port N] [--host H]``: a live preview page (see
-:mod:`ferrovia.serve`)."""
+:mod:`ferrovia.authoring.serve`)."""
 
 from __future__ import annotations
 
@@ -35,8 +35,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ferrovia.authoring.serve import Preview, make_server, watch
     from ferrovia.outputs import game_directory
-    from ferrovia.serve import Preview, make_server, watch
 
     game_dir: Path = game_directory(args.game_dir)  # why not, if it is not one (exit 2)
     if not 0 <= args.port <= 65535:

@@ -113,8 +113,8 @@ def _check_outputs(args: argparse.Namespace, games: list[str]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ferrovia import simulate as sim
-    from ferrovia.bots.base import bot_class, parse_bots
+    from ferrovia.play import simulate as sim
+    from ferrovia.play.bots.base import bot_class, parse_bots
 
     wrong = _usage(args)
     if wrong is not None:
@@ -183,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json is not None:
         _write(args.json, sim.dump(doc))
     if args.report is not None:
-        from ferrovia.simreport import report_html
+        from ferrovia.play.simreport import report_html
 
         _write(args.report / "simulation.json", sim.dump(doc))
         _write(args.report / "index.html", report_html(doc))
@@ -192,8 +192,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _title(game: str) -> str:
-    from ferrovia.definition import load_game
-    from ferrovia.replay import game_dir_for
+    from ferrovia.data.definition import load_game
+    from ferrovia.play.replay import game_dir_for
 
     try:
         # a directory is the game itself (a log's header names a variant only by its name now)
@@ -205,7 +205,7 @@ def _title(game: str) -> str:
 
 
 def _write(path: Path, text: str) -> None:
-    from ferrovia.simulate import write_atomic
+    from ferrovia.play.simulate import write_atomic
 
     try:
         write_atomic(path, text)

@@ -47,7 +47,7 @@ def register(subparsers: Any) -> None:
 
 
 def _read(file: str) -> tuple[str, list[str]] | None:
-    from ferrovia.loader import MAX_YAML_BYTES  # slow to import: only when the command runs
+    from ferrovia.data.loader import MAX_YAML_BYTES  # slow to import: only when the command runs
 
     if file == "-":
         text = sys.stdin.read(MAX_YAML_BYTES + 1)

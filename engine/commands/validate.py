@@ -8,7 +8,7 @@ is checked.  ``--format`` picks the output:
 * ``github``: ``::error file=...,line=...,col=...::MESSAGE`` workflow commands;
 * ``json``: ``{"games": [{"path", "title", "counts": {...}, "errors": [{"file", "line",
   "col", "message"}]}]}``;
-* ``sarif``: a SARIF 2.1.0 log for code-scanning tools (:mod:`ferrovia.sarif`).
+* ``sarif``: a SARIF 2.1.0 log for code-scanning tools (:mod:`ferrovia.authoring.sarif`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from ferrovia.outputs import readable_file
 from ferrovia.paths import gamedata_root
 
 if TYPE_CHECKING:
-    from ferrovia.validate import ValidationResult
+    from ferrovia.data.validate import ValidationResult
 
 COUNT_NAMES = ("hexes", "tiles", "privates", "corporations", "trains", "phases")
 
@@ -60,10 +60,7 @@ def _github_escape(text: str, *, prop: bool = False) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ferrovia.validate import (  # slow to import: only when the command runs
-        find_games,
-        validate_game,
-    )
+    from ferrovia.data.validate import find_games, validate_game
 
     paths: list[Path] = args.paths or [gamedata_root()]
     games: list[Path] = []
@@ -101,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         }
         print(json.dumps(document, indent=2, ensure_ascii=False))
     elif args.format == "sarif":
-        from ferrovia.sarif import sarif_log
+        from ferrovia.authoring.sarif import sarif_log
 
         log = sarif_log(e for r in results for e in r.errors)
         print(json.dumps(log, indent=2, ensure_ascii=False))

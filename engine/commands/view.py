@@ -41,9 +41,9 @@ def register(subparsers: Any) -> None:
 
 def game_dir_for(file: Path, explicit: str | None) -> Path:
     """The data directory of the game a file records (the resolver replay uses too)."""
-    from ferrovia.export import read_game_file
     from ferrovia.outputs import game_directory
-    from ferrovia.replay import locate_game
+    from ferrovia.play.gamefile import read_game_file
+    from ferrovia.play.replay import locate_game
 
     if explicit:
         return game_directory(explicit)

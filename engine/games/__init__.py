@@ -9,14 +9,14 @@ from __future__ import annotations
 import importlib
 
 from ferrovia.errors import UnknownEntity
-from ferrovia.rules.hooks import Rules
+from ferrovia.kernel.hooks import Rules
 
 # rules name -> module defining ``RULES`` (a Rules subclass instance)
 _MODULES: dict[str, str] = {
     "1830": "ferrovia.games.g1830",
     "1858": "ferrovia.games.g1858",
     "1858_switzerland": "ferrovia.games.g1858.switzerland",
-    "1858_india": "ferrovia.games.g1858_india",
+    "1858_india": "ferrovia.games.g1858.india",
 }
 
 

@@ -46,7 +46,7 @@ color)``; ``Icon(image, name, sticky, blocks_lay, large, loc)``; ``Stub(edge)``;
 Enums (``StrEnum``): ``Gauge, Route, TownStyle, BorderType, PartitionType, Restrict``.
 
 Geometry on parsed tiles (rotation, exits, track segments, upgrade rotations, the generic
-upgrade rule) is in :mod:`ferrovia.tiles`; the CLI is ``ferrovia tiles check|format FILE|-``.
+upgrade rule) is in :mod:`ferrovia.board.tiles`; the CLI is ``ferrovia tiles check|format FILE|-``.
 
 ``_N`` names the N-th (0-based) node in code order among city, pass, town, halt, offboard and
 junction parts, and must be defined before the path that names it.

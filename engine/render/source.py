@@ -1,6 +1,6 @@
 """What the renderer needs from a game definition, as plain data.
 
-:func:`load_board` reads a game directory through :func:`ferrovia.definition.load_game` (the
+:func:`load_board` reads a game directory through :func:`ferrovia.data.definition.load_game` (the
 validated definition, one source of truth). When the data does not validate, it says so on
 stderr and draws what the YAML files hold anyway (a map with a broken trains file is still
 worth seeing; a broken map file is still an error naming file, line and column). Everything
@@ -74,7 +74,7 @@ class BoardSource:
 
 
 def board_from_definition(defn: Any) -> BoardSource:
-    """The renderer's view of a validated :class:`ferrovia.definition.GameDefinition`."""
+    """The renderer's view of a validated :class:`ferrovia.data.definition.GameDefinition`."""
     hexes = tuple(MapHex(h.coord, h.color, h.tile, h.name) for h in defn.hexes.values())
     tiles = tuple(TileEntry(t.name, t.color, t.count, t.tile) for t in defn.tiles.values())
     privates = tuple(
@@ -136,6 +136,6 @@ def load_board(game_dir: Path | str) -> BoardSource:
     root = Path(game_dir)
     if not (root / "game.yaml").is_file():
         raise DataError(str(root / "game.yaml"), 1, 1, "file not found (is this a game directory?)")
-    from ferrovia.definition import load_game
+    from ferrovia.data.definition import load_game
 
     return board_from_definition(load_game(root))

@@ -8,7 +8,7 @@ Two plain snapshots feed the drawing, so any source of game states plugs in with
   trains and shares, each player's cash and certificates.
 
 :func:`views_from_gamestate` is the adapter for the rules engine's
-:class:`~ferrovia.rules.state.GameState`; :mod:`ferrovia.render.timeline` builds them action by
+:class:`~ferrovia.kernel.state.GameState`; :mod:`ferrovia.render.timeline` builds them action by
 action from a game file.
 """
 
@@ -25,7 +25,7 @@ from ferrovia.render.svg import document, el
 from ferrovia.render.tile_svg import FONT, Token, colour
 
 if TYPE_CHECKING:
-    from ferrovia.rules.state import GameState
+    from ferrovia.kernel.state import GameState
 
 PANEL_WIDTH = 900.0
 
@@ -140,7 +140,7 @@ def map_state_from_hexes(
 ) -> MapState:
     """``hexes``: coord -> object with ``tile`` (instance id), ``rotation``, ``tokens``.
 
-    Works on :class:`ferrovia.rules.state.Hex` and on the timeline's own hex records alike.
+    Works on :class:`ferrovia.kernel.state.Hex` and on the timeline's own hex records alike.
     """
     by_name = tiles_by_name if tiles_by_name is not None else {t.name: t for t in board.tiles}
     printed = {h.coord for h in board.hexes}

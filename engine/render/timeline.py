@@ -64,14 +64,14 @@ class Timeline:
 
 def load_game_file(path: Path) -> dict[str, Any]:
     """The game file, shape-checked (errors at FILE:LINE:COL); ``players`` may be absent."""
-    from ferrovia.export import read_game_file
+    from ferrovia.play.gamefile import read_game_file
 
     return read_game_file(path, require_players=False)
 
 
 def filter_undos(actions: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """The actions that count once undo/redo are applied (the replay harness's rule)."""
-    from ferrovia.replay import filter_actions
+    from ferrovia.play.replay import filter_actions
 
     return list(filter_actions([dict(a) for a in actions]))
 
@@ -234,7 +234,7 @@ class _BoardOnly:
 def _rules_engine(game_dir: Path, data: Mapping[str, Any]) -> tuple[Any, Any] | str:
     """(game, initial state) from the rules engine, or the reason it is not available."""
     from ferrovia.errors import FerroviaError
-    from ferrovia.replay import game_for
+    from ferrovia.play.replay import game_for
 
     try:
         # the replay's own setup (seed, options, seating, player count) for every game alike
@@ -317,7 +317,7 @@ def build_timeline(
         paid: int | None = None
         touched: set[str] = set()
         if tracker is None and game is not None and state is not None:
-            from ferrovia.rules.actions import action_from_json
+            from ferrovia.kernel.actions import action_from_json
 
             before = state.bank_cash
             before_hexes = _freeze_hexes(state.hexes)

@@ -1,7 +1,7 @@
 """Bot games: throughput (games per minute per core) and what the greedy bot's games look like.
 
 Plays N 4-player 1858 games with greedy bots in every seat and M mixed games (greedy, greedy,
-random, greedy) through :func:`ferrovia.simulate.run_games`, and prints
+random, greedy) through :func:`ferrovia.play.simulate.run_games`, and prints
 
 - games per minute per core: games / CPU minutes spent inside the games (each worker process
   measures its own CPU time, so the figure does not depend on how many cores ran them),
@@ -21,7 +21,7 @@ import statistics
 import time
 from pathlib import Path
 
-from ferrovia import simulate as sim
+from ferrovia.play import simulate as sim
 
 FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "18xx.games" / "1858"
 

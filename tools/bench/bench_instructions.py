@@ -45,7 +45,7 @@ DEFAULT = (
 
 def _child(names: list[str]) -> None:
     """Inside valgrind: warm up, then the counted replays."""
-    from ferrovia.replay import load_export, replay
+    from ferrovia.play.replay import load_export, replay
 
     datas = [load_export(FIXTURES / n) for n in names]
     for d in datas:
@@ -58,7 +58,7 @@ def _search_child(path: str) -> None:
     """Inside valgrind: one cold search of a dump, then the counted one."""
     import pickle
 
-    from ferrovia import routesearch
+    from ferrovia.routes import search as routesearch
 
     with open(path, "rb") as fh:
         args, kw, *_ = pickle.load(fh)
@@ -77,7 +77,7 @@ def _search_child(path: str) -> None:
 
 #: the fresh process counted by --first: what ``ferrovia replay FILE`` does before printing
 _FIRST = (
-    "import sys; from pathlib import Path; from ferrovia.replay import load_export, replay; "
+    "import sys; from pathlib import Path; from ferrovia.play.replay import load_export, replay; "
     "replay(load_export(Path(sys.argv[1])))"
 )
 

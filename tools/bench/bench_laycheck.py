@@ -23,9 +23,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from ferrovia import graph  # noqa: E402
-from ferrovia.replay import load_export, replay  # noqa: E402
-from ferrovia.rules.operating import routing  # noqa: E402
+from ferrovia.board import graph  # noqa: E402
+from ferrovia.lib18xx.operating import routing  # noqa: E402
+from ferrovia.play.replay import load_export, replay  # noqa: E402
 
 #: the walks routing asks for (patched to record them)
 ASKED = ("walk_reached_edges", "reaches_stop", "runs_into")

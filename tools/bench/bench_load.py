@@ -29,8 +29,8 @@ def main() -> int:
     args = parser.parse_args()
 
     t0 = time.perf_counter()
-    from ferrovia.loader import clear_cache, load_yaml
-    from ferrovia.validate import validate_game
+    from ferrovia.data.loader import clear_cache, load_yaml
+    from ferrovia.data.validate import validate_game
 
     t_import = time.perf_counter() - t0
 

@@ -70,8 +70,8 @@ class _Watch:
 
 @contextmanager
 def watching() -> Iterator[tuple[_Watch, _Watch]]:
-    from ferrovia.rules.game import Game
-    from ferrovia.rules.operating import routing
+    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.operating import routing
 
     listing, route = _Watch(), _Watch()
     listing.wrap(Game, "legal_actions")
@@ -84,7 +84,7 @@ def watching() -> Iterator[tuple[_Watch, _Watch]]:
 
 
 def play_one(players: int, seed: int) -> GameFigures:
-    from ferrovia.play import play
+    from ferrovia.play.selfplay import play
 
     with watching() as (listing, route):
         t0 = time.process_time()

@@ -6,7 +6,7 @@ In-process = applying the actions (every action checked against the rules), excl
 the file and loading the definition: "first" is the first replay of the fixture in this process
 (cold per-map caches, what one ``ferrovia replay`` pays), "replay s" the best of ``--repeat``.
 "load s" is the definition load of the first replay (``seconds.load``: the on-disk definition
-cache of engine/defcache.py hits after the first run), "cmd s" the whole ``ferrovia replay
+cache of engine/data/defcache.py hits after the first run), "cmd s" the whole ``ferrovia replay
 --json`` command's wall time (interpreter start, imports, load, replay).  ``--checked`` also
 snapshots the state before every action (what ``Game.apply`` does for interactive play).
 18xx.games replays these in 0.24-0.37 s in-process without checks (0.3-0.8 ms per action).
@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from ferrovia.replay import load_export, replay  # noqa: E402
+from ferrovia.play.replay import load_export, replay  # noqa: E402
 
 
 def fixtures() -> list[Path]:

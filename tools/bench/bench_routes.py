@@ -1,7 +1,8 @@
 """Time the optimal route search at every operating turn of the 1858 fixture games.
 
-For every ``run_routes`` of the four 18xx.games exports (state from :mod:`ferrovia.routestate`),
-runs :func:`ferrovia.routesearch.best_routes` for the operating company and its trains and prints
+For every ``run_routes`` of the four 18xx.games exports (state from
+:mod:`ferrovia.routes.exportstate`),
+runs :func:`ferrovia.routes.search.best_routes` for the operating company and its trains and prints
 the
 total, median and worst time per company turn, and whether the best found is ever below what the
 players recorded (it must not be: their run is legal).
@@ -44,9 +45,9 @@ import sys
 import time
 from pathlib import Path
 
-from ferrovia.graph import reachable
-from ferrovia.routesearch import _LINK_SETS, _MAPS, _RECENT, best_routes
-from ferrovia.routestate import ExportReader, RouteData
+from ferrovia.board.graph import reachable
+from ferrovia.routes.exportstate import ExportReader, RouteData
+from ferrovia.routes.search import _LINK_SETS, _MAPS, _RECENT, best_routes
 
 DEFAULT = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "18xx.games" / "1858"
 

@@ -48,10 +48,10 @@ def fixture_files() -> list[Path]:
 
 
 def bench_reach() -> None:
-    from ferrovia.graph import WALK_STATS, reachable
-    from ferrovia.replay import filter_actions, game_for, load_export
-    from ferrovia.rules.actions import action_from_json
-    from ferrovia.rules.operating import routing
+    from ferrovia.board.graph import WALK_STATS, reachable
+    from ferrovia.kernel.actions import action_from_json
+    from ferrovia.lib18xx.operating import routing
+    from ferrovia.play.replay import filter_actions, game_for, load_export
     from reach_oracle import walk_reachable
 
     path = FIXTURES / "18xx.games" / "1858" / "1858_game_end_bank.json"
@@ -102,7 +102,7 @@ def bench_replay(runs: int = 3) -> None:
     best of ``3 * runs`` replays on both sides: on this virtual machine even a plain Python
     loop's CPU time moves by +-25 % from one run to the next, and a single draw per side made
     the median ratio swing by +-0.1."""
-    from ferrovia.replay import load_export, replay
+    from ferrovia.play.replay import load_export, replay
 
     files = fixture_files()
     if not files:
@@ -114,7 +114,7 @@ def bench_replay(runs: int = 3) -> None:
     cold = _prime_definitions(files)
     print(
         f"replay: definition cache and bytecode primed first ({cold:.3f} s in a fresh process; "
-        "a first replay after the engine or data changed pays that once, engine/defcache.py)"
+        "a first replay after the engine or data changed pays that once, engine/data/defcache.py)"
     )
     ratios, first_ratios, cli_ratios = [], [], []
     print(
@@ -191,8 +191,9 @@ def _prime_definitions(files: list[Path]) -> float:
     check whenever the engine changed since)."""
     code = (
         "import sys, time; t=time.process_time(); "
-        "from ferrovia.definition import load_game; "
-        "from ferrovia.replay import load_export, locate_game, replay; from pathlib import Path; "
+        "from ferrovia.data.definition import load_game; "
+        "from ferrovia.play.replay import load_export, locate_game, replay; "
+        "from pathlib import Path; "
         "[load_game(locate_game(load_export(Path(f)))) for f in sys.argv[1:]]; "
         "replay(load_export(Path(sys.argv[1]))); "
         "print(time.process_time()-t)"
@@ -221,7 +222,7 @@ def _fresh_env() -> dict[str, str]:
 def _fresh_replay(path: Path) -> float:
     """CPU seconds of a first replay in a fresh process: imports, definition load, replay."""
     code = (
-        "import time; t=time.process_time(); from ferrovia.replay import load_export, replay; "
+        "import time; t=time.process_time(); from ferrovia.play.replay import load_export, replay; "
         f"replay(load_export(__import__('pathlib').Path({str(path)!r}))); "
         "print(time.process_time()-t)"
     )
@@ -237,10 +238,10 @@ import json, sys, time
 from pathlib import Path
 clock = time.process_time
 t0 = clock()
-from ferrovia.replay import game_for, load_export, locate_game, replay
+from ferrovia.play.replay import game_for, load_export, locate_game, replay
 t1 = clock()
 data = load_export(Path(sys.argv[1]))
-from ferrovia.definition import load_game
+from ferrovia.data.definition import load_game
 load_game(locate_game(data))
 t2 = clock()
 game_for(data)
@@ -256,7 +257,7 @@ print(json.dumps({"imports": t1 - t0, "definition": t2 - t1, "game": t3 - t2,
 
 def _print_first_phases(path: Path, runs: int = 5) -> None:
     """The fresh-process first replay of one fixture split into phases, the least of ``runs``
-    processes per phase: importing ferrovia.replay, reading the file and loading the
+    processes per phase: importing ferrovia.play.replay, reading the file and loading the
     definition (its imports and the on-disk cache), a Game and its initial state, the first
     replay (which builds a Game again), and a second replay in the same process: the first
     minus the second is what a process pays once (caches of tile geometry, graphs...)."""

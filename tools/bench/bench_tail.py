@@ -18,7 +18,7 @@ the slowest listing that ran no route search, with its step (the reach walks of 
 token step), which the route search cannot be blamed for.
 
 ``--dump DIR`` pickles the inputs of every route search slower than ``--dump-ms`` (the graph,
-trains, phase, company, tokens, rules of :func:`ferrovia.routes.best_routes`) so a slow search
+trains, phase, company, tokens, rules of :func:`ferrovia.routes.value.best_routes`) so a slow search
 can be rerun alone (``--rerun FILE``: its CPU time and result).  The route search of play has
 a work budget (``routesearch.PLAY_BUDGET``): the searches it stopped are counted, and
 ``--dump-stopped DIR`` pickles theirs, which ``--rerun`` runs exact (how far below the optimum
@@ -110,9 +110,9 @@ def watching(
     """Time every ``Game.legal_actions`` and ``routing.best_run`` call of one game."""
     # (the module play's search is called from: routing.route_search imports best_routes from
     # routesearch when it runs, so a spy on another module's name would see no search)
-    from ferrovia import routesearch as route_module
-    from ferrovia.rules.game import Game
-    from ferrovia.rules.operating import routing
+    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.operating import routing
+    from ferrovia.routes import search as route_module
 
     orig_legal = Game.legal_actions
     orig_apply = Game.apply
@@ -204,7 +204,7 @@ def play_one(
     dump_ms: float = LIMIT_MS,
     dump_stopped: Path | None = None,
 ) -> GameFigures:
-    from ferrovia.play import play
+    from ferrovia.play.selfplay import play
 
     fig = GameFigures(game, players, seed)
     with watching(fig, dump, dump_ms, dump_stopped):
@@ -295,8 +295,8 @@ def table(games: list[GameFigures], out: Callable[[str], None] = print) -> None:
 def rerun(path: Path) -> tuple[int, int]:
     """Run one dumped route search again, exact (without the budget it may have had): its
     CPU time and total then and now; returns (total then, exact total)."""
-    from ferrovia import routesearch
-    from ferrovia.routes import best_routes
+    from ferrovia.routes import search as routesearch
+    from ferrovia.routes.value import best_routes
 
     with open(path, "rb") as fh:
         args, kw, ms, total = pickle.load(fh)

@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     map_data = load(GAME / "map.yaml")
     hexes = map_data["hexes"]
     try:  # a group's value (France's) is said once in map.yaml; 18xx.games repeats it
-        from ferrovia.validate import with_group_revenue
+        from ferrovia.data.validate import with_group_revenue
 
         groups = map_data.get("group_revenues") or {}
         for entry in hexes.values():

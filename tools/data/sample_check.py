@@ -201,8 +201,8 @@ def run(
     options: tuple[str, ...] = (),
 ) -> list[tuple[str, str]]:
     """Play one seeded game; with ``baseline``, stop (raise Diverged) at the first difference."""
-    from ferrovia.play import play
-    from ferrovia.rules.actions import action_to_json
+    from ferrovia.kernel.actions import action_to_json
+    from ferrovia.play.selfplay import play
 
     trace: list[tuple[str, str]] = []
 
@@ -230,8 +230,8 @@ def run(
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ferrovia.data.validate import validate_game
     from ferrovia.errors import FerroviaError
-    from ferrovia.validate import validate_game
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(

@@ -7,10 +7,10 @@ import json
 import sys
 from typing import Any
 
-from ferrovia.replay import filter_actions, game_for
-from ferrovia.rules import market
-from ferrovia.rules.actions import action_from_json
-from ferrovia.rules.state import GameState
+from ferrovia.kernel.actions import action_from_json
+from ferrovia.kernel.state import GameState
+from ferrovia.lib18xx import market
+from ferrovia.play.replay import filter_actions, game_for
 
 
 def line(game: Any, state: GameState, ident: int) -> dict[str, Any]:

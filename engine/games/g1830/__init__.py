@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from ferrovia.rules.hooks import Rules
-from ferrovia.rules.rounds import AuctionRound, OperatingRound, Round, StockRound
-from ferrovia.rules.state import GameState
+from ferrovia.kernel.hooks import Rules
+from ferrovia.kernel.rounds import AuctionRound, OperatingRound, Round, StockRound
+from ferrovia.kernel.state import GameState
 
 if TYPE_CHECKING:
-    from ferrovia.rules.game import Game
-    from ferrovia.rules.step import Step
+    from ferrovia.kernel.game import Game
+    from ferrovia.kernel.step import Step
 
 
 class Rules1830(Rules):
@@ -44,19 +44,19 @@ class Rules1830(Rules):
     CROWDED_IN_OPERATING_ORDER = False
 
     def steps(self) -> tuple[type[Step], ...]:
-        from ferrovia.rules.operating.buy_company import BuyCompanyEndStep, BuyCompanyStep
-        from ferrovia.rules.operating.dividend import DividendStep
-        from ferrovia.rules.operating.emergency import BankruptStep, EmergencyBuyTrainStep
-        from ferrovia.rules.operating.route_step import RouteStep
-        from ferrovia.rules.operating.special_token import SpecialTokenStep
-        from ferrovia.rules.operating.special_track import SpecialTrackStep
-        from ferrovia.rules.operating.token import TokenStep
-        from ferrovia.rules.operating.track import TrackStep
-        from ferrovia.rules.operating.trains import DiscardTrainStep
-        from ferrovia.rules.stock.buy_sell_par import BuySellParShares
-        from ferrovia.rules.stock.home_token import HomeToken
-        from ferrovia.rules.stock.private_exchange import PrivateExchange
-        from ferrovia.rules.stock.waterfall import CompanyPendingPar, WaterfallAuction
+        from ferrovia.lib18xx.operating.buy_company import BuyCompanyEndStep, BuyCompanyStep
+        from ferrovia.lib18xx.operating.dividend import DividendStep
+        from ferrovia.lib18xx.operating.emergency import BankruptStep, EmergencyBuyTrainStep
+        from ferrovia.lib18xx.operating.route_step import RouteStep
+        from ferrovia.lib18xx.operating.special_token import SpecialTokenStep
+        from ferrovia.lib18xx.operating.special_track import SpecialTrackStep
+        from ferrovia.lib18xx.operating.token import TokenStep
+        from ferrovia.lib18xx.operating.track import TrackStep
+        from ferrovia.lib18xx.operating.trains import DiscardTrainStep
+        from ferrovia.lib18xx.stock.buy_sell_par import BuySellParShares
+        from ferrovia.lib18xx.stock.home_token import HomeToken
+        from ferrovia.lib18xx.stock.private_exchange import PrivateExchange
+        from ferrovia.lib18xx.stock.waterfall import CompanyPendingPar, WaterfallAuction
 
         return (
             CompanyPendingPar,
@@ -92,7 +92,7 @@ class Rules1830(Rules):
         return super().next_round(game, state)
 
     def finish_stock_round(self, game: Game, state: GameState) -> None:
-        from ferrovia.rules.stock.buy_sell_par import sold_out_moves
+        from ferrovia.lib18xx.stock.buy_sell_par import sold_out_moves
 
         sold_out_moves(game, state)
 

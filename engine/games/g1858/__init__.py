@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ferrovia.rules.hooks import Rules
-from ferrovia.rules.rounds import OperatingRound, Round, StockRound
-from ferrovia.rules.state import BANK, GameState
+from ferrovia.kernel.hooks import Rules
+from ferrovia.kernel.rounds import OperatingRound, Round, StockRound
+from ferrovia.kernel.state import BANK, GameState
 
 if TYPE_CHECKING:
-    from ferrovia.rules.game import Game
-    from ferrovia.rules.step import Step
+    from ferrovia.kernel.game import Game
+    from ferrovia.kernel.step import Step
 
 
 class PrivateClosureRound(OperatingRound):
@@ -78,13 +78,13 @@ class Rules1858(Rules):
     def steps(self) -> tuple[type[Step], ...]:
         from ferrovia.games.g1858.closure import PrivateClosureStep
         from ferrovia.games.g1858.stock_round import Exchange, ExchangeApproval, StockTurn
-        from ferrovia.rules.operating.dividend import DividendStep
-        from ferrovia.rules.operating.issue import IssueSharesStep
-        from ferrovia.rules.operating.route_step import RouteStep
-        from ferrovia.rules.operating.token import TokenStep
-        from ferrovia.rules.operating.track import TrackStep
-        from ferrovia.rules.operating.trains import BuyTrainStep, DiscardTrainStep
-        from ferrovia.rules.stock.home_token import HomeToken
+        from ferrovia.lib18xx.operating.dividend import DividendStep
+        from ferrovia.lib18xx.operating.issue import IssueSharesStep
+        from ferrovia.lib18xx.operating.route_step import RouteStep
+        from ferrovia.lib18xx.operating.token import TokenStep
+        from ferrovia.lib18xx.operating.track import TrackStep
+        from ferrovia.lib18xx.operating.trains import BuyTrainStep, DiscardTrainStep
+        from ferrovia.lib18xx.stock.home_token import HomeToken
 
         return (
             Exchange,
@@ -120,7 +120,7 @@ class Rules1858(Rules):
             state.log.append("-- Private Closure Round --")
             return PrivateClosureRound.create(game, state, state.round.num)
         if state.round.kind == "closure":
-            from ferrovia.rules.rounds import StockRound
+            from ferrovia.kernel.rounds import StockRound
 
             if state.round.num < state.operating_rounds:
                 return OperatingRound.create(game, state, state.round.num + 1)
@@ -131,7 +131,7 @@ class Rules1858(Rules):
     def setup_state(self, game: Game, state: GameState) -> None:
         """2 players: some privates are drawn (the game's seeded RNG, batch 1 then batch 2,
         each in P-number order shuffled as 18xx.games' ``sort_by { rand }``) to be unbuyable."""
-        from ferrovia.rules import rng
+        from ferrovia.kernel import rng
 
         draw = game.definition.two_player_unavailable
         if game.num_players != 2 or draw is None:
@@ -174,7 +174,7 @@ class Rules1858(Rules):
         return self.reservation_available(game, state, sym)
 
     def reservation_available(self, game: Game, state: GameState, sym: str) -> bool:
-        from ferrovia.rules import board
+        from ferrovia.lib18xx import board
 
         starts = start_cities(game, sym)
         for h in state.hexes.values():
@@ -196,7 +196,7 @@ class Rules1858(Rules):
         homes = set(game.definition.private(sym).home_hexes)
         if any(t.hex in homes for t in c.tokens):
             return True
-        from ferrovia.rules.operating.routing import reaches_any_hex
+        from ferrovia.lib18xx.operating.routing import reaches_any_hex
 
         return reaches_any_hex(game, state, corp, homes)
 
@@ -209,7 +209,7 @@ class Rules1858(Rules):
         """A company started from a private puts its home in that private's reserved city; one
         started by buying its director's certificate in any free city space."""
         c = state.corporations[corp]
-        from ferrovia.rules import board
+        from ferrovia.lib18xx import board
 
         if not c.companies:
             return sorted(
@@ -237,7 +237,7 @@ class Rules1858(Rules):
         c = state.corporations[corp]
         if c.companies or any(t.hex for t in c.tokens):
             return 0
-        from ferrovia.rules import board
+        from ferrovia.lib18xx import board
 
         tile = board.tile_def(game, state.hexes[coord].tile, coord)
         color = board.tile_color(game, state.hexes[coord].tile)
@@ -301,7 +301,7 @@ class Rules1858(Rules):
         """[§9.1] Player-owned privates pay their income at the start of each operating round
         (none in the private closure round; a company's add to its earnings), then each works
         a company owns pays it."""
-        from ferrovia.rules.ledger import transfer
+        from ferrovia.kernel.ledger import transfer
 
         if state.data.get("private_closure_round") == "in_progress":
             return
@@ -388,7 +388,7 @@ class Rules1858(Rules):
 
     def close_private(self, game: Game, state: GameState, sym: str) -> None:
         """[§4.1] A closing private pays its owner its face value."""
-        from ferrovia.rules import stock
+        from ferrovia.lib18xx import stock
 
         stock.close_private(game, state, sym, pay=True)
 

@@ -16,15 +16,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ferrovia.rules import market
-from ferrovia.rules.actions import Action, Choose, Pass
-from ferrovia.rules.ledger import transfer
-from ferrovia.rules.operating import common, phases, routing, trains
-from ferrovia.rules.state import BANK, POOL, GameState
-from ferrovia.rules.step import Step
+from ferrovia.kernel.actions import Action, Choose, Pass
+from ferrovia.kernel.ledger import transfer
+from ferrovia.kernel.state import BANK, POOL, GameState
+from ferrovia.kernel.step import Step
+from ferrovia.lib18xx import market
+from ferrovia.lib18xx.operating import common, phases, routing, trains
 
 if TYPE_CHECKING:
-    from ferrovia.rules.game import Game
+    from ferrovia.kernel.game import Game
 
 
 # -- company closure ------------------------------------------------------------------------------
@@ -75,7 +75,7 @@ def _closing_spaces(game: Game) -> frozenset[tuple[int, int]]:
 
 def close_corporation(game: Game, state: GameState, sym: str) -> None:
     """Close a public company and put a fresh, unstarted one in its place."""
-    from ferrovia.rules.setup import new_corporation
+    from ferrovia.lib18xx.setup import new_corporation
 
     corp = state.corporations[sym]
     state.log.append(f"{sym} closes")
@@ -193,7 +193,7 @@ class PrivateClosureStep(Step):
 
     def process_choose(self, action: Action) -> None:
         assert isinstance(action, Choose)
-        from ferrovia.rules.stock.shares import holder_shares
+        from ferrovia.lib18xx.stock.shares import holder_shares
 
         state, minor = self.state, action.entity
         try:
@@ -232,7 +232,7 @@ class PrivateClosureStep(Step):
             self.log(f"{minor} asks {corp.director} to exchange for a {corp.sym} treasury share")
             return
         from ferrovia.games.g1858.stock_round import exchange_for_share
-        from ferrovia.rules.stock import shares as sh
+        from ferrovia.lib18xx.stock import shares as sh
 
         player = state.privates[minor].owner
         share = (treasury if where == "treasury" else pool)[0]

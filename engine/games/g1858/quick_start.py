@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ferrovia.rules import rng
-from ferrovia.rules.ledger import transfer
-from ferrovia.rules.state import BANK, GameState
-from ferrovia.rules.stock import purchase_private
+from ferrovia.kernel import rng
+from ferrovia.kernel.ledger import transfer
+from ferrovia.kernel.state import BANK, GameState
+from ferrovia.lib18xx.stock import purchase_private
 
 if TYPE_CHECKING:
-    from ferrovia.rules.game import Game
+    from ferrovia.kernel.game import Game
 
 
 def quick_start_option(game: Game) -> str | None:

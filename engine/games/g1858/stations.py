@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ferrovia.rules.operating import board
-from ferrovia.rules.state import GameState
+from ferrovia.kernel.state import GameState
+from ferrovia.lib18xx.operating import board
 
 if TYPE_CHECKING:
-    from ferrovia.rules.game import Game
+    from ferrovia.kernel.game import Game
 
 
 def station_cost(boundaries_to_existing: Iterable[int], *, per_boundary: int, minimum: int) -> int:

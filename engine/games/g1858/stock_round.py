@@ -8,21 +8,12 @@ import functools
 from collections.abc import Iterator
 from typing import Any
 
-from ferrovia.rules import board, market
-from ferrovia.rules.actions import (
-    Action,
-    Bid,
-    BuyShares,
-    Choose,
-    Convert,
-    Par,
-    Pass,
-    SellShares,
-)
-from ferrovia.rules.state import POOL, Corporation
-from ferrovia.rules.step import Step
-from ferrovia.rules.stock import shares as sh
-from ferrovia.rules.stock.home_token import queue_home_token
+from ferrovia.kernel.actions import Action, Bid, BuyShares, Choose, Convert, Par, Pass, SellShares
+from ferrovia.kernel.state import POOL, Corporation
+from ferrovia.kernel.step import Step
+from ferrovia.lib18xx import board, market
+from ferrovia.lib18xx.stock import shares as sh
+from ferrovia.lib18xx.stock.home_token import queue_home_token
 
 PURCHASES = ("bid", "buy_shares", "par")
 
@@ -738,7 +729,7 @@ class StockTurn(Step):
         if len(bidders) != 1 or not self.data["bids"]:
             return
         winner, price = self.data["bids"][0]
-        from ferrovia.rules.stock import purchase_private
+        from ferrovia.lib18xx.stock import purchase_private
 
         purchase_private(self.game, self.state, winner, sym, int(price))
         self.log(f"{self.state.player(winner).name} wins {sym} for {price}")

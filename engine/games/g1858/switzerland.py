@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ferrovia.games.g1858 import Rules1858
-from ferrovia.rules.state import GameState
+from ferrovia.kernel.state import GameState
 
 if TYPE_CHECKING:
-    from ferrovia.rules.game import Game
+    from ferrovia.kernel.game import Game
 
 
 class Rules1858Switzerland(Rules1858):
@@ -26,7 +26,7 @@ class Rules1858Switzerland(Rules1858):
         its ``value_hex`` shows for the phase (B15, L15), times the train's multiplier (5D: 2)
         like any stop; a wounded train's halving does not apply to it (18xx.games adds it
         after)."""
-        from ferrovia.rules.operating import common
+        from ferrovia.lib18xx.operating import common
 
         visited = set(stops)
         colours = list(common.current_phase(game, state).tiles)
@@ -44,7 +44,7 @@ class Rules1858Switzerland(Rules1858):
     def _mountain_lay(self, game: Game, state: GameState, coord: str, tile: str) -> Any:
         """The tile's tiles.yaml ``special_lay`` if it may go on ``coord`` (a white hex of
         its terrain cost), else None."""
-        from ferrovia.rules.operating import board
+        from ferrovia.lib18xx.operating import board
 
         td = game.definition.tiles.get(tile)
         special = td.special_lay if td is not None else None
@@ -98,7 +98,7 @@ class Rules1858Switzerland(Rules1858):
         homes = set(game.definition.private(sym).home_hexes)
         if any(t.hex in homes for t in c.tokens):
             return True
-        from ferrovia.rules.operating import routing
+        from ferrovia.lib18xx.operating import routing
 
         broad, metre = routing._reaches(game, state, corp)
         own = game.definition.private(sym).home_gauges
