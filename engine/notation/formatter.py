@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import dataclasses
 from enum import Enum
+from typing import TYPE_CHECKING
 
-from ferrovia.notation import models as m
-from ferrovia.notation.parser import PART_KEYS
+from ferrovia.notation.keys import PART_KEYS
 
-_DEFAULTS: dict[type[m.Part], dict[str, object]] = {}
+if TYPE_CHECKING:  # the models call this module to print themselves: types only, no import
+    from ferrovia.notation import models as m
+
+_DEFAULTS: dict[type, dict[str, object]] = {}
 
 
-def _defaults(cls: type[m.Part]) -> dict[str, object]:
+def _defaults(cls: type) -> dict[str, object]:
     found = _DEFAULTS.get(cls)
     if found is None:
         found = {
@@ -42,12 +45,14 @@ def _value(value: object) -> str:
 def format_part(part: m.Part) -> str:
     """One part in canonical form.
 
+    >>> from ferrovia.notation import models as m
     >>> format_part(m.City(revenue=m.Revenue(flat=20), slots=2))
     'city=revenue:20,slots:2'
     """
     kind = part.KIND
-    if isinstance(part, m.Label):
-        return f"label={part.text}" if part.text else "label"
+    if kind == "label":
+        text = getattr(part, "text", "")
+        return f"label={text}" if text else "label"
     defaults = _defaults(type(part))
     items: list[str] = []
     for spec in PART_KEYS[kind]:

@@ -48,6 +48,7 @@ from pathlib import Path as FsPath
 from typing import Any, NoReturn
 
 from ferrovia.errors import SourcePos
+from ferrovia.notation import keys as _keys
 from ferrovia.notation import models as m
 from ferrovia.notation.errors import NotationError, QuoteStyle
 from lark import Lark, Token, Transformer
@@ -261,100 +262,84 @@ class KeySpec:
     required: bool = False
 
 
-def _k(key: str, read: Reader, *, field: str | None = None, required: bool = False) -> KeySpec:
-    return KeySpec(key, field or key, read, required)
-
-
-_CENTRE = (
-    _k("groups", _names),
-    _k("hide", _flag),
-    _k("visit_cost", _count),
-    _k("route", _enum(m.Route)),
-    _k("format", _text),
-)
-
-#: Keys of every part type, in canonical (formatting) order.
-PART_KEYS: dict[str, tuple[KeySpec, ...]] = {
-    "path": (
-        _k("a", _endpoint, required=True),
-        _k("b", _endpoint, required=True),
-        _k("terminal", _terminal),
-        _k("lanes", _positive),
-        _k("a_lane", _lane),
-        _k("b_lane", _lane),
-        _k("track", _enum(m.Gauge)),
-        _k("ignore", _flag),
-    ),
-    "city": (
-        _k("revenue", _revenue, required=True),
-        _k("slots", _count),
-        *_CENTRE,
-        _k("boom", _flag),
-        _k("outline", _flag),
-        _k("loc", _loc),
-    ),
-    "pass": (
-        _k("revenue", _revenue, required=True),
-        _k("slots", _count),
-        *_CENTRE,
-        _k("boom", _flag),
-        _k("loc", _loc),
-        _k("color", _colour),
-        _k("size", _count),
-    ),
-    "town": (
-        _k("revenue", _revenue, required=True),
-        *_CENTRE,
-        _k("loc", _loc),
-        _k("boom", _flag),
-        _k("style", _enum(m.TownStyle)),
-        _k("to_city", _flag),
-    ),
-    "halt": (
-        _k("symbol", _text),
-        _k("revenue", _revenue),
-        *_CENTRE,
-        _k("loc", _loc),
-    ),
-    "offboard": (
-        _k("revenue", _revenue, required=True),
-        *_CENTRE,
-        _k("rows", _positive),
-    ),
-    "junction": (),
-    "label": (),  # text, not key:value
-    "upgrade": (
-        _k("cost", _count),
-        _k("terrain", _terrains, field="terrains"),
-        _k("size", _count),
-        _k("loc", _loc),
-    ),
-    "border": (
-        _k("edge", _edge, required=True),
-        _k("type", _enum(m.BorderType)),
-        _k("cost", _count),
-        _k("color", _colour),
-    ),
-    "icon": (
-        _k("image", _text, required=True),
-        _k("name", _text),
-        _k("sticky", _flag),
-        _k("blocks_lay", _flag),
-        _k("large", _flag),
-        _k("loc", _loc),
-    ),
-    "stub": (_k("edge", _edge, required=True),),
-    "partition": (
-        _k("a", _vertex, required=True),
-        _k("b", _vertex, required=True),
-        _k("type", _enum(m.PartitionType)),
-        _k("restrict", _enum(m.Restrict)),
-        _k("length", _float),
-    ),
-    "frame": (_k("color", _colour, required=True), _k("color2", _colour)),
-    "stripes": (_k("color", _colour, required=True),),
-    "future_label": (_k("label", _text), _k("color", _colour)),
+_CENTRE_READERS: dict[str, Reader] = {
+    "groups": _names,
+    "hide": _flag,
+    "visit_cost": _count,
+    "route": _enum(m.Route),
+    "format": _text,
 }
+
+#: How each key of each part type (:data:`~ferrovia.notation.keys.PART_KEYS`) is read.
+_READERS: dict[str, dict[str, Reader]] = {
+    "path": {
+        "a": _endpoint,
+        "b": _endpoint,
+        "terminal": _terminal,
+        "lanes": _positive,
+        "a_lane": _lane,
+        "b_lane": _lane,
+        "track": _enum(m.Gauge),
+        "ignore": _flag,
+    },
+    "city": {
+        "revenue": _revenue,
+        "slots": _count,
+        **_CENTRE_READERS,
+        "boom": _flag,
+        "outline": _flag,
+        "loc": _loc,
+    },
+    "pass": {
+        "revenue": _revenue,
+        "slots": _count,
+        **_CENTRE_READERS,
+        "boom": _flag,
+        "loc": _loc,
+        "color": _colour,
+        "size": _count,
+    },
+    "town": {
+        "revenue": _revenue,
+        **_CENTRE_READERS,
+        "loc": _loc,
+        "boom": _flag,
+        "style": _enum(m.TownStyle),
+        "to_city": _flag,
+    },
+    "halt": {"symbol": _text, "revenue": _revenue, **_CENTRE_READERS, "loc": _loc},
+    "offboard": {"revenue": _revenue, **_CENTRE_READERS, "rows": _positive},
+    "junction": {},
+    "label": {},  # text, not key:value
+    "upgrade": {"cost": _count, "terrain": _terrains, "size": _count, "loc": _loc},
+    "border": {"edge": _edge, "type": _enum(m.BorderType), "cost": _count, "color": _colour},
+    "icon": {
+        "image": _text,
+        "name": _text,
+        "sticky": _flag,
+        "blocks_lay": _flag,
+        "large": _flag,
+        "loc": _loc,
+    },
+    "stub": {"edge": _edge},
+    "partition": {
+        "a": _vertex,
+        "b": _vertex,
+        "type": _enum(m.PartitionType),
+        "restrict": _enum(m.Restrict),
+        "length": _float,
+    },
+    "frame": {"color": _colour, "color2": _colour},
+    "stripes": {"color": _colour},
+    "future_label": {"label": _text, "color": _colour},
+}
+
+#: Keys of every part type, in canonical (formatting) order, with their readers.
+PART_KEYS: dict[str, tuple[KeySpec, ...]] = {
+    kind: tuple(KeySpec(k.key, k.field, _READERS[kind][k.key], k.required) for k in keys)
+    for kind, keys in _keys.PART_KEYS.items()
+}
+assert all(set(_READERS[kind]) == {s.key for s in PART_KEYS[kind]} for kind in PART_KEYS)
 
 #: Keys real 18xx.games codes write that its decoder ignores; lenient mode keeps them in
 #: ``part.extra``.  Anything else unknown is an error in both modes.
