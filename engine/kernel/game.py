@@ -301,9 +301,9 @@ class Game:
         return int(self.definition.phase(state.phase).operating_rounds)
 
     def share_value(self, state: GameState, corp: str, percent: int) -> int:
-        from ferrovia.lib18xx import market
+        from ferrovia.lib18xx.stock.shares import share_value
 
-        return market.share_value(self, state, corp, percent)
+        return share_value(self, state, corp, percent)
 
     def private_value(self, sym: str) -> int:
         return int(self.definition.private(sym).face_value)

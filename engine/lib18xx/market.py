@@ -185,14 +185,6 @@ def share_price(game: Game, corp: Corporation) -> int:
     return 0 if pos is None else price_at(game, pos)
 
 
-def share_value(game: Game, state: GameState, corp: str, percent: int) -> int:
-    """Market value of ``percent`` of ``corp`` (18xx.games rounds up per certificate)."""
-    from ferrovia.lib18xx.stock.shares import share_percent
-
-    c = state.corporations[corp]
-    return -(-(share_price(game, c) * percent) // share_percent(c))
-
-
 def cell_key(cell: list[int]) -> str:
     return f"{cell[0]},{cell[1]}"
 

@@ -131,7 +131,7 @@ class DividendStep(Step):
         for tid in corp.trains:
             state.trains[tid].operated = True
         self.rdata["routes"] = []
-        from ferrovia.lib18xx.stock.par import full_capitalization
+        from ferrovia.lib18xx.stock.shares import full_capitalization
 
         if full_capitalization(game):
             self._distribute_full(op, kind, revenue)

@@ -77,6 +77,12 @@ def share_percent(corp: Corporation) -> int:
     return min(s.percent for s in corp.shares)
 
 
+def share_value(game: Game, state: GameState, corp: str, percent: int) -> int:
+    """Market value of ``percent`` of ``corp`` (18xx.games rounds up per certificate)."""
+    c = state.corporations[corp]
+    return -(-(market.share_price(game, c) * percent) // share_percent(c))
+
+
 def presidents_percent(corp: Corporation) -> int:
     pres = next((s for s in corp.shares if s.president), None)
     return pres.percent if pres else 0
@@ -303,8 +309,6 @@ def buy_shares(
         cost = price or 0
     else:
         cost = price if price is not None else bundle_price(game, state, bundle)
-    from ferrovia.lib18xx.stock.par import float_if_ready, full_capitalization
-
     full = full_capitalization(game)
     if cost == 0:
         transfer_shares(game, state, bundle, buyer)
@@ -357,3 +361,25 @@ def check_bundle(state: GameState, share_ids: tuple[str, ...], percent: int) -> 
     if pct > total or pct <= 0:
         raise IllegalAction(f"bundle of {total}% cannot be sold as {pct}%", rule="bundle")
     return Bundle(shares[0].corp, shares, pct)
+
+
+def full_capitalization(game: Game) -> bool:
+    """Whether IPO sales pay the bank and a floating company receives its whole capital
+    (companies.yaml ``capitalization: full``)."""
+    return str(game.definition.companies.capitalization) == "full"
+
+
+def float_if_ready(game: Game, state: GameState, corp: str) -> bool:
+    """A fully capitalised company floats once its float percentage has left the IPO; it then
+    receives par x its number of shares from the bank (18xx.games ``float_corporation``)."""
+    c = state.corporations[corp]
+    if c.floated or c.par_price is None:
+        return False
+    if percent_of(c, corp) > 100 - c.float_percent:
+        return False
+    c.floated = True
+    state.log.append(f"{corp} floats")
+    if full_capitalization(game):
+        total = 100 // min(s.percent for s in c.shares)
+        transfer(state, BANK, corp, c.par_price * total, f"{corp} capital")
+    return True
