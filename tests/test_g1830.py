@@ -401,7 +401,8 @@ def _at_its_limit(cash: int) -> tuple[Game, GameState, Any]:
     """Phase 6, the Ds next in the depot; B&O at its limit of two trains (a 5 and a 6) with
     ``cash``, C&O owning a 4; an operating round begun, its buy-train step returned."""
     from ferrovia.kernel.rounds import OperatingRound
-    from ferrovia.lib18xx.operating.trains import BuyTrainStep, remove_from_play
+    from ferrovia.lib18xx.operating.common import remove_from_play
+    from ferrovia.lib18xx.operating.trains import BuyTrainStep
 
     game, state = table()
     floated(game, state, "B&O", "1")

@@ -23,7 +23,7 @@ from ferrovia.kernel.actions import (
 from ferrovia.kernel.game import Game
 from ferrovia.kernel.rounds import StockRound
 from ferrovia.kernel.state import POOL, GameState
-from ferrovia.lib18xx.operating import board, trains
+from ferrovia.lib18xx.operating import board, common
 from ferrovia.paths import gamedata_root
 
 from tests.test_operating_steps import (
@@ -175,7 +175,7 @@ def test_bank_pool_sells_the_first_discarded_of_two_alike_trains(game: Game) -> 
     state.phase = "3"
     for tid in ("4H-4", "4H-2"):  # one company discards 4H-4, then another 4H-2
         state.depot.remove(tid)
-        trains.to_pool(state, tid)
+        common.to_pool(state, tid)
     start_or(game, state)
     apply(game, state, [corp_pass("MZA"), corp_pass("MZA")])  # track, token
     pool_offers = {

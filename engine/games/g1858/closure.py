@@ -21,7 +21,7 @@ from ferrovia.kernel.ledger import transfer
 from ferrovia.kernel.state import BANK, POOL, GameState
 from ferrovia.kernel.step import Step
 from ferrovia.lib18xx import market
-from ferrovia.lib18xx.operating import common, phases, routing, trains
+from ferrovia.lib18xx.operating import common, phases, routing
 
 if TYPE_CHECKING:
     from ferrovia.kernel.game import Game
@@ -99,7 +99,7 @@ def close_corporation(game: Game, state: GameState, sym: str) -> None:
     if corp.cash:
         transfer(state, sym, BANK, corp.cash, f"{sym} closes")
     for tid in list(corp.trains):
-        trains.remove_from_play(state, tid)
+        common.remove_from_play(state, tid)
     for priv in list(corp.companies):
         state.privates[priv].owner = BANK  # closes without compensation
         corp.companies.remove(priv)

@@ -16,10 +16,6 @@ if TYPE_CHECKING:
 # -- entities -----------------------------------------------------------------------------------
 
 
-def is_corporation(state: GameState, ref: str) -> bool:
-    return ref in state.corporations
-
-
 def operating_company(state: GameState, ref: str) -> bool:
     """A started public company (one that closed is replaced by an unstarted one)."""
     c = state.corporations.get(ref)
@@ -186,3 +182,35 @@ def has_cars(game: Game) -> bool:
     """Whether the game has any car (the buy-trains step then stays open to a company without
     one even at its train limit, as 18xx.games has it)."""
     return any(t.car is not None for t in game.definition.trains)
+
+
+# -- trains changing hands ---------------------------------------------------------------------
+
+
+def remove_from_play(state: GameState, tid: str) -> None:
+    """A train leaves the game (rusted, or a wounded train discarded)."""
+    t = state.trains[tid]
+    for holder in [c.trains for c in state.corporations.values()] + [
+        p.trains for p in state.privates.values()
+    ]:
+        if tid in holder:
+            holder.remove(tid)
+    if tid in state.depot:
+        state.depot.remove(tid)
+    t.rusted = True
+    t.owner = ""
+
+
+def to_pool(state: GameState, tid: str) -> None:
+    for holder in [c.trains for c in state.corporations.values()] + [
+        p.trains for p in state.privates.values()
+    ]:
+        if tid in holder:
+            holder.remove(tid)
+    state.trains[tid].owner = POOL
+    state.trains[tid].operated = False
+    # the pool offers its cards in the order they arrived (18xx.games' discarded list)
+    order = state.data.setdefault("pool_order", [])
+    if tid in order:
+        order.remove(tid)
+    order.append(tid)

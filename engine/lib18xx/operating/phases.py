@@ -135,11 +135,9 @@ def apply_wound_and_rust(game: Game, state: GameState, bought_type: str) -> None
 
 
 def _rust(state: GameState, tids: Iterable[str]) -> None:
-    from ferrovia.lib18xx.operating.trains import remove_from_play
-
     tids = list(tids)
     for tid in tids:
-        remove_from_play(state, tid)
+        common.remove_from_play(state, tid)
     if tids:
         state.log.append(f"-- Event: {', '.join(tids)} rust --")
 

@@ -232,35 +232,6 @@ def restock_unlimited(game: Game, state: GameState, bought: str, at: int) -> Non
     state.depot.insert(at, tid)
 
 
-def remove_from_play(state: GameState, tid: str) -> None:
-    """A train leaves the game (rusted, or a wounded train discarded)."""
-    t = state.trains[tid]
-    for holder in [c.trains for c in state.corporations.values()] + [
-        p.trains for p in state.privates.values()
-    ]:
-        if tid in holder:
-            holder.remove(tid)
-    if tid in state.depot:
-        state.depot.remove(tid)
-    t.rusted = True
-    t.owner = ""
-
-
-def to_pool(state: GameState, tid: str) -> None:
-    for holder in [c.trains for c in state.corporations.values()] + [
-        p.trains for p in state.privates.values()
-    ]:
-        if tid in holder:
-            holder.remove(tid)
-    state.trains[tid].owner = POOL
-    state.trains[tid].operated = False
-    # the pool offers its cards in the order they arrived (18xx.games' discarded list)
-    order = state.data.setdefault("pool_order", [])
-    if tid in order:
-        order.remove(tid)
-    order.append(tid)
-
-
 class DiscardTrainStep(Step):
     """Companies over their (new, lower) train limit discard to the bank pool, in order."""
 
@@ -293,9 +264,9 @@ class DiscardTrainStep(Step):
             )
         t = self.state.trains[action.train]
         if t.obsolete:
-            remove_from_play(self.state, action.train)  # wounded trains leave the game
+            common.remove_from_play(self.state, action.train)  # wounded trains leave the game
         else:
-            to_pool(self.state, action.train)
+            common.to_pool(self.state, action.train)
         self.log(f"{corp.sym} discards {t.name}")
 
     def legal_actions(self, entity: str) -> list[Action]:
@@ -563,7 +534,7 @@ class BuyTrainStep(Step):
                 "wounded trains",
                 f"{action.train} is not a wounded train of {action.entity}",
             )
-        remove_from_play(self.state, action.train)
+        common.remove_from_play(self.state, action.train)
         self.log(f"{action.entity} discards wounded {action.train}")
 
     def process_buy_company(self, action: Action) -> None:
@@ -635,7 +606,7 @@ class BuyTrainStep(Step):
             if action.exchange is not None:
                 if price > corp.cash:
                     raise self.illegal(action, "trade-in", f"{op} has {corp.cash}, needs {price}")
-                to_pool(state, action.exchange)
+                common.to_pool(state, action.exchange)
                 self.log(f"{op} trades in {action.exchange}")
             if price > corp.cash:
                 if not trainless:
