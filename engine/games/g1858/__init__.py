@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ferrovia.games.g1858.stations import start_cities
 from ferrovia.kernel.hooks import Rules
 from ferrovia.kernel.rounds import OperatingRound, Round, StockRound
 from ferrovia.kernel.state import BANK, GameState
@@ -239,7 +240,7 @@ class Rules1858(Rules):
             return 0
         from ferrovia.lib18xx import board
 
-        tile = board.tile_def(game, state.hexes[coord].tile, coord)
+        tile = board.tile_of(game, state.hexes[coord].tile, coord)
         color = board.tile_color(game, state.hexes[coord].tile)
         if color == "white":
             return 0
@@ -410,10 +411,3 @@ class Rules1858(Rules):
 
 
 RULES = Rules1858()
-
-
-def start_cities(game: Game, sym: str) -> set[str]:
-    """privates.yaml ``start_cities``: the hexes where a company started with the private may
-    put its home station, on a space still reserved for it (by hex: an upgrade that merges a
-    hex's cities moves the reservation to another city number)."""
-    return {c.hex for c in game.definition.private(sym).start_cities}

@@ -22,7 +22,8 @@ from ferrovia.kernel.actions import Action, Pass, RemoveHexToken
 from ferrovia.kernel.ledger import transfer
 from ferrovia.kernel.state import BANK, GameState
 from ferrovia.kernel.step import Step
-from ferrovia.lib18xx.operating import board, common, routing
+from ferrovia.lib18xx import board
+from ferrovia.lib18xx.operating import common, routing
 from ferrovia.notation.models import Gauge
 
 if TYPE_CHECKING:

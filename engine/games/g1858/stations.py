@@ -1,4 +1,5 @@
-"""1858's station cost [§9.4]: by provinces, not by the printed price.
+"""1858's stations: where a private's company may put its home (``start_cities``), and the
+cost of a new station [§9.4], by provinces, not by the printed price.
 
 A new station marker costs market.yaml ``stations.per_border`` for each provincial boundary
 between it and the company's nearest existing marker (irrespective of track), but at least
@@ -18,7 +19,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ferrovia.kernel.state import GameState
-from ferrovia.lib18xx.operating import board
+from ferrovia.lib18xx import board
 
 if TYPE_CHECKING:
     from ferrovia.kernel.game import Game
@@ -51,3 +52,10 @@ def province_station_cost(game: Game, state: GameState, corp: str, coord: str) -
             continue
         distances.append(0 if src == target else int(stations.borders_between[src][target]))
     return station_cost(distances, per_boundary=stations.per_border, minimum=stations.minimum)
+
+
+def start_cities(game: Game, sym: str) -> set[str]:
+    """privates.yaml ``start_cities``: the hexes where a company started with the private may
+    put its home station, on a space still reserved for it (by hex: an upgrade that merges a
+    hex's cities moves the reservation to another city number)."""
+    return {c.hex for c in game.definition.private(sym).start_cities}

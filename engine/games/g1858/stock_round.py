@@ -188,7 +188,7 @@ def claim_token(step: Step, corp: Corporation, sym: str) -> None:
 def reserved_cities(step: Step, corp: str, sym: str) -> list[tuple[str, int]]:
     """The private's start cities (privates.yaml) still reserved for it, where ``corp`` may
     put its home station."""
-    from ferrovia.games.g1858 import start_cities
+    from ferrovia.games.g1858.stations import start_cities
 
     starts = start_cities(step.game, sym)
     out = []

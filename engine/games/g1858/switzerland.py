@@ -44,7 +44,7 @@ class Rules1858Switzerland(Rules1858):
     def _mountain_lay(self, game: Game, state: GameState, coord: str, tile: str) -> Any:
         """The tile's tiles.yaml ``special_lay`` if it may go on ``coord`` (a white hex of
         its terrain cost), else None."""
-        from ferrovia.lib18xx.operating import board
+        from ferrovia.lib18xx import board
 
         td = game.definition.tiles.get(tile)
         special = td.special_lay if td is not None else None
