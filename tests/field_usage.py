@@ -156,7 +156,8 @@ def exercise(games: tuple[tuple[str, int, int, int, tuple[str, ...]], ...] = GAM
     from ferrovia.render.manifest_svg import render_manifest
     from ferrovia.render.map_svg import render_map
     from ferrovia.render.source import board_from_definition
-    from ferrovia.render.state_svg import render_state_file
+    from ferrovia.render.state_svg import render_state
+    from ferrovia.render.timeline import build_timeline
 
     with tempfile.TemporaryDirectory() as tmp:
         for name, players, seed, most, options in games:
@@ -166,4 +167,6 @@ def exercise(games: tuple[tuple[str, int, int, int, tuple[str, ...]], ...] = GAM
             board = board_from_definition(load_game(gamedata_root() / name))
             render_map(board)
             render_manifest(board)
-            render_state_file(board, log, None, game_dir=gamedata_root() / name)
+            timeline = build_timeline(board, log, game_dir=gamedata_root() / name)
+            frame = timeline.frame_at(None)
+            render_state(board, frame.map_state, frame.view)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ferrovia.render.map_svg import LaidTile, MapState, render_map_body
@@ -310,10 +309,20 @@ def _t(x: float, y: float, text: str, size: float = 22, **extra: str | float | N
 
 
 def panel_svg(view: StateView, x0: float, y0: float, width: float = PANEL_WIDTH) -> str:
-    """The side panel: heading, bank and phase, market, companies, players."""
+    """The side panel: heading, bank and phase, market, companies, players, privates; each
+    section drawn below the one before (each returns its parts and the height it reached)."""
     parts: list[str] = []
-    y = y0 + 34
-    parts.append(_t(x0, y, view.heading or "Game state", 30, font_weight="bold", class_="heading"))
+    y = y0
+    for section in (_heading, _market, _companies, _players, _privates):
+        drawn, y = section(view, x0, y, width)
+        parts.extend(drawn)
+    return el("g", {"class": "panel", "font_family": FONT}, parts)
+
+
+def _heading(view: StateView, x0: float, y: float, width: float) -> tuple[list[str], float]:
+    """Heading, bank and phase, round, trains for sale, a note."""
+    y += 34
+    parts = [_t(x0, y, view.heading or "Game state", 30, font_weight="bold", class_="heading")]
     y += 38
     bank = (
         f"Bank {money(view.bank, view.currency)}" if view.bank is not None else "Bank: not tracked"
@@ -329,53 +338,47 @@ def panel_svg(view: StateView, x0: float, y0: float, width: float = PANEL_WIDTH)
     if view.note:
         y += 30
         parts.append(_t(x0, y, view.note, 18, fill="#a00", class_="note"))
-    # market: one box per occupied price, companies stacked in arrival order
+    return parts, y
+
+
+def _market(view: StateView, x0: float, y: float, width: float) -> tuple[list[str], float]:
+    """One box per occupied price, companies stacked in arrival order."""
     y += 44
-    parts.append(
-        _t(x0, y, "Stock market (stack order: first arrived on top)", 22, font_weight="bold")
-    )
+    title = _t(x0, y, "Stock market (stack order: first arrived on top)", 22, font_weight="bold")
     y += 14
     cell_w = 96.0
     x = x0
     tallest = 0
-    market_parts: list[str] = []
+    boxes: list[str] = []
     for cell in view.market:
         if x + cell_w > x0 + width:
             x = x0
             y += 30 + 30 * tallest
             tallest = 0
-        market_parts.append(
-            el(
-                "rect",
-                {
-                    "x": x,
-                    "y": y,
-                    "width": cell_w - 6,
-                    "height": 28,
-                    "fill": "#eee",
-                    "stroke": "#999",
-                },
-            )
-        )
-        market_parts.append(_t(x + 8, y + 21, money(cell.price, view.currency), 18))
+        box: dict[str, str | float] = {
+            "x": x,
+            "y": y,
+            "width": cell_w - 6,
+            "height": 28,
+            "fill": "#eee",
+            "stroke": "#999",
+        }
+        boxes.append(el("rect", box))
+        boxes.append(_t(x + 8, y + 21, money(cell.price, view.currency), 18))
         for k, sym in enumerate(cell.companies):
             fill, text = view.colors.get(sym, ("#666666", "white"))
             cy = y + 30 + 30 * k
-            market_parts.append(
-                el(
-                    "rect",
-                    {
-                        "x": x,
-                        "y": cy,
-                        "width": cell_w - 6,
-                        "height": 28,
-                        "rx": 12,
-                        "fill": colour(fill),
-                        "stroke": "black",
-                    },
-                )
-            )
-            market_parts.append(
+            marker: dict[str, str | float] = {
+                "x": x,
+                "y": cy,
+                "width": cell_w - 6,
+                "height": 28,
+                "rx": 12,
+                "fill": colour(fill),
+                "stroke": "black",
+            }
+            boxes.append(el("rect", marker))
+            boxes.append(
                 _t(
                     x + (cell_w - 6) / 2,
                     cy + 20,
@@ -388,10 +391,13 @@ def panel_svg(view: StateView, x0: float, y0: float, width: float = PANEL_WIDTH)
             )
         tallest = max(tallest, len(cell.companies))
         x += cell_w
-    parts.append(el("g", {"class": "market"}, market_parts))
     y += 30 + 30 * tallest + 30
-    # companies
-    parts.append(_t(x0, y, "Companies", 22, font_weight="bold"))
+    return [title, el("g", {"class": "market"}, boxes)], y
+
+
+def _companies(view: StateView, x0: float, y: float, width: float) -> tuple[list[str], float]:
+    """A row per started company: treasury, price, trains, stations left, holders."""
+    title = _t(x0, y, "Companies", 22, font_weight="bold")
     y += 10
     rows: list[str] = []
     for c in view.companies:
@@ -437,36 +443,44 @@ def panel_svg(view: StateView, x0: float, y0: float, width: float = PANEL_WIDTH)
         rows.append(
             _t(x0 + 80, y - 2, f"director {c.director or '–'}; shares: {holders}", 16, fill="#333")
         )
-    parts.append(el("g", {"class": "companies"}, rows))
+    return [title, el("g", {"class": "companies"}, rows)], y
+
+
+def _players(view: StateView, x0: float, y: float, width: float) -> tuple[list[str], float]:
+    """Each player's cash (and priority) with their certificates."""
     y += 46
-    parts.append(_t(x0, y, "Players", 22, font_weight="bold"))
-    prow: list[str] = []
+    title = _t(x0, y, "Players", 22, font_weight="bold")
+    rows: list[str] = []
     for p in view.players:
         y += 32
         mark = " (priority)" if p.priority else ""
-        prow.append(
+        rows.append(
             _t(x0, y, f"{p.name}{mark}: {money(p.cash, view.currency)}", 20, font_weight="bold")
         )
         certs = ", ".join(p.certificates) or "no certificates"
         y += 24
-        prow.append(_t(x0 + 20, y, certs, 16, fill="#333"))
-    parts.append(el("g", {"class": "players"}, prow))
-    if view.privates:
-        y += 44
-        parts.append(_t(x0, y, "Private railways", 22, font_weight="bold"))
-        text = ", ".join(f"{sym}: {owner}" for sym, owner in view.privates)
-        # wrap by width
-        line = ""
-        for word in text.split(" "):
-            if len(line) + len(word) > 90:
-                y += 24
-                parts.append(_t(x0, y, line, 16))
-                line = ""
-            line = f"{line} {word}".strip()
-        if line:
+        rows.append(_t(x0 + 20, y, certs, 16, fill="#333"))
+    return [title, el("g", {"class": "players"}, rows)], y
+
+
+def _privates(view: StateView, x0: float, y: float, width: float) -> tuple[list[str], float]:
+    """Who owns each private railway, wrapped to the panel's width."""
+    if not view.privates:
+        return [], y
+    y += 44
+    parts = [_t(x0, y, "Private railways", 22, font_weight="bold")]
+    text = ", ".join(f"{sym}: {owner}" for sym, owner in view.privates)
+    line = ""
+    for word in text.split(" "):
+        if len(line) + len(word) > 90:
             y += 24
             parts.append(_t(x0, y, line, 16))
-    return el("g", {"class": "panel", "font_family": FONT}, parts)
+            line = ""
+        line = f"{line} {word}".strip()
+    if line:
+        y += 24
+        parts.append(_t(x0, y, line, 16))
+    return parts, y
 
 
 def render_state(
@@ -497,19 +511,3 @@ def render_state(
         ],
         title=view.heading or f"{board.title} game state",
     )
-
-
-def render_state_file(
-    board: BoardSource,
-    game: Path,
-    at: int | None,
-    *,
-    scale: float = 0.5,
-    game_dir: Path | None = None,
-) -> str:
-    """Replay ``game`` up to action id ``at`` (default: the end) and draw it."""
-    from ferrovia.render.timeline import build_timeline
-
-    timeline = build_timeline(board, game, game_dir=game_dir, upto=at)
-    frame = timeline.frame_at(at)
-    return render_state(board, frame.map_state, frame.view, scale=scale)
