@@ -248,7 +248,7 @@ def test_wounded_rules(make: Callable[..., Game]) -> None:
         assert routing.route_rules(game).wounded_divisor == divisor
         state = new_state(game)
         float_company(game, state, "MZA", price=100, cash=0, holders={"1": 4}, home=("H11", 1))
-        from ferrovia.lib18xx.operating import board
+        from ferrovia.lib18xx import board
 
         board.lay(game, state, "G10", "58-0", 3)
         board.lay(game, state, "G8", "57-0", 0)

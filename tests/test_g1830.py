@@ -253,7 +253,8 @@ def test_a_home_station_goes_where_an_upgrade_moved_its_reservation() -> None:
     reserved city (printed index 0, track to edge 3) is index 1 on the 54, so NYNH's home
     station is there and its network runs north (F18, F20), not to G17."""
     from ferrovia.kernel.rounds import OperatingRound
-    from ferrovia.lib18xx.operating import board, routing
+    from ferrovia.lib18xx import board
+    from ferrovia.lib18xx.operating import routing
 
     game, state = table()
     floated(game, state, "NYNH", "1")

@@ -242,7 +242,8 @@ def test_the_edges_of_a_laid_hex_are_those_of_the_whole_reach_along_a_real_game(
     as the lay check asks them (the walk stopped early) and from the whole reach."""
     from ferrovia.board import tiles
     from ferrovia.kernel.actions import LayTile, action_from_json
-    from ferrovia.lib18xx.operating import board, routing
+    from ferrovia.lib18xx import board
+    from ferrovia.lib18xx.operating import routing
     from ferrovia.play.replay import filter_actions, game_for, load_export
 
     data = load_export(shared_path("fixtures", "18xx.games", "1858", "219682.json"))

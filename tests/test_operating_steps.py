@@ -31,8 +31,8 @@ from ferrovia.kernel.actions import (
 from ferrovia.kernel.game import Game
 from ferrovia.kernel.rounds import OperatingRound
 from ferrovia.kernel.state import POOL, GameState
-from ferrovia.lib18xx import market
-from ferrovia.lib18xx.operating import board, phases, routing
+from ferrovia.lib18xx import board, market
+from ferrovia.lib18xx.operating import phases, routing
 from ferrovia.lib18xx.stock.shares import move_share, set_par
 from ferrovia.paths import gamedata_root
 from ferrovia.schemas.trains import CompanySales

@@ -106,7 +106,7 @@ def test_an_unlimited_tile_laid_adds_the_instance_above_the_highest(
 ) -> None:
     """board.take_tile finds the map's instances of a kind with one regex pass: the instance
     it adds is, on every lay of two games, the one a look at every hex's tile gives."""
-    from ferrovia.lib18xx.operating import board
+    from ferrovia.lib18xx import board
 
     take = board.take_tile
     checked = 0

@@ -15,7 +15,8 @@ from ferrovia.errors import IllegalAction
 from ferrovia.kernel.actions import Action, LayTile, Pass
 from ferrovia.kernel.game import Game
 from ferrovia.kernel.state import GameState
-from ferrovia.lib18xx.operating import board, common, routing, track
+from ferrovia.lib18xx import board
+from ferrovia.lib18xx.operating import common, routing, track
 from ferrovia.play.selfplay import play
 
 

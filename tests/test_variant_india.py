@@ -281,7 +281,7 @@ def test_an_upgrade_reached_only_through_a_full_city_adds_no_track_to_a_route() 
     from ferrovia.games import get_rules
     from ferrovia.kernel.actions import LayTile
     from ferrovia.kernel.game import Game
-    from ferrovia.lib18xx.operating import board
+    from ferrovia.lib18xx import board
     from test_operating_steps import float_company, new_state, start_or
 
     game = Game(load_game(GAME), get_rules("1858_india"), 4)
@@ -380,7 +380,8 @@ def test_a_private_railway_starts_from_the_city_its_reservation_moved_to() -> No
     from ferrovia.data.definition import load_game
     from ferrovia.games import get_rules
     from ferrovia.kernel.game import Game
-    from ferrovia.lib18xx.operating import board, routing
+    from ferrovia.lib18xx import board
+    from ferrovia.lib18xx.operating import routing
     from test_operating_steps import new_state
 
     game = Game(load_game(GAME), get_rules("1858_india"), 4)

@@ -23,7 +23,8 @@ from ferrovia.kernel.actions import (
 from ferrovia.kernel.game import Game
 from ferrovia.kernel.rounds import StockRound
 from ferrovia.kernel.state import POOL, GameState
-from ferrovia.lib18xx.operating import board, common
+from ferrovia.lib18xx import board
+from ferrovia.lib18xx.operating import common
 from ferrovia.paths import gamedata_root
 
 from tests.test_operating_steps import (

@@ -20,7 +20,8 @@ from ferrovia.board.graph import (
 from ferrovia.board.graph import reached_edges as walk_reached_edges
 from ferrovia.kernel import state as state_module
 from ferrovia.kernel.state import GameState
-from ferrovia.lib18xx.operating import board, common
+from ferrovia.lib18xx import board
+from ferrovia.lib18xx.operating import common
 from ferrovia.notation.models import Border, BorderType, Tile
 from ferrovia.routes.value import (
     RouteRules,

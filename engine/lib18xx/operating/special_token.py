@@ -9,9 +9,7 @@ from typing import Any
 
 from ferrovia.kernel.actions import Action, Pass, PlaceToken
 from ferrovia.kernel.step import Step
-from ferrovia.lib18xx import abilities
-from ferrovia.lib18xx import board as core_board
-from ferrovia.lib18xx.operating import board
+from ferrovia.lib18xx import abilities, board
 
 
 class SpecialTokenStep(Step):
@@ -48,7 +46,7 @@ class SpecialTokenStep(Step):
             raise self.illegal(action, "private ability", f"{sym}'s station goes on {where}")
         if any(corp in slots for slots in self.state.hexes[coord].tokens):
             raise self.illegal(action, "private ability", f"{corp} already has a station there")
-        core_board.place_token(self.state, corp, coord, city, 0, f"{sym} station")
+        board.place_token(self.state, corp, coord, city, 0, f"{sym} station")
         self.rdata["tokened"] = True  # the company's station of the turn
         self.rdata["teleported"] = None
         self.log(f"{corp} ({sym}) places a token on {coord}")
@@ -62,7 +60,7 @@ class SpecialTokenStep(Step):
         corp = self.state.privates[entity].owner
         for coord in self._hexes(entity):
             for city in range(len(self.state.hexes[coord].tokens)):
-                if core_board.tokenable(self.state, coord, city, corp):
+                if board.tokenable(self.state, coord, city, corp):
                     ref = board.city_id(self.game, self.state, coord, city)
                     out.append(PlaceToken(entity=entity, entity_type="company", city=ref))
         return out

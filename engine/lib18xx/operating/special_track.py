@@ -15,8 +15,7 @@ from typing import Any
 
 from ferrovia.errors import IllegalAction
 from ferrovia.kernel.actions import Action, LayTile
-from ferrovia.lib18xx import abilities
-from ferrovia.lib18xx.operating import board
+from ferrovia.lib18xx import abilities, board
 from ferrovia.lib18xx.operating.track import TrackStep
 
 

@@ -10,7 +10,8 @@ from ferrovia.kernel.actions import Action, Pass, PlaceToken
 from ferrovia.kernel.ledger import transfer
 from ferrovia.kernel.state import BANK
 from ferrovia.kernel.step import Step
-from ferrovia.lib18xx.operating import board, common, routing
+from ferrovia.lib18xx import board
+from ferrovia.lib18xx.operating import common, routing
 
 if TYPE_CHECKING:
     pass

@@ -32,8 +32,8 @@ from ferrovia.kernel.hooks import Rules
 from ferrovia.kernel.ledger import transfer
 from ferrovia.kernel.state import BANK
 from ferrovia.kernel.step import Step
-from ferrovia.lib18xx import abilities
-from ferrovia.lib18xx.operating import board, common, routing, upgrading
+from ferrovia.lib18xx import abilities, board
+from ferrovia.lib18xx.operating import common, routing, upgrading
 
 if TYPE_CHECKING:  # the definition holds records of them (ferrovia.data.records)
     from ferrovia.schemas.tiles import TerrainRules, TileLay

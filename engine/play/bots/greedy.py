@@ -47,8 +47,8 @@ from ferrovia.kernel.actions import (
     SellShares,
 )
 from ferrovia.kernel.state import DEPOT, POOL, GameState
-from ferrovia.lib18xx import market
-from ferrovia.lib18xx.operating import board, common
+from ferrovia.lib18xx import board, market
+from ferrovia.lib18xx.operating import common
 from ferrovia.lib18xx.stock import shares as sh
 from ferrovia.play.bots.base import Bot, Turn
 
