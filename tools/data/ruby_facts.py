@@ -8,12 +8,14 @@ maps), and returns plain Python data. No Ruby is executed.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-MIRROR = Path("/work/.mirror/tobymao+18xx/repo")
+# A git clone (bare or not) of tobymao/18xx: $FERROVIA_18XX_REPO, else ../18xx beside this checkout
+MIRROR = Path(os.environ.get("FERROVIA_18XX_REPO") or Path(__file__).resolve().parents[3] / "18xx")
 MAP_RB = "lib/engine/game/g_1858/map.rb"
 TILES_RB = "lib/engine/game/g_1858/tiles.rb"
 CONFIG_TILE_RB = "lib/engine/config/tile.rb"
