@@ -105,10 +105,6 @@ def any_gauge_fits(old: Gauge, new: Gauge) -> bool:
 
 
 # ----------------------------------------------------------------------------- rotation
-def rotate_edge(edge: int, r: int) -> int:
-    return (edge + r) % 6
-
-
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 

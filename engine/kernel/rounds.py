@@ -212,14 +212,6 @@ class Round:
     def passed(self, ref: str) -> bool:
         return ref in self.rs.passed
 
-    def pass_entity(self, ref: str) -> None:
-        if ref not in self.rs.passed:
-            self.rs.passed.append(ref)
-
-    def unpass_entity(self, ref: str) -> None:
-        if ref in self.rs.passed:
-            self.rs.passed.remove(ref)
-
 
 class StockRound(Round):
     KIND = "stock"

@@ -71,11 +71,6 @@ def build_grid(definition: Any) -> Grid:
     return (tuple(Cell(p, "p" if p in pars else "") for p in sm.spaces),)
 
 
-def is_grid(game: Game) -> bool:
-    """Whether the market is 2-D (prices move up and down as well as left and right)."""
-    return bool(game.definition.market.stock_market.shape == "grid")
-
-
 def cell(game: Game, pos: list[int] | tuple[int, int]) -> Cell | None:
     row, col = pos
     grid = game.market_grid

@@ -19,7 +19,7 @@ import tempfile
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -589,7 +589,3 @@ def text_comparison(rows: Iterable[dict[str, Any]]) -> str:
             f"{r['difference']:+.3g} [{r['ci95'][0]:+.3g}, {r['ci95'][1]:+.3g}]  {r['verdict']}"
         )
     return "\n".join(lines)
-
-
-def spec_json(spec: GameSpec) -> dict[str, Any]:
-    return asdict(spec)

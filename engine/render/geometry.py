@@ -63,11 +63,6 @@ def edge_point(edge: float, distance: float = EDGE_DISTANCE) -> Point:
     return (_r(-math.sin(theta) * distance), _r(math.cos(theta) * distance))
 
 
-def edge_angle(edge: float) -> float:
-    """Direction (degrees, SVG convention) from the centre towards ``edge``."""
-    return (90.0 + edge * 60.0) % 360.0
-
-
 def corners(scale: float = 1.0) -> list[Point]:
     """The six corners of a flat hex, starting at the right-hand corner, clockwise."""
     return [

@@ -40,7 +40,6 @@ class Rules1830(Rules):
             "buy_company_end",
         ),
     }
-    GAME_END_CHECK: ClassVar[dict[str, str]] = {"bankrupt": "immediate", "bank": "full_or"}
     CROWDED_IN_OPERATING_ORDER = False
 
     def steps(self) -> tuple[type[Step], ...]:

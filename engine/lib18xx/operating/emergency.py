@@ -9,8 +9,8 @@ and bankruptcy (18xx.games ``step/buy_train.rb`` with ``emergency_money.rb``, an
   room, a president's certificate only to someone who can take it over).
 - If even that cannot pay for a train the company declares ``bankrupt``: its president sells
   every share they can (largest bundle first, company by company in operating order), their
-  remaining cash goes to the bank, and they are bankrupt (which ends the game when
-  ``GAME_END_CHECK`` names ``bankrupt``).
+  remaining cash goes to the bank, and they are bankrupt (which ends the game where the
+  title's ``game_end_check`` hook says a bankruptcy does).
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ def remove_reservations(state: GameState, sym: str) -> None:
             res[res.index(sym)] = None
             slots = len(h.tokens[city]) if city < len(h.tokens) else 1
             if len(res) > slots:
-                res[:] = [r for r in res if r is not None] + [None] * 0
+                res[:] = [r for r in res if r is not None]
                 while len(res) < slots:
                     res.append(None)
 

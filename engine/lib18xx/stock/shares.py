@@ -337,17 +337,6 @@ def set_par(game: Game, state: GameState, corp: Corporation, col: int, row: int 
     state.market.setdefault(market.cell_key(corp.market), []).append(corp.sym)
 
 
-def _move(state: GameState, corp: Corporation, cell: list[int]) -> None:
-    assert corp.market is not None
-    old = market.cell_key(corp.market)
-    if old in state.market and corp.sym in state.market[old]:
-        state.market[old].remove(corp.sym)
-        if not state.market[old]:
-            del state.market[old]
-    corp.market = cell
-    state.market.setdefault(market.cell_key(cell), []).append(corp.sym)
-
-
 def check_bundle(state: GameState, share_ids: tuple[str, ...], percent: int) -> Bundle:
     if not share_ids:
         raise IllegalAction("no certificates named", rule="shares")
