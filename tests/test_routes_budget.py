@@ -13,7 +13,7 @@ from typing import Any
 
 from conftest import shared_path
 from ferrovia.routes import search as rs
-from ferrovia.routes.search import BestRoutes, best_routes
+from ferrovia.routes.search import BestRoutes, best_routes, cache
 from ferrovia.routes.value import route_revenue
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -23,8 +23,8 @@ from tests.test_routes_search import TRAINS, scenarios
 
 
 def _cold() -> None:
-    for cache in (rs._RECENT, rs._MAPS, rs._LINK_SETS):
-        cache.clear()
+    for kept in (cache._RECENT, cache._MAPS, cache._LINK_SETS):
+        kept.clear()
 
 
 def _run(found: BestRoutes) -> tuple[Any, ...]:
@@ -87,7 +87,7 @@ def test_a_budgeted_search_finds_the_same_run_whatever_ran_before(  # type: igno
     best_routes(g, trains, **kw)
     best_routes(g, [*other, *trains], **kw, budget=other_budget)
     best_routes(g, trains, **kw, budget=other_budget)
-    rs._RECENT.clear()  # (a repeat would not search at all)
+    cache._RECENT.clear()  # (a repeat would not search at all)
     warm = best_routes(g, trains, **kw, budget=budget)
     assert _run(warm) == _run(cold)
     assert best_routes(g, trains, **kw, budget=budget) is warm  # remembered by its inputs
@@ -125,7 +125,7 @@ def test_a_real_slow_search_stops_at_the_same_run_cold_and_warm() -> None:
         best_routes(graph, trains[:1], **kw)
         best_routes(graph, trains, **kw)
         best_routes(graph, trains, **kw, budget=budget // 3)
-        rs._RECENT.clear()
+        cache._RECENT.clear()
         assert _run(best_routes(graph, trains, **kw, budget=budget)) == _run(cold)
     _cold()
     assert best_routes(graph, trains, **kw, budget=10**9).exact  # enough: exact

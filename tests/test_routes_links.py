@@ -15,25 +15,22 @@ from collections import Counter
 from ferrovia.board.graph import TrackGraph, build_graph
 from ferrovia.notation import parse
 from ferrovia.routes import search as rs
-from ferrovia.routes.search import (
-    _Candidate,
-    _chain_set,
+from ferrovia.routes.search import best_routes, cache, combine, csp, nogoods, sequences
+from ferrovia.routes.search.chains import _chain_set
+from ferrovia.routes.search.clashes import _clash_sets, _clashing, _columns
+from ferrovia.routes.search.combine import _combine
+from ferrovia.routes.search.csp import (
     _choose,
     _choose_route,
-    _clash_sets,
-    _clashing,
-    _columns,
-    _combine,
-    _Enumerator,
     _fit_beside,
-    _LinkEnumerator,
-    _Nogoods,
-    _Option,
     _propagate,
     _propagate_one,
     _solve,
-    best_routes,
 )
+from ferrovia.routes.search.enumerator import _Enumerator
+from ferrovia.routes.search.nogoods import _Nogoods
+from ferrovia.routes.search.records import _Candidate, _Option
+from ferrovia.routes.search.sequences import _LinkEnumerator
 from ferrovia.routes.value import DEFAULT_ROUTE_RULES, TrainSpec
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
@@ -336,16 +333,16 @@ def test_searches_sharing_an_earlier_searchs_work_find_what_a_fresh_one_finds(  
     ]
 
     def search(toks, phase, trains):  # type: ignore[no-untyped-def]
-        rs._RECENT.clear()  # (a repeat would not search at all)
+        cache._RECENT.clear()  # (a repeat would not search at all)
         return best_routes(g, trains, phase=phase, company="X", tokens=toks)
 
-    rs._MAPS.clear()
-    rs._LINK_SETS.clear()
+    cache._MAPS.clear()
+    cache._LINK_SETS.clear()
     warm = [search(*run) for run in runs]
-    shared = len(rs._MAPS) < len(runs) or len(rs._LINK_SETS) < len(runs)
+    shared = len(cache._MAPS) < len(runs) or len(cache._LINK_SETS) < len(runs)
     for run, found in zip(runs, warm, strict=True):
-        rs._MAPS.clear()
-        rs._LINK_SETS.clear()
+        cache._MAPS.clear()
+        cache._LINK_SETS.clear()
         fresh = search(*run)
         assert found.total == fresh.total
         keys = [r.route.keys for r in found.routes]
@@ -387,8 +384,9 @@ def test_a_taken_sequence_clashes_by_its_core_as_propagated(monkeypatch) -> None
     beside = _Candidate((7, 8), (8,), 0b1000, 20)  # over a way the sequence never runs by
     runs = [seq, on_core, beside]
     asked: list[object] = []
-    solve = rs._solve
-    monkeypatch.setattr(rs, "_solve", lambda *a: asked.append(a) or solve(*a))
+    solve = csp._solve
+    for module in (combine, nogoods):  # (the modules that ask joint questions)
+        monkeypatch.setattr(module, "_solve", lambda *a: asked.append(a) or solve(*a))
     chosen = _combine([("T-0", runs), ("T-1", runs)], 0, {})
     assert sorted(c.revenue for c in chosen.values()) == [20, 50]
     assert not asked  # the route over the propagated core was refuted without a question
@@ -415,8 +413,9 @@ def test_a_route_over_every_way_of_a_taken_link_is_refuted_without_a_question(
     beside = _Candidate((7, 8), (8,), 0b0100, 20)
     runs = [seq, across, beside]
     asked: list[object] = []
-    solve = rs._solve
-    monkeypatch.setattr(rs, "_solve", lambda *a: asked.append(a) or solve(*a))
+    solve = csp._solve
+    for module in (combine, nogoods):  # (the modules that ask joint questions)
+        monkeypatch.setattr(module, "_solve", lambda *a: asked.append(a) or solve(*a))
     chosen = _combine([("T-0", runs), ("T-1", runs)], 0, {})
     assert sorted(c.revenue for c in chosen.values()) == [20, 50]
     assert not asked
@@ -718,11 +717,12 @@ def test_the_best_routes_walk_lists_what_a_list_at_its_floor_lists(
     also = lambda v: v - below  # noqa: E731
     cs.links.clear()
     walk = _LinkEnumerator(base, free)
-    saved, rs._START_LIST = rs._START_LIST, many  # (a few: the walk stops listing sooner)
+    # (a few: the walk stops listing sooner)
+    saved, sequences._START_LIST = sequences._START_LIST, many
     try:
         best = walk.run(1, best_only=True, also=also)
     finally:
-        rs._START_LIST = saved
+        sequences._START_LIST = saved
     cs.links.clear()
     plain = _LinkEnumerator(base, free).run(1, best_only=True)
     assert best == plain

@@ -182,9 +182,14 @@ def test_the_pair_search_and_the_plain_walk_fallbacks_are_exact(scenario) -> Non
     walk routes one by one).  Both limits are lowered here so small maps take them."""
     from unittest.mock import patch
 
-    from ferrovia.routes import search as routesearch
+    from ferrovia.routes.search import cache, runsearch, sequences
 
-    with patch.object(routesearch, "_PAIR_AFTER", 3), patch.object(routesearch, "_MAX_WAYS", 2):
+    with (
+        patch.object(runsearch, "_PAIR_AFTER", 3),
+        patch.object(sequences, "_MAX_WAYS", 2),
+        patch.object(cache, "_PAIR_AFTER", 3),
+        patch.object(cache, "_MAX_WAYS", 2),
+    ):
         test_best_routes_matches_brute_force.hypothesis.inner_test(scenario)
 
 
@@ -197,22 +202,32 @@ def test_the_search_does_not_depend_on_memory_addresses(
     # equal routes may not follow id() (a memory address), so the search gives the same
     # routes with id() reversed.
     import builtins
+    import contextlib
+    import pkgutil
+    from importlib import import_module
     from unittest import mock
 
     import ferrovia.routes.search as rs
+    from ferrovia.routes.search import cache
 
     g, tokens, drawn = scenario
     # two kinds that can run the same short routes: the ties this is about
     trains = [("T-a", TRAINS[1]), ("T-b", TRAINS[0]), *drawn]
 
     def run() -> list[tuple[str, tuple[int, ...], tuple[object, ...]]]:
-        rs._RECENT.clear()
-        rs._MAPS.clear()
-        rs._LINK_SETS.clear()
+        cache._RECENT.clear()
+        cache._MAPS.clear()
+        cache._LINK_SETS.clear()
         out = best_routes(g, trains, phase=["yellow", "green"], company="X", tokens=tokens)
         return [(r.train, r.route.stops, tuple(r.route.chains)) for r in out.routes]
 
     plain = run()
-    with mock.patch.object(rs, "id", lambda o: -builtins.id(o), create=True):
+    # (every module of the search package: each calls id() itself)
+    modules = [import_module(f"{rs.__name__}.{m.name}") for m in pkgutil.iter_modules(rs.__path__)]
+    with contextlib.ExitStack() as patched:
+        for module in modules:
+            patched.enter_context(
+                mock.patch.object(module, "id", lambda o: -builtins.id(o), create=True)
+            )
         reversed_ids = run()
     assert reversed_ids == plain

@@ -59,15 +59,16 @@ def _search_child(path: str) -> None:
     import pickle
 
     from ferrovia.routes import search as routesearch
+    from ferrovia.routes.search import cache
 
     with open(path, "rb") as fh:
         args, kw, *_ = pickle.load(fh)
     kw = {k: v for k, v in kw.items() if k not in ("budget", "limit")}
 
     def cold() -> routesearch.BestRoutes:
-        routesearch._RECENT.clear()
-        routesearch._MAPS.clear()
-        routesearch._LINK_SETS.clear()
+        cache._RECENT.clear()
+        cache._MAPS.clear()
+        cache._LINK_SETS.clear()
         return routesearch.best_routes(*args, **kw)
 
     cold()

@@ -47,7 +47,8 @@ from pathlib import Path
 
 from ferrovia.board.graph import reachable
 from ferrovia.routes.exportstate import ExportReader, RouteData
-from ferrovia.routes.search import _LINK_SETS, _MAPS, _RECENT, best_routes
+from ferrovia.routes.search import best_routes
+from ferrovia.routes.search.cache import _LINK_SETS, _MAPS, _RECENT
 
 DEFAULT = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "18xx.games" / "1858"
 

@@ -295,15 +295,14 @@ def table(games: list[GameFigures], out: Callable[[str], None] = print) -> None:
 def rerun(path: Path) -> tuple[int, int]:
     """Run one dumped route search again, exact (without the budget it may have had): its
     CPU time and total then and now; returns (total then, exact total)."""
-    from ferrovia.routes import search as routesearch
-    from ferrovia.routes.value import best_routes
+    from ferrovia.routes.search import best_routes, cache
 
     with open(path, "rb") as fh:
         args, kw, ms, total = pickle.load(fh)
     budget = kw.pop("budget", None)
     # cold, as the search ran in the game (the caches hold nothing of it)
-    for cache in (routesearch._RECENT, routesearch._MAPS, routesearch._LINK_SETS):
-        cache.clear()
+    for kept in (cache._RECENT, cache._MAPS, cache._LINK_SETS):
+        kept.clear()
     t0 = time.process_time()
     out = best_routes(*args, **kw)
     now = 1000 * (time.process_time() - t0)
