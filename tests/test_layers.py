@@ -69,22 +69,6 @@ KNOWN_LONG: frozenset[tuple[str, str]] = frozenset(
 KNOWN_CIRCLES: frozenset[tuple[str, ...]] = frozenset(
     {
         ("ferrovia.data.definition", "ferrovia.data.validate"),
-        (
-            "ferrovia.routes.search",
-            "ferrovia.routes.search.best",
-            "ferrovia.routes.search.budget",
-            "ferrovia.routes.search.cache",
-            "ferrovia.routes.search.chains",
-            "ferrovia.routes.search.clashes",
-            "ferrovia.routes.search.combine",
-            "ferrovia.routes.search.csp",
-            "ferrovia.routes.search.enumerator",
-            "ferrovia.routes.search.nogoods",
-            "ferrovia.routes.search.records",
-            "ferrovia.routes.search.runsearch",
-            "ferrovia.routes.search.sequences",
-            "ferrovia.routes.value",
-        ),
     }
 )
 

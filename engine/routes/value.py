@@ -47,7 +47,7 @@ The best routes of a company (exact, issue #6) are searched in :mod:`ferrovia.ro
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -448,7 +448,9 @@ def _kind_row(train: TrainSpec, kind: str) -> int | None:
     return _rows_of(train)[3].get(kind)
 
 
-def _stop_value(stop: Stop, train: TrainSpec, phase: Sequence[str]) -> int:
+def stop_value(stop: Stop, train: TrainSpec, phase: Sequence[str]) -> int:
+    """What ``stop`` pays ``train`` in a phase allowing the tile colours ``phase`` (its row's
+    multiplier, or the train's)."""
     mult = train.multiplier
     if not isinstance(train.distance, int):
         row = _kind_row(train, stop.kind)
@@ -576,7 +578,7 @@ def paying_stops(
                 used[r] += 1
             if not ok:
                 continue
-            value = sum(_stop_value(graph.stops[s], train, phase) for s in combo)
+            value = sum(stop_value(graph.stops[s], train, phase) for s in combo)
             if best is None or value > best[0]:
                 best = (value, combo)
         if best is not None and best[0] > 0:
@@ -641,7 +643,7 @@ def route_revenue(
             why = "an offboard" if st.kind == "offboard" else "a city full of other companies"
             raise _illegal(f"route passes through {st.hex}, {why}", _RULE_BLOCKED)
     paying = paying_stops(graph, route.stops, train, phase, company, tokens)
-    revenue = sum(_stop_value(graph.stops[s], train, phase) for s in paying)
+    revenue = sum(stop_value(graph.stops[s], train, phase) for s in paying)
     if train.obsolete and rules.wounded_divisor > 1:
         revenue //= rules.wounded_divisor
     return revenue, paying
@@ -696,17 +698,3 @@ def run_revenue(
             raise IllegalAction(f"train {spec.train}: {exc.message}", rule=exc.rule) from None
         results.append(RouteResult(spec.train, revenue, route, paying))
     return RunResult(tuple(results), private_income)
-
-
-def stops_by_signature(graph: TrackGraph, names: Iterable[str]) -> list[int]:
-    return [graph.by_signature[n] for n in names]
-
-
-def __getattr__(name: str) -> Any:
-    """``best_routes`` and ``BestRoutes`` were defined here; they live in
-    :mod:`ferrovia.routes.search` now (kept importable from here for older callers)."""
-    if name in ("best_routes", "BestRoutes"):
-        from ferrovia.routes import search as routesearch
-
-        return getattr(routesearch, name)
-    raise AttributeError(f"module 'ferrovia.routes.value' has no attribute {name!r}")

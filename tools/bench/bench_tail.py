@@ -18,9 +18,9 @@ the slowest listing that ran no route search, with its step (the reach walks of 
 token step), which the route search cannot be blamed for.
 
 ``--dump DIR`` pickles the inputs of every route search slower than ``--dump-ms`` (the graph,
-trains, phase, company, tokens, rules of :func:`ferrovia.routes.value.best_routes`) so a slow search
-can be rerun alone (``--rerun FILE``: its CPU time and result).  The route search of play has
-a work budget (``routesearch.PLAY_BUDGET``): the searches it stopped are counted, and
+trains, phase, company, tokens, rules of :func:`ferrovia.routes.search.best_routes`) so a slow
+search can be rerun alone (``--rerun FILE``: its CPU time and result).  The route search of play
+has a work budget (``ferrovia.routes.search.PLAY_BUDGET``): the searches it stopped are counted, and
 ``--dump-stopped DIR`` pickles theirs, which ``--rerun`` runs exact (how far below the optimum
 the budgeted run was).  ``--json FILE`` saves the
 per-game figures, ``--merge`` prints the tables of saved pieces (run the 100-game set in

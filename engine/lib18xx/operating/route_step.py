@@ -110,10 +110,10 @@ class RouteStep(Step):
         self.pass_()
 
     def legal_actions(self, entity: str) -> list[Action]:
-        """The company's best run (:func:`ferrovia.routes.value.best_routes` with the work budget
-        of play, ``routesearch.PLAY_BUDGET``: the exact best unless the search stops at the
-        budget, then the best legal run it found, at worst the greedy one -- so no listing
-        waits on the exponential corner of two long trains; README, Speed, has the figures:
+        """The company's best run (:func:`ferrovia.routes.search.best_routes` with the work
+        budget of play, ``ferrovia.routes.search.PLAY_BUDGET``: the exact best unless the search
+        stops at the budget, then the best legal run it found, at worst the greedy one -- so no
+        listing waits on the exponential corner of two long trains; README, Speed, has the figures:
         in 118 random games 1.8 % of the searches stopped, up to 13 % in the slowest
         1858 6-player games), and not running at all (always legal).  Deterministic:
         the search's inputs give the same run in any process, whatever ran before."""

@@ -14,13 +14,13 @@ from ferrovia.errors import IllegalAction
 from ferrovia.routes.search.budget import Work, _Budget, _OutOfWork
 from ferrovia.routes.search.chains import _ChainSet
 from ferrovia.routes.search.records import _Candidate
-from ferrovia.routes.value import Route, RouteRules, TrainSpec, _stop_value, route_revenue
+from ferrovia.routes.value import Route, RouteRules, TrainSpec, route_revenue, stop_value
 
 
 def _simple_values(graph: TrackGraph, train: TrainSpec, phase: Sequence[str]) -> list[int] | None:
     """Per-stop value when every visited stop of its kind pays (H, M, E, D trains), else None."""
     if isinstance(train.distance, int):
-        return [_stop_value(s, train, phase) for s in graph.stops]
+        return [stop_value(s, train, phase) for s in graph.stops]
     rows = train.distance
     if any(a.kinds & b.kinds for a, b in itertools.combinations(rows, 2)):
         return None
@@ -29,7 +29,7 @@ def _simple_values(graph: TrackGraph, train: TrainSpec, phase: Sequence[str]) ->
     values = []
     for s in graph.stops:
         row = next((r for r in rows if s.kind in r.kinds), None)
-        values.append(_stop_value(s, train, phase) if row is not None and row.pay > 0 else 0)
+        values.append(stop_value(s, train, phase) if row is not None and row.pay > 0 else 0)
     return values
 
 

@@ -146,14 +146,6 @@ class _Nogoods:
             )
         return found
 
-    def _fit_same(self, y: int, z: int) -> bool:
-        """Whether links ``y`` and ``z`` of one route can both be run (remembered)."""
-        key = (-1, y, z)
-        found = self.fits.get(key)
-        if found is None:
-            found = self.fits[key] = _solve([(1, self.ways[y]), (1, self.ways[z])]) is not None
-        return found
-
     def quick(self, a: tuple[int, tuple[int, ...]], b: tuple[int, tuple[int, ...]]) -> bool:
         """Whether a reason of routes ``a`` and ``b`` not fitting shows in their links' cores
         alone -- a link of one every way of which runs over the core of one link of the
