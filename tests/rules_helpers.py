@@ -7,9 +7,9 @@ from typing import Any
 
 from ferrovia.data.definition import GameDefinition, load_game
 from ferrovia.games import get_rules
-from ferrovia.kernel.actions import action_from_json
-from ferrovia.kernel.game import Game
-from ferrovia.kernel.state import GameState
+from ferrovia.lib18xx.actions import action_from_json
+from ferrovia.lib18xx.game import Game18xx
+from ferrovia.lib18xx.state import State18xx
 from ferrovia.paths import gamedata_root
 
 
@@ -23,8 +23,8 @@ class Table:
 
     def __init__(self, players: int = 4, seed: int = 1, options: tuple[str, ...] = ()) -> None:
         defn = definition()
-        self.game = Game(defn, get_rules(defn.rules), players, options)
-        self.state: GameState = self.game.new_state(
+        self.game = Game18xx(defn, get_rules(defn.rules), players, options)
+        self.state: State18xx = self.game.new_state(
             [(str(i), f"Player {i}") for i in range(1, players + 1)], seed
         )
         self.n = 0

@@ -1,4 +1,4 @@
-"""Parsing builds each action as its class's own ``__init__`` would (actions._build sets the
+"""Parsing builds each action as its class's own ``__init__`` would (actions.build sets the
 fields straight into the object): equal, with the same fields in the same order, on every
 action of real and random games, auto-actions and routes included."""
 
@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 from conftest import shared_path
-from ferrovia.kernel.actions import Action, LayTile, Route, _build, action_from_json
+from ferrovia.kernel.actions import Action, action_from_json, build
+from ferrovia.lib18xx.actions import LayTile, Route
 from ferrovia.play.replay import filter_actions, game_for, load_export
 
 
@@ -57,14 +58,14 @@ def test_parsed_actions_are_built_as_their_classes_build_them(parts: tuple[str, 
 
 
 def test_build_falls_back_to_the_class_when_it_cannot_fill_the_fields() -> None:
-    lay = _build(LayTile, {"entity": "A", "hex": "B2", "tile": "57-1", "rotation": 2})
+    lay = build(LayTile, {"entity": "A", "hex": "B2", "tile": "57-1", "rotation": 2})
     assert lay == LayTile(entity="A", hex="B2", tile="57-1", rotation=2)
     assert list(vars(lay)) == [f.name for f in dataclasses.fields(LayTile)]
     with pytest.raises(dataclasses.FrozenInstanceError):
         lay.hex = "C3"  # type: ignore[misc]
     with pytest.raises(TypeError):
-        _build(LayTile, {"hex": "B2"})  # no entity: the class's own error
-    route = _build(Route, {"train": "2H-0", "revenue": 40})
+        build(LayTile, {"hex": "B2"})  # no entity: the class's own error
+    route = build(Route, {"train": "2H-0", "revenue": 40})
     assert route == Route(train="2H-0", revenue=40)
     assert list(vars(route)) == [f.name for f in dataclasses.fields(Route)]
 
@@ -75,4 +76,4 @@ def test_build_falls_back_to_the_class_when_it_cannot_fill_the_fields() -> None:
         def __post_init__(self) -> None:
             self.seen.append(1)
 
-    assert _build(Counted, {"entity": "A"}).seen == [1]  # (its __init__ ran)
+    assert build(Counted, {"entity": "A"}).seen == [1]  # (its __init__ ran)

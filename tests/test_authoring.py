@@ -100,7 +100,7 @@ sell_after: any_time
 def test_a_rule_change_in_yaml_alone(tmp_path: Path) -> None:
     from ferrovia.data.definition import load_game
     from ferrovia.games import get_rules
-    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.game import Game18xx
 
     from tests.test_data_mutations import _zero_earnings
 
@@ -116,5 +116,5 @@ def test_a_rule_change_in_yaml_alone(tmp_path: Path) -> None:
     played = {}
     for name, where in (("1858", gamedata_root() / "1858"), ("cheap", game)):
         defn = load_game(where)
-        played[name] = _zero_earnings(Game(defn, get_rules(defn.rules), 4))
+        played[name] = _zero_earnings(Game18xx(defn, get_rules(defn.rules), 4))
     assert played == {"1858": 80, "cheap": 70}

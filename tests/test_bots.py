@@ -12,8 +12,8 @@ import pytest
 from ferrovia.cli import main
 from ferrovia.errors import FerroviaError
 from ferrovia.kernel.actions import Action
-from ferrovia.kernel.state import DEPOT, POOL
 from ferrovia.lib18xx.operating.trains import bank_train_prices
+from ferrovia.lib18xx.state import DEPOT, POOL
 from ferrovia.play.bots import base, greedy
 from ferrovia.play.bots.base import Bot, Turn, bot_class, known_bots, parse_bots
 from ferrovia.play.replay import replay

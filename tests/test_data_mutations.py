@@ -16,8 +16,9 @@ import pytest
 from ferrovia.data.definition import GameDefinition, load_game
 from ferrovia.errors import FerroviaError, IllegalAction
 from ferrovia.games import get_rules
-from ferrovia.kernel.actions import Dividend, LayTile, action_from_json
-from ferrovia.kernel.game import Game
+from ferrovia.kernel.actions import action_from_json
+from ferrovia.lib18xx.actions import Dividend, LayTile
+from ferrovia.lib18xx.game import Game18xx
 from ferrovia.lib18xx.operating import dividend, routing, track
 from ferrovia.lib18xx.stock import shares as sh
 from ferrovia.paths import gamedata_root
@@ -48,15 +49,15 @@ def variant(tmp: Path, name: str, files: dict[str, str]) -> GameDefinition:
 
 
 @pytest.fixture(scope="module")
-def make(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Game]:
+def make(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Game18xx]:
     root = tmp_path_factory.mktemp("variants")
-    made: dict[str, Game] = {}
+    made: dict[str, Game18xx] = {}
 
-    def game(name: str = "", players: int = 4, **files: str) -> Game:
+    def game(name: str = "", players: int = 4, **files: str) -> Game18xx:
         key = f"{name}/{players}"
         if key not in made:
             defn = load_game(BASE) if not name else variant(root, name, files)
-            made[key] = Game(defn, get_rules(defn.rules), players)
+            made[key] = Game18xx(defn, get_rules(defn.rules), players)
         return made[key]
 
     return game
@@ -65,7 +66,7 @@ def make(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Game]:
 # -- market.yaml movement -------------------------------------------------------------------------
 
 
-def _zero_earnings(game: Game) -> int:
+def _zero_earnings(game: Game18xx) -> int:
     state = new_state(game)
     float_company(game, state, "MZA", price=100, cash=0, holders={"1": 4}, home=("H11", 2))
     start_or(game, state)
@@ -73,14 +74,14 @@ def _zero_earnings(game: Game) -> int:
     return price(game, state, "MZA")
 
 
-def test_withheld_and_no_train_moves(make: Callable[..., Game]) -> None:
+def test_withheld_and_no_train_moves(make: Callable[..., Game18xx]) -> None:
     # 1858: withheld -1 and no train -1 take P100 two spaces left, to P80
     assert _zero_earnings(make()) == 80
     assert _zero_earnings(make("withhold3", market="movement: {withheld: -3}\n")) == 65
     assert _zero_earnings(make("notrain0", market="movement: {no_train: 0}\n")) == 90
 
 
-def _payout(game: Game, at: int) -> int:
+def _payout(game: Game18xx, at: int) -> int:
     """MZA at ``at`` pays out B&M's P23 (4 a share on 5 shares), then buys no train."""
     state = new_state(game)
     float_company(game, state, "MZA", price=at, cash=0, holders={"1": 4}, home=("H11", 2))
@@ -93,7 +94,7 @@ def _payout(game: Game, at: int) -> int:
     return price(game, state, "MZA")
 
 
-def test_dividend_moves(make: Callable[..., Game]) -> None:
+def test_dividend_moves(make: Callable[..., Game18xx]) -> None:
     # 4 a share x 10 = 40 < 70: no move for the dividend, one left for having no train
     assert _payout(make(), 70) == 65
     # x 20 = 80 >= 70: one right, then one left
@@ -110,7 +111,7 @@ def test_dividend_moves(make: Callable[..., Game]) -> None:
 class Table:
     """Players '1'..'4' on a game, with terse actions (as tests/rules_helpers.py)."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game18xx) -> None:
         self.game = game
         self.state = game.new_state(PLAYERS, 1)
         self.n = 0
@@ -121,7 +122,7 @@ class Table:
         self.game.apply(self.state, action_from_json(wire, self.game.action_types))
 
 
-def _started(game: Game) -> Table:
+def _started(game: Game18xx) -> Table:
     """Phase 5 (companies start by buying the director's certificate): Player 1 starts MZA at
     P100 and everyone passes, so the second stock round is Player 1's again."""
     t = Table(game)
@@ -133,11 +134,11 @@ def _started(game: Game) -> Table:
     return t
 
 
-def _col(game: Game, value: int) -> int:
+def _col(game: Game18xx, value: int) -> int:
     return list(game.definition.market.stock_market.spaces).index(value)
 
 
-def test_sell_after(make: Callable[..., Game]) -> None:
+def test_sell_after(make: Callable[..., Game18xx]) -> None:
     for game, allowed in ((make(), False), (make("any", market="sell_after: any_time\n"), True)):
         t = _started(game)
         mza = t.state.corporations["MZA"]
@@ -147,7 +148,7 @@ def test_sell_after(make: Callable[..., Game]) -> None:
         assert step.can_sell("2", share) is allowed  # MZA has not operated yet
 
 
-def test_director_sale_moves(make: Callable[..., Game]) -> None:
+def test_director_sale_moves(make: Callable[..., Game18xx]) -> None:
     results = []
     for game in (make(), make("dirsell4", market="movement: {director_sells: -4}\n")):
         t = _started(game)
@@ -165,7 +166,7 @@ def test_director_sale_moves(make: Callable[..., Game]) -> None:
 # -- market.yaml auctions -------------------------------------------------------------------------
 
 
-def test_bid_increment_and_multiples(make: Callable[..., Game]) -> None:
+def test_bid_increment_and_multiples(make: Callable[..., Game18xx]) -> None:
     t = Table(make())
     t.act("1", "bid", company="B&M", price=90)
     with pytest.raises(IllegalAction, match="minimum bid is 95"):
@@ -183,7 +184,7 @@ def test_bid_increment_and_multiples(make: Callable[..., Game]) -> None:
 # -- market.yaml station costs --------------------------------------------------------------------
 
 
-def test_station_costs(make: Callable[..., Game]) -> None:
+def test_station_costs(make: Callable[..., Game18xx]) -> None:
     costs = []
     for game in (
         make(),
@@ -205,7 +206,7 @@ def test_station_costs(make: Callable[..., Game]) -> None:
 # -- tiles.yaml lays and terrain ------------------------------------------------------------------
 
 
-def _private_lays(game: Game) -> int:
+def _private_lays(game: Game18xx) -> int:
     state = new_state(game)
     state.privates["B&M"].owner = "1"
     state.privates["B&M"].floated = True
@@ -229,7 +230,7 @@ PRIVATE_LAYS = """lays:
 """
 
 
-def test_second_lay_fee_and_terrain(make: Callable[..., Game]) -> None:
+def test_second_lay_fee_and_terrain(make: Callable[..., Game18xx]) -> None:
     # Gerona (P7): mountain P40 + P20 for the second lay
     assert _private_lays(make()) == -60
     assert _private_lays(make("lay35", tiles=PRIVATE_LAYS)) == -75
@@ -243,7 +244,7 @@ def test_second_lay_fee_and_terrain(make: Callable[..., Game]) -> None:
 # -- trains.yaml wounded --------------------------------------------------------------------------
 
 
-def test_wounded_rules(make: Callable[..., Game]) -> None:
+def test_wounded_rules(make: Callable[..., Game18xx]) -> None:
     for game, divisor in ((make(), 2), (make("w4", trains="wounded: {revenue_divisor: 5}\n"), 5)):
         assert routing.route_rules(game).wounded_divisor == divisor
         state = new_state(game)
@@ -260,7 +261,7 @@ def test_wounded_rules(make: Callable[..., Game]) -> None:
         assert best.revenue == 70 // divisor  # Madrid 40 + Ávila 10 + Valladolid 20
 
 
-def test_wounded_trains_may_not_be_discarded(make: Callable[..., Game]) -> None:
+def test_wounded_trains_may_not_be_discarded(make: Callable[..., Game18xx]) -> None:
     scrappable = []
     for game in (make(), make("keep", trains="wounded: {may_be_discarded: false}\n")):
         state = new_state(game)
@@ -274,7 +275,7 @@ def test_wounded_trains_may_not_be_discarded(make: Callable[..., Game]) -> None:
 # -- game.yaml end --------------------------------------------------------------------------------
 
 
-def test_bank_broken_timing(make: Callable[..., Game]) -> None:
+def test_bank_broken_timing(make: Callable[..., Game18xx]) -> None:
     for game, at_once in (
         (make(), False),
         (make("now", game="end: {bank_broken: immediate}\n"), True),
@@ -305,7 +306,9 @@ def test_an_option_is_only_for_its_player_counts() -> None:
         game_for(export_header(4, 1, ("quick_start_a", "quick_start_b")))
 
 
-def test_a_minimum_bid_off_the_bid_step_opens_at_the_next_step(make: Callable[..., Game]) -> None:
+def test_a_minimum_bid_off_the_bid_step_opens_at_the_next_step(
+    make: Callable[..., Game18xx],
+) -> None:
     # B&M's minimum bid P88 with bids in multiples of 5: the lowest legal bid is P90 (a bot
     # bidding the minimum had been refused at play time)
     t = Table(make("bm88", privates="privates:\n  - {symbol: B&M, minimum_bid: 88}\n"))

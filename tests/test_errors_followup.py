@@ -135,7 +135,7 @@ def test_a_bundle_naming_one_certificate_twice_is_a_format_error() -> None:
     # Found by the action fuzz test: ['TBF_5', 'TBF_5'] reached the share transfer and
     # failed there with an IndexError (rule 'engine').
     from ferrovia.errors import IllegalAction
-    from ferrovia.kernel.actions import action_from_json
+    from ferrovia.lib18xx.actions import action_from_json
 
     wire = {"type": "buy_shares", "entity": 7, "id": 898, "shares": ["TBF_5", "TBF_5"]}
     with pytest.raises(IllegalAction) as info:

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 from ferrovia.errors import GameError, IllegalAction, OutOfTurn, UnknownEntity
-from ferrovia.kernel.actions import action_from_json
-from ferrovia.kernel.game import Game
-from ferrovia.kernel.state import GameState
+from ferrovia.lib18xx.actions import action_from_json
+from ferrovia.lib18xx.game import Game18xx
+from ferrovia.lib18xx.state import State18xx
 from ferrovia.play.replay import filter_actions, load_export, replay
 
 from tests.conftest import shared_path
@@ -35,7 +35,7 @@ def _unknown_train_route(a: dict[str, Any]) -> dict[str, Any]:
     return {"routes": routes}
 
 
-def _someone_else(game: Game, state: GameState, a: dict[str, Any]) -> dict[str, Any]:
+def _someone_else(game: Game18xx, state: State18xx, a: dict[str, Any]) -> dict[str, Any]:
     """A player who is neither acting nor named by the action."""
     busy = {str(game.current_entity(state)), str(a["entity"])}
     return {"entity": int(next(p.id for p in state.players if p.id not in busy))}
@@ -75,16 +75,16 @@ def export() -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def games(export: dict[str, Any]) -> dict[int, tuple[Game, GameState, dict[str, Any]]]:
+def games(export: dict[str, Any]) -> dict[int, tuple[Game18xx, State18xx, dict[str, Any]]]:
     """For each point: the game just before that action, and the action as recorded.
     One replay, states copied on the way (replaying from the start per point is slower)."""
     actions = filter_actions(export["actions"])
     res = replay(export, until=0, check=True)
     game, state = res.game, res.state
-    out: dict[int, tuple[Game, GameState, dict[str, Any]]] = {}
+    out: dict[int, tuple[Game18xx, State18xx, dict[str, Any]]] = {}
     for raw in actions:
         if raw.get("id") in POINTS:
-            out[raw["id"]] = (game, GameState.from_json(state.to_json()), raw)
+            out[raw["id"]] = (game, State18xx.from_json(state.to_json()), raw)
         if len(out) == len(POINTS):
             break
         game.apply(state, action_from_json(raw))
@@ -92,13 +92,13 @@ def games(export: dict[str, Any]) -> dict[int, tuple[Game, GameState, dict[str, 
     return out
 
 
-def dump(state: GameState) -> str:
+def dump(state: State18xx) -> str:
     return json.dumps(state.to_json(), sort_keys=True)
 
 
 def check_refused(
-    game: Game,
-    state: GameState,
+    game: Game18xx,
+    state: State18xx,
     raw: dict[str, Any],
     change: dict[str, Any],
     cls: type[GameError] | tuple[type[GameError], ...],
@@ -124,7 +124,7 @@ def check_refused(
     ("ident", "name", "change", "cls", "rule"), CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES]
 )
 def test_illegal_variation_is_typed_and_changes_nothing(
-    games: dict[int, tuple[Game, GameState, dict[str, Any]]],
+    games: dict[int, tuple[Game18xx, State18xx, dict[str, Any]]],
     ident: int,
     name: str,
     change: Any,
@@ -132,7 +132,7 @@ def test_illegal_variation_is_typed_and_changes_nothing(
     rule: str,
 ) -> None:
     game, template, raw = games[ident]
-    state = GameState.from_json(template.to_json())
+    state = State18xx.from_json(template.to_json())
     check_refused(game, state, raw, change(raw) if callable(change) else change, cls, rule)
     game.apply(state, action_from_json(raw))  # the recorded action still applies afterwards
     assert state.last_action_id == ident
@@ -140,10 +140,10 @@ def test_illegal_variation_is_typed_and_changes_nothing(
 
 @pytest.mark.parametrize("ident", POINTS)
 def test_wrong_entity_or_type_at_every_point(
-    games: dict[int, tuple[Game, GameState, dict[str, Any]]], ident: int
+    games: dict[int, tuple[Game18xx, State18xx, dict[str, Any]]], ident: int
 ) -> None:
     game, template, raw = games[ident]
-    state = GameState.from_json(template.to_json())
+    state = State18xx.from_json(template.to_json())
     check_refused(game, state, raw, {"entity": "nobody"}, UnknownEntity, "entity")
     check_refused(game, state, raw, _someone_else(game, state, raw), OutOfTurn, "turn order")
     err = check_refused(
@@ -155,7 +155,7 @@ def test_wrong_entity_or_type_at_every_point(
     assert state.last_action_id == ident
 
 
-def _expected_wrong_type(game: Game, state: GameState, raw: dict[str, Any]) -> GameError:
+def _expected_wrong_type(game: Game18xx, state: State18xx, raw: dict[str, Any]) -> GameError:
     """What a refused type raises: OutOfTurn when another entity is being waited for (the
     exchange of a private acting as a company), else IllegalAction naming the step."""
     acting = game.current_entity(state)
@@ -165,16 +165,16 @@ def _expected_wrong_type(game: Game, state: GameState, raw: dict[str, Any]) -> G
 
 
 def test_legal_actions_are_accepted_and_the_refused_are_not_listed(
-    games: dict[int, tuple[Game, GameState, dict[str, Any]]],
+    games: dict[int, tuple[Game18xx, State18xx, dict[str, Any]]],
 ) -> None:
     """``legal_actions`` offers the recorded action's kind, never one of the variations."""
     game, template, raw = games[72]
-    state = GameState.from_json(template.to_json())
+    state = State18xx.from_json(template.to_json())
     legal = game.legal_actions(state)
     assert legal and all(a.entity == str(raw["entity"]) for a in legal)
     assert not any(getattr(a, "hex", None) == "Z99" for a in legal)
     for a in legal[:5]:
-        trial = GameState.from_json(template.to_json())
+        trial = State18xx.from_json(template.to_json())
         game.apply(trial, a)  # legal means it applies
 
 

@@ -28,8 +28,8 @@ import pytest
 from ferrovia.data.definition import load_game
 from ferrovia.errors import IllegalAction
 from ferrovia.games import get_rules
-from ferrovia.kernel.actions import BuyTrain, Dividend, LayTile
-from ferrovia.kernel.game import Game
+from ferrovia.lib18xx.actions import BuyTrain, Dividend, LayTile
+from ferrovia.lib18xx.game import Game18xx
 from ferrovia.lib18xx.stock import shares as sh
 from ferrovia.paths import gamedata_root
 
@@ -50,11 +50,11 @@ BASE = gamedata_root() / "1858"
 
 
 @pytest.fixture(scope="module")
-def make(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Game]:
+def make(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Game18xx]:
     root = tmp_path_factory.mktemp("everyday")
-    made: dict[str, Game] = {}
+    made: dict[str, Game18xx] = {}
 
-    def game(name: str = "", players: int = 4, **files: str) -> Game:
+    def game(name: str = "", players: int = 4, **files: str) -> Game18xx:
         if name not in made:
             if name:
                 d = root / name
@@ -64,13 +64,13 @@ def make(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Game]:
                 for kind, text in files.items():
                     (d / f"{kind}.yaml").write_text(text, encoding="utf-8")
             defn = load_game(d if name else BASE)
-            made[name] = Game(defn, get_rules(defn.rules), players)
+            made[name] = Game18xx(defn, get_rules(defn.rules), players)
         return made[name]
 
     return game
 
 
-def test_withhold_moves_the_price_down_two(make: Callable[..., Game]) -> None:
+def test_withhold_moves_the_price_down_two(make: Callable[..., Game18xx]) -> None:
     results = []
     for game in (make(), make("withhold2", market="movement: {withheld: -2}\n")):
         state = new_state(game)
@@ -82,7 +82,7 @@ def test_withhold_moves_the_price_down_two(make: Callable[..., Game]) -> None:
     assert results == [80, 70]
 
 
-def _private_lays_left(game: Game) -> tuple[int, list[str]]:
+def _private_lays_left(game: Game18xx) -> tuple[int, list[str]]:
     """B&M lays in Barcelona and Gerona: which operating round it is then, and what it may do."""
     state = new_state(game)
     state.privates["B&M"].owner = "1"
@@ -102,7 +102,7 @@ def _private_lays_left(game: Game) -> tuple[int, list[str]]:
     return state.round.num, can
 
 
-def test_three_tile_lays_per_turn(make: Callable[..., Game]) -> None:
+def test_three_tile_lays_per_turn(make: Callable[..., Game18xx]) -> None:
     three = """lays:
   private:
     - {upgrade: false}
@@ -115,7 +115,7 @@ def test_three_tile_lays_per_turn(make: Callable[..., Game]) -> None:
     assert _private_lays_left(make("lays3", tiles=three)) == (1, ["lay_tile N9", "pass"])
 
 
-def test_float_at_fifty_percent(make: Callable[..., Game]) -> None:
+def test_float_at_fifty_percent(make: Callable[..., Game18xx]) -> None:
     half = "corporations:\n" + "".join(
         f"  - {{symbol: {c.symbol}, float_percent: 50}}\n" for c in make().definition.corporations
     )
@@ -131,7 +131,7 @@ def test_float_at_fifty_percent(make: Callable[..., Game]) -> None:
     assert floated == [(True, True), (False, True)]
 
 
-def test_bank_size(make: Callable[..., Game]) -> None:
+def test_bank_size(make: Callable[..., Game18xx]) -> None:
     banks = []
     for game in (make(), make("bank9000", market="bank: {'4': 9000}\n")):
         state = game.new_state(PLAYERS, 1)
@@ -139,7 +139,7 @@ def test_bank_size(make: Callable[..., Game]) -> None:
     assert banks == [12000 - 4 * 375, 9000 - 4 * 375]
 
 
-def test_certificate_limit(make: Callable[..., Game]) -> None:
+def test_certificate_limit(make: Callable[..., Game18xx]) -> None:
     # Player 1 holds 5 certificates and bids on a sixth private
     for game, refused in (
         (make(), False),
@@ -156,7 +156,7 @@ def test_certificate_limit(make: Callable[..., Game]) -> None:
             t.act("1", "bid", company="B&M", price=90)
 
 
-def _after_6e(game: Game) -> dict[str, Any]:
+def _after_6e(game: Game18xx) -> dict[str, Any]:
     state = new_state(game)
     float_company(game, state, "MZA", price=100, cash=1000, holders={"1": 4}, home=("H11", 2))
     float_company(game, state, "A", price=90, cash=0, holders={"2": 4}, home=("E18", 0))
@@ -176,13 +176,13 @@ def _after_6e(game: Game) -> dict[str, Any]:
     return {"phase": state.phase, "A": list(state.corporations["A"].trains)}
 
 
-def test_two_trains_never_rust(make: Callable[..., Game]) -> None:
+def test_two_trains_never_rust(make: Callable[..., Game18xx]) -> None:
     assert _after_6e(make()) == {"phase": "6", "A": []}  # 1858: the 6E rusts the 2H
     keep = make("no-rust", trains="trains:\n  - {name: 2H, rusts_on: ~}\n")
     assert _after_6e(keep) == {"phase": "6", "A": ["2H-0"]}
 
 
-def test_private_income(make: Callable[..., Game]) -> None:
+def test_private_income(make: Callable[..., Game18xx]) -> None:
     paid = []
     for game in (
         make(),
@@ -199,7 +199,7 @@ def test_private_income(make: Callable[..., Game]) -> None:
     assert paid == [23, 30]
 
 
-def test_no_sale_in_the_first_stock_round(make: Callable[..., Game]) -> None:
+def test_no_sale_in_the_first_stock_round(make: Callable[..., Game18xx]) -> None:
     seen = []
     for game in (
         make("any", market="sell_after: any_time\n"),
@@ -217,7 +217,7 @@ def test_no_sale_in_the_first_stock_round(make: Callable[..., Game]) -> None:
     assert seen == [(True, True), (False, True)]
 
 
-def test_train_price(make: Callable[..., Game]) -> None:
+def test_train_price(make: Callable[..., Game18xx]) -> None:
     for game, listed in (
         (make(), 100),
         (make("2h120", trains="trains:\n  - {name: 2H, price: 120}\n"), 120),
@@ -249,7 +249,7 @@ def test_train_price(make: Callable[..., Game]) -> None:
         assert state.corporations["MZA"].cash == 300 - listed
 
 
-def _trains_bought(game: Game) -> int:
+def _trains_bought(game: Game18xx) -> int:
     state = new_state(game)
     float_company(game, state, "MZA", price=100, cash=1000, holders={"1": 4}, home=("H11", 2))
     start_or(game, state)
@@ -265,12 +265,12 @@ def _trains_bought(game: Game) -> int:
     return n
 
 
-def test_phase_train_limit(make: Callable[..., Game]) -> None:
+def test_phase_train_limit(make: Callable[..., Game18xx]) -> None:
     limit2 = "phases:\n  - {name: '2', train_limit: {5-share: 2, 10-share: 4}}\n"
     assert [_trains_bought(make()), _trains_bought(make("limit2", phases=limit2))] == [3, 2]
 
 
-def test_station_cost(make: Callable[..., Game]) -> None:
+def test_station_cost(make: Callable[..., Game18xx]) -> None:
     costs = []
     for game in (make(), make("station60", market="stations: {per_border: 60}\n")):
         state = new_state(game)
@@ -279,7 +279,7 @@ def test_station_cost(make: Callable[..., Game]) -> None:
     assert costs == [80, 120]
 
 
-def _par(game: Game, at: int) -> bool:
+def _par(game: Game18xx, at: int) -> bool:
     """Whether Player 1 may start MZA at ``at`` in phase 5 (a director's certificate bought)."""
     t = Table(game)
     t.state.phase = "5"
@@ -292,7 +292,7 @@ def _par(game: Game, at: int) -> bool:
     return True
 
 
-def test_par_prices(make: Callable[..., Game]) -> None:
+def test_par_prices(make: Callable[..., Game18xx]) -> None:
     pars = "stock_market: {par_values: [60, 70, 80, 90, 100]}\n"
     allowed = [
         [_par(game, at) for at in (60, 100, 150)] for game in (make(), make("pars", market=pars))

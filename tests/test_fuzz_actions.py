@@ -16,9 +16,9 @@ from functools import lru_cache
 from typing import Any
 
 from ferrovia.errors import DataError, FerroviaError, GameError
-from ferrovia.kernel.actions import action_from_json
-from ferrovia.kernel.game import Game
-from ferrovia.kernel.state import GameState
+from ferrovia.lib18xx.actions import action_from_json
+from ferrovia.lib18xx.game import Game18xx
+from ferrovia.lib18xx.state import State18xx
 from ferrovia.play.gamefile import parse_game_text
 from ferrovia.play.replay import filter_actions, load_export, replay
 from hypothesis import HealthCheck, given, settings
@@ -30,7 +30,7 @@ FIXTURE = ("fixtures", "18xx.games", "1858", "219682.json")
 
 
 @lru_cache(maxsize=1)
-def points() -> tuple[Game, tuple[tuple[bytes, dict[str, Any]], ...]]:
+def points() -> tuple[Game18xx, tuple[tuple[bytes, dict[str, Any]], ...]]:
     """The game and, for each recorded action but passes and messages (the whole game:
     auctions, stock and operating rounds, phases 2-7, the private closure round, the bank
     breaking), (snapshot before it, the action)."""
@@ -124,7 +124,7 @@ def test_mutated_actions_apply_or_raise_a_named_error_and_change_nothing(
 ) -> None:
     game, pts = points()
     index, wire = case
-    state = GameState()
+    state = State18xx()
     state.restore(pts[index][0])
     before = json.dumps(state.to_json(), sort_keys=True)
     try:

@@ -14,10 +14,10 @@ from conftest import GAMEDATA, shared_path
 from ferrovia.data.definition import GameDefinition, load_game
 from ferrovia.errors import GameError, IllegalAction, OutOfTurn
 from ferrovia.games import get_rules
-from ferrovia.kernel.actions import action_from_json
-from ferrovia.kernel.game import Game
-from ferrovia.kernel.state import GameState
 from ferrovia.lib18xx import market
+from ferrovia.lib18xx.actions import action_from_json
+from ferrovia.lib18xx.game import Game18xx
+from ferrovia.lib18xx.state import State18xx
 from ferrovia.play.replay import replay
 
 
@@ -26,13 +26,13 @@ def definition() -> GameDefinition:
     return load_game(GAMEDATA / "1830")
 
 
-def table(players: int = 3) -> tuple[Game, GameState]:
-    game = Game(definition(), get_rules("1830"), players)
+def table(players: int = 3) -> tuple[Game18xx, State18xx]:
+    game = Game18xx(definition(), get_rules("1830"), players)
     state = game.new_state([(str(i), f"Player {i}") for i in range(1, players + 1)], 1)
     return game, state
 
 
-def act(game: Game, state: GameState, entity: str, kind: str, **fields: object) -> None:
+def act(game: Game18xx, state: State18xx, entity: str, kind: str, **fields: object) -> None:
     et = "corporation" if entity in state.corporations else "player"
     wire = {"type": kind, "entity": entity, "entity_type": et, **fields}
     game.apply(state, action_from_json(wire, game.action_types))
@@ -235,7 +235,7 @@ def test_an_1830_variant_resolves_and_differs_only_where_it_says(tmp_path: Path)
     assert main(["diff", str(GAMEDATA / "1830"), str(variant)]) == 0
 
 
-def floated(game: Game, state: GameState, sym: str, director: str, *, col: int = 6) -> None:
+def floated(game: Game18xx, state: State18xx, sym: str, director: str, *, col: int = 6) -> None:
     """``sym`` floated at the par in row 0, column ``col`` (6: 100), 60 % its director's."""
     from ferrovia.lib18xx.stock.shares import move_share, set_par
 
@@ -252,9 +252,9 @@ def test_a_home_station_goes_where_an_upgrade_moved_its_reservation() -> None:
     """18xx.games seed 7104: B&M upgraded New York (G19) to tile 54 before NYNH first ran; the
     reserved city (printed index 0, track to edge 3) is index 1 on the 54, so NYNH's home
     station is there and its network runs north (F18, F20), not to G17."""
-    from ferrovia.kernel.rounds import OperatingRound
     from ferrovia.lib18xx import board
     from ferrovia.lib18xx.operating import routing
+    from ferrovia.lib18xx.rounds import OperatingRound
 
     game, state = table()
     floated(game, state, "NYNH", "1")
@@ -267,9 +267,9 @@ def test_a_home_station_goes_where_an_upgrade_moved_its_reservation() -> None:
         act(game, state, "NYNH", "lay_tile", hex="G17", tile="56-0", rotation=2)
 
 
-def _nyc_owning(sym: str) -> tuple[Game, GameState]:
+def _nyc_owning(sym: str) -> tuple[Game18xx, State18xx]:
     """NYC floated with 1,000 and owning private ``sym``; its first operating turn begun."""
-    from ferrovia.kernel.rounds import OperatingRound
+    from ferrovia.lib18xx.rounds import OperatingRound
 
     game, state = table()
     floated(game, state, "NYC", "1")
@@ -325,7 +325,7 @@ def test_the_delaware_and_hudsons_station_may_be_declined() -> None:
 def test_buying_the_camden_and_amboy_from_a_player_hands_its_prr_share_over_again() -> None:
     """18xx.games gives a private's shares on every purchase by a player (after_buy_company):
     PRR_1 in the pool goes to the new owner free; while a player holds it the sale is refused."""
-    from ferrovia.kernel.rounds import StockRound
+    from ferrovia.lib18xx.rounds import StockRound
     from ferrovia.lib18xx.stock.shares import find_share, move_share
 
     game, state = table()
@@ -367,7 +367,7 @@ def test_companies_over_the_train_limit_discard_in_charter_order() -> None:
 def test_no_tile_goes_on_a_hex_a_players_private_blocks() -> None:
     """At the first lay of an export, a company laying on each hex a player-owned private
     blocks is refused for that (the blocked hexes are looked up only for those hexes)."""
-    from ferrovia.kernel.actions import LayTile
+    from ferrovia.lib18xx.actions import LayTile
     from ferrovia.play.replay import filter_actions, game_for
 
     data = json.loads(
@@ -398,12 +398,12 @@ def test_no_tile_goes_on_a_hex_a_players_private_blocks() -> None:
     game.apply(state, lay)  # the recorded lay stands
 
 
-def _at_its_limit(cash: int) -> tuple[Game, GameState, Any]:
+def _at_its_limit(cash: int) -> tuple[Game18xx, State18xx, Any]:
     """Phase 6, the Ds next in the depot; B&O at its limit of two trains (a 5 and a 6) with
     ``cash``, C&O owning a 4; an operating round begun, its buy-train step returned."""
-    from ferrovia.kernel.rounds import OperatingRound
     from ferrovia.lib18xx.operating.common import remove_from_play
     from ferrovia.lib18xx.operating.trains import BuyTrainStep
+    from ferrovia.lib18xx.rounds import OperatingRound
 
     game, state = table()
     floated(game, state, "B&O", "1")

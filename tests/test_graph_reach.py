@@ -169,7 +169,7 @@ def test_reach_past_switches_finds_what_the_walk_finds() -> None:
 
 def test_reach_finds_what_the_walk_finds_along_a_real_game() -> None:
     """Every company's and private's reach, both gauges, every 40 actions of a whole game."""
-    from ferrovia.kernel.actions import action_from_json
+    from ferrovia.lib18xx.actions import action_from_json
     from ferrovia.lib18xx.operating import routing
     from ferrovia.play.replay import filter_actions, game_for, load_export
 
@@ -241,8 +241,8 @@ def test_the_edges_of_a_laid_hex_are_those_of_the_whole_reach_along_a_real_game(
     """Before every lay of a whole game, the layer's reached edges of the hex, both gauges,
     as the lay check asks them (the walk stopped early) and from the whole reach."""
     from ferrovia.board import tiles
-    from ferrovia.kernel.actions import LayTile, action_from_json
     from ferrovia.lib18xx import board
+    from ferrovia.lib18xx.actions import LayTile, action_from_json
     from ferrovia.lib18xx.operating import routing
     from ferrovia.play.replay import filter_actions, game_for, load_export
 

@@ -142,7 +142,7 @@ def test_the_signature_brought_up_to_date_from_the_edited_hexes_is_the_whole_map
 
 
 def test_edited_since_names_the_hexes_assigned_since_and_forgets_old_edits() -> None:
-    from ferrovia.kernel import state as state_module
+    from ferrovia.lib18xx import state as state_module
 
     h = state_module.Hex(coord="B2", tile="B2-0")
     edits = state_module.map_edits
@@ -161,7 +161,7 @@ def test_the_kept_station_spaces_are_the_maps_after_every_action_of_a_game() -> 
     """routing.token_map keeps which hexes have city spaces until a Hex gains or loses them
     (state.token_edits): after every action of a real game (lays that add, keep and replace
     cities; stations placed) it holds every hex with city spaces, their lists as they are."""
-    from ferrovia.kernel.actions import action_from_json
+    from ferrovia.lib18xx.actions import action_from_json
     from ferrovia.play.replay import filter_actions, game_for
 
     data = load_export(shared_path("fixtures", "18xx.games", "1858", "219682.json"))

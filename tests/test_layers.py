@@ -35,17 +35,6 @@ LAYERS: tuple[frozenset[str], ...] = (
 #: goes as soon as its import does.
 KNOWN_UPWARD: frozenset[tuple[str, str]] = frozenset(
     {
-        # the kernel's hook class still holds the 18xx defaults (kernel/18xx split)
-        ("ferrovia.kernel.game", "ferrovia.lib18xx.market"),
-        ("ferrovia.kernel.game", "ferrovia.lib18xx.setup"),
-        ("ferrovia.kernel.game", "ferrovia.lib18xx.stock.shares"),
-        ("ferrovia.kernel.hooks", "ferrovia.lib18xx.abilities"),
-        ("ferrovia.kernel.hooks", "ferrovia.lib18xx.board"),
-        ("ferrovia.kernel.hooks", "ferrovia.lib18xx.market"),
-        ("ferrovia.kernel.hooks", "ferrovia.lib18xx.operating.phases"),
-        ("ferrovia.kernel.hooks", "ferrovia.lib18xx.operating.routing"),
-        ("ferrovia.kernel.hooks", "ferrovia.lib18xx.operating.upgrading"),
-        ("ferrovia.kernel.hooks", "ferrovia.lib18xx.stock"),
         # validate checks ``rules:`` against the title registry above it (titles by entry point)
         ("ferrovia.data.validate", "ferrovia.games"),
         # the export reader of the route tools replays games (leaves the package)

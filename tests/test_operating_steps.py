@@ -16,23 +16,22 @@ from ferrovia.data.definition import GameDefinition, load_game
 from ferrovia.data.records import plain, replace_fields
 from ferrovia.errors import IllegalAction
 from ferrovia.games import get_rules
-from ferrovia.kernel.actions import (
-    Action,
+from ferrovia.kernel.actions import Action, Pass
+from ferrovia.lib18xx import board, market
+from ferrovia.lib18xx.actions import (
     BuyTrain,
     Choose,
     Dividend,
     LayTile,
-    Pass,
     PlaceToken,
     RunRoutes,
     ScrapTrain,
     SellShares,
 )
-from ferrovia.kernel.game import Game
-from ferrovia.kernel.rounds import OperatingRound
-from ferrovia.kernel.state import POOL, GameState
-from ferrovia.lib18xx import board, market
+from ferrovia.lib18xx.game import Game18xx
 from ferrovia.lib18xx.operating import phases, routing
+from ferrovia.lib18xx.rounds import OperatingRound
+from ferrovia.lib18xx.state import POOL, State18xx
 from ferrovia.lib18xx.stock.shares import move_share, set_par
 from ferrovia.paths import gamedata_root
 from ferrovia.schemas.trains import CompanySales
@@ -46,11 +45,11 @@ def definition() -> object:
 
 
 @pytest.fixture
-def game(definition: object) -> Game:
-    return Game(definition, get_rules("1858"), len(PLAYERS))
+def game(definition: object) -> Game18xx:
+    return Game18xx(definition, get_rules("1858"), len(PLAYERS))
 
 
-def new_state(game: Game) -> GameState:
+def new_state(game: Game18xx) -> State18xx:
     state = game.new_state(PLAYERS, seed=1)
     for p in state.players:  # a clean slate: everyone starts with 500
         p.cash = 500
@@ -58,13 +57,13 @@ def new_state(game: Game) -> GameState:
     return state
 
 
-def col_of(game: Game, price: int) -> int:
+def col_of(game: Game18xx, price: int) -> int:
     return list(market.spaces(game)).index(price)
 
 
 def float_company(
-    game: Game,
-    state: GameState,
+    game: Game18xx,
+    state: State18xx,
     sym: str,
     *,
     price: int,
@@ -89,7 +88,7 @@ def float_company(
         corp.tokens[0].hex, corp.tokens[0].city = coord, city
 
 
-def give_train(state: GameState, sym: str, tid: str, *, obsolete: bool = False) -> None:
+def give_train(state: State18xx, sym: str, tid: str, *, obsolete: bool = False) -> None:
     state.depot.remove(tid)
     t = state.trains[tid]
     t.owner = sym
@@ -97,12 +96,12 @@ def give_train(state: GameState, sym: str, tid: str, *, obsolete: bool = False) 
     state.corporations[sym].trains.append(tid)
 
 
-def start_or(game: Game, state: GameState) -> None:
+def start_or(game: Game18xx, state: State18xx) -> None:
     rnd = OperatingRound.create(game, state, 1)
     rnd.setup()
 
 
-def apply(game: Game, state: GameState, actions: Iterable[Action]) -> None:
+def apply(game: Game18xx, state: State18xx, actions: Iterable[Action]) -> None:
     for a in actions:
         game.apply(state, a)
 
@@ -111,14 +110,14 @@ def corp_pass(sym: str) -> Pass:
     return Pass(entity=sym, entity_type="corporation")
 
 
-def price(game: Game, state: GameState, sym: str) -> int:
+def price(game: Game18xx, state: State18xx, sym: str) -> int:
     return market.share_price(game, state.corporations[sym])
 
 
 # -- 9.6 / 9.7: earnings, payout, owned privates ------------------------------------------------
 
 
-def test_private_income_paid_out_then_private_closes_with_face_value(game: Game) -> None:
+def test_private_income_paid_out_then_private_closes_with_face_value(game: Game18xx) -> None:
     state = new_state(game)
     # MZA at P100: Ana director (40%) + one 20% share, Bea one share, one share in the pool.
     float_company(
@@ -142,7 +141,7 @@ def test_private_income_paid_out_then_private_closes_with_face_value(game: Game)
     assert state.total_cash() == total
 
 
-def test_withholding_moves_the_price_left_and_half_pays_half(game: Game) -> None:
+def test_withholding_moves_the_price_left_and_half_pays_half(game: Game18xx) -> None:
     state = new_state(game)
     float_company(game, state, "MZA", price=100, cash=0, holders={"1": 4}, home=("H11", 2))
     state.privates["B&M"].owner = "MZA"
@@ -158,7 +157,7 @@ def test_withholding_moves_the_price_left_and_half_pays_half(game: Game) -> None
 
 
 def test_zero_earnings_skip_the_dividend_and_move_left_and_no_train_moves_again(
-    game: Game,
+    game: Game18xx,
 ) -> None:
     state = new_state(game)
     float_company(game, state, "MZA", price=100, cash=0, holders={"1": 4}, home=("H11", 2))
@@ -173,7 +172,7 @@ def test_zero_earnings_skip_the_dividend_and_move_left_and_no_train_moves_again(
 # -- 9.4 station markers ------------------------------------------------------------------------
 
 
-def test_station_must_be_on_a_route_and_costs_40_per_province_border(game: Game) -> None:
+def test_station_must_be_on_a_route_and_costs_40_per_province_border(game: Game18xx) -> None:
     state = new_state(game)
     # MZA in Madrid's north-west city (H11 city 1); track from it to Valladolid (G8) through
     # Ávila (G10): Valladolid is one province away, P40; Barcelona (O8), not connected, would
@@ -199,7 +198,7 @@ def test_station_must_be_on_a_route_and_costs_40_per_province_border(game: Game)
 # -- 9.3 track ------------------------------------------------------------------------------------
 
 
-def test_private_lays_home_tile_free_and_pays_terrain_plus_20_outside(game: Game) -> None:
+def test_private_lays_home_tile_free_and_pays_terrain_plus_20_outside(game: Game18xx) -> None:
     state = new_state(game)
     state.privates["B&M"].owner = "1"
     state.privates["B&M"].floated = True
@@ -220,7 +219,7 @@ def test_private_lays_home_tile_free_and_pays_terrain_plus_20_outside(game: Game
     assert state.hexes["P7"].tile == "58-0"
 
 
-def test_private_may_not_upgrade(game: Game) -> None:
+def test_private_may_not_upgrade(game: Game18xx) -> None:
     state = new_state(game)
     state.privates["M&A"].owner = "1"
     state.privates["M&A"].floated = True
@@ -235,7 +234,7 @@ def test_private_may_not_upgrade(game: Game) -> None:
 # -- 9.8 trains -----------------------------------------------------------------------------------
 
 
-def test_trainless_company_emergency_issue_then_must_buy_from_the_bank(game: Game) -> None:
+def test_trainless_company_emergency_issue_then_must_buy_from_the_bank(game: Game18xx) -> None:
     state = new_state(game)
     # MZA at P70 with P40: Ana holds 3 certificates, 1 share in the treasury (issued later),
     # it has run once already (so it is not its first turn)
@@ -268,7 +267,7 @@ def test_trainless_company_emergency_issue_then_must_buy_from_the_bank(game: Gam
     assert state.corporations["MZA"].cash == 5
 
 
-def test_director_pays_what_a_trainless_company_lacks(game: Game) -> None:
+def test_director_pays_what_a_trainless_company_lacks(game: Game18xx) -> None:
     state = new_state(game)
     float_company(game, state, "MZA", price=100, cash=30, holders={"1": 4}, home=("H11", 2))
     # (as in 18xx.games the step is offered only when some train is within the treasury:
@@ -285,7 +284,7 @@ def test_director_pays_what_a_trainless_company_lacks(game: Game) -> None:
     assert state.player("1").cash == 500 - 70
 
 
-def test_other_company_train_at_any_price_up_to_treasury(game: Game) -> None:
+def test_other_company_train_at_any_price_up_to_treasury(game: Game18xx) -> None:
     state = new_state(game)
     float_company(game, state, "MZA", price=100, cash=300, holders={"1": 4}, home=("H11", 2))
     float_company(game, state, "A", price=90, cash=0, holders={"2": 4}, home=("E18", 0))
@@ -316,7 +315,7 @@ def test_other_company_train_minimum_is_data(definition: object) -> None:
             definition.trains_file, between_companies=plain(CompanySales(min_price=40))
         ),
     )
-    game = Game(dearer, get_rules("1858"), len(PLAYERS))
+    game = Game18xx(dearer, get_rules("1858"), len(PLAYERS))
     state = new_state(game)
     float_company(game, state, "MZA", price=100, cash=300, holders={"1": 4}, home=("H11", 2))
     float_company(game, state, "A", price=90, cash=0, holders={"2": 4}, home=("E18", 0))
@@ -338,7 +337,7 @@ def test_other_company_train_minimum_is_data(definition: object) -> None:
 # -- 9.10 phases, wounding, rusting ---------------------------------------------------------------
 
 
-def sell_out(state: GameState, *prefixes: str) -> None:
+def sell_out(state: State18xx, *prefixes: str) -> None:
     """Take every bank train of these types out of the depot (as if sold and since rusted)."""
     for tid in list(state.depot):
         if tid.startswith(prefixes):
@@ -347,7 +346,7 @@ def sell_out(state: GameState, *prefixes: str) -> None:
             state.trains[tid].owner = ""
 
 
-def test_first_6h_starts_phase_4_wounds_2h_and_wounded_can_be_scrapped(game: Game) -> None:
+def test_first_6h_starts_phase_4_wounds_2h_and_wounded_can_be_scrapped(game: Game18xx) -> None:
     state = new_state(game)
     float_company(game, state, "MZA", price=100, cash=1000, holders={"1": 4}, home=("H11", 2))
     give_train(state, "MZA", "2H-0")
@@ -370,7 +369,7 @@ def test_first_6h_starts_phase_4_wounds_2h_and_wounded_can_be_scrapped(game: Gam
     assert state.trains["2H-0"].rusted
 
 
-def test_6h_rust_on_the_fifth_grey_train_from_the_bank(game: Game) -> None:
+def test_6h_rust_on_the_fifth_grey_train_from_the_bank(game: Game18xx) -> None:
     state = new_state(game)
     float_company(game, state, "MZA", price=100, cash=2000, holders={"1": 4}, home=("H11", 2))
     float_company(game, state, "A", price=90, cash=0, holders={"2": 4}, home=("E18", 0))
@@ -393,7 +392,7 @@ def test_6h_rust_on_the_fifth_grey_train_from_the_bank(game: Game) -> None:
 # -- 5 company closure ----------------------------------------------------------------------------
 
 
-def test_company_falling_off_the_market_closes_and_its_shares_are_worthless(game: Game) -> None:
+def test_company_falling_off_the_market_closes_and_its_shares_are_worthless(game: Game18xx) -> None:
     state = new_state(game)
     float_company(game, state, "MZA", price=50, cash=10, holders={"1": 3, "2": 1}, home=("H11", 2))
     start_or(game, state)
@@ -408,7 +407,7 @@ def test_company_falling_off_the_market_closes_and_its_shares_are_worthless(game
     assert game.result(state)["2"] == 500
 
 
-def test_tile_must_extend_the_operators_network_and_keep_old_track(game: Game) -> None:
+def test_tile_must_extend_the_operators_network_and_keep_old_track(game: Game18xx) -> None:
     state = new_state(game)
     state.privates["B&M"].owner = "1"
     state.privates["B&M"].floated = True
@@ -436,7 +435,7 @@ def test_tile_must_extend_the_operators_network_and_keep_old_track(game: Game) -
 # -- 11 game end ----------------------------------------------------------------------------------
 
 
-def test_bank_breaking_in_an_or_ends_the_game_at_the_end_of_that_or(game: Game) -> None:
+def test_bank_breaking_in_an_or_ends_the_game_at_the_end_of_that_or(game: Game18xx) -> None:
     state = new_state(game)
     float_company(game, state, "MZA", price=100, cash=0, holders={"1": 2, "2": 1}, home=("H11", 2))
     float_company(game, state, "A", price=90, cash=0, holders={"3": 4}, home=("E18", 0))
@@ -462,7 +461,7 @@ def test_bank_breaking_in_an_or_ends_the_game_at_the_end_of_that_or(game: Game) 
 
 
 def test_company_emergency_issuing_off_the_market_closes_and_the_next_operates(
-    game: Game,
+    game: Game18xx,
 ) -> None:
     state = new_state(game)
     # MZA at P60 with no train and P10: zero earnings take it to P50, then an emergency issue
@@ -489,7 +488,7 @@ def test_company_emergency_issuing_off_the_market_closes_and_the_next_operates(
 # -- 9.5 wounded trains ---------------------------------------------------------------------------
 
 
-def test_wounded_train_earns_half_and_recorded_revenue_must_match(game: Game) -> None:
+def test_wounded_train_earns_half_and_recorded_revenue_must_match(game: Game18xx) -> None:
     state = new_state(game)
     # MZA in Madrid's north-west city; Ávila (G10, town) and Valladolid (G8, city) beyond
     float_company(game, state, "MZA", price=100, cash=0, holders={"1": 4}, home=("H11", 1))
@@ -520,7 +519,7 @@ def test_wounded_train_earns_half_and_recorded_revenue_must_match(game: Game) ->
 # -- 10 private closure round ---------------------------------------------------------------------
 
 
-def closure_round(game: Game, state: GameState) -> None:
+def closure_round(game: Game18xx, state: State18xx) -> None:
     from ferrovia.games.g1858 import PrivateClosureRound
 
     state.phase = "5"
@@ -530,7 +529,7 @@ def closure_round(game: Game, state: GameState) -> None:
     rnd.setup()
 
 
-def test_closure_round_treasury_share_with_consent_and_sale_to_bank(game: Game) -> None:
+def test_closure_round_treasury_share_with_consent_and_sale_to_bank(game: Game18xx) -> None:
     state = new_state(game)
     # A (Ana) has a station in Madrid, a home hex of M&V (Bea's); C&S (Cid's) is far away
     float_company(game, state, "A", price=100, cash=0, holders={"1": 2}, home=("H11", 2))
@@ -564,7 +563,7 @@ def test_closure_round_treasury_share_with_consent_and_sale_to_bank(game: Game) 
     assert state.round.kind != "closure"
 
 
-def test_bad_lay_input_is_a_clear_error_and_changes_nothing(game: Game) -> None:
+def test_bad_lay_input_is_a_clear_error_and_changes_nothing(game: Game18xx) -> None:
     state = new_state(game)
     state.privates["B&M"].owner = "1"
     state.privates["B&M"].floated = True
@@ -580,7 +579,7 @@ def test_bad_lay_input_is_a_clear_error_and_changes_nothing(game: Game) -> None:
     assert state.dumps() == before
 
 
-def test_a_pool_train_may_be_bought_with_either_face(game: Game) -> None:
+def test_a_pool_train_may_be_bought_with_either_face(game: Game18xx) -> None:
     state = new_state(game)
     float_company(game, state, "MZA", price=100, cash=300, holders={"1": 4}, home=("H11", 2))
     state.depot.remove("4H-4")
@@ -596,7 +595,7 @@ def test_a_pool_train_may_be_bought_with_either_face(game: Game) -> None:
     assert state.corporations["MZA"].cash == 200
 
 
-def test_private_first_tile_in_home_hex_points_to_its_other_home_hexes(game: Game) -> None:
+def test_private_first_tile_in_home_hex_points_to_its_other_home_hexes(game: Game18xx) -> None:
     # rulebook 9.3 example 1: the C&S laying in F17 must point towards Sevilla (E18) and
     # Córdoba (G18)
     state = new_state(game)

@@ -11,9 +11,9 @@ from conftest import ROOT
 from ferrovia.errors import UnknownEntity
 from ferrovia.games import available, get_rules
 from ferrovia.kernel.actions import Action, action_from_json
-from ferrovia.kernel.game import Game
-from ferrovia.kernel.hooks import Rules
 from ferrovia.kernel.step import Step
+from ferrovia.lib18xx.game import Game18xx
+from ferrovia.lib18xx.rules import Rules18xx
 from rules_helpers import definition
 
 
@@ -38,7 +38,7 @@ def test_every_registered_game_builds_its_rounds_from_its_own_step_list() -> Non
 
 
 def test_a_round_naming_a_step_the_game_does_not_list_is_refused() -> None:
-    class Broken(Rules):
+    class Broken(Rules18xx):
         NAME = "broken"
         ROUND_STEPS: ClassVar[dict[str, tuple[str, ...]]] = {"stock": ("a", "b")}
 
@@ -46,28 +46,28 @@ def test_a_round_naming_a_step_the_game_does_not_list_is_refused() -> None:
             return (_StepA,)
 
     with pytest.raises(UnknownEntity, match="stock round names unknown steps b"):
-        Game(definition(), Broken(), 4)
+        Game18xx(definition(), Broken(), 4)
 
 
 def test_two_steps_of_one_name_in_a_game_are_refused() -> None:
-    class Twice(Rules):
+    class Twice(Rules18xx):
         NAME = "twice"
 
         def steps(self) -> tuple[type[Step], ...]:
             return (_StepA, _OtherA)
 
     with pytest.raises(ValueError, match="two steps named 'a'"):
-        Game(definition(), Twice(), 4)
+        Game18xx(definition(), Twice(), 4)
 
 
 def test_a_game_adds_its_own_action_types_without_touching_the_core() -> None:
-    class Spinning(Rules):
+    class Spinning(Rules18xx):
         NAME = "spinning"
 
         def actions(self) -> tuple[type[Action], ...]:
             return (_Spin,)
 
-    game = Game(definition(), Spinning(), 4)
+    game = Game18xx(definition(), Spinning(), 4)
     wire = {"type": "spin", "entity": 1, "id": 3}
     assert isinstance(action_from_json(wire, game.action_types), _Spin)
     with pytest.raises(UnknownEntity, match="unknown action type 'spin'"):

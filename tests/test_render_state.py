@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import GAMEDATA, shared_path
 from ferrovia.cli import main
-from ferrovia.kernel.state import Corporation, GameState, Hex, Player, Share, Token, Train
+from ferrovia.lib18xx.state import Corporation, Hex, Player18xx, Share, State18xx, Token, Train
 from ferrovia.render.source import load_board
 from ferrovia.render.state_svg import render_state, views_from_gamestate
 from ferrovia.render.timeline import build_timeline, filter_undos
@@ -88,8 +88,11 @@ def test_bad_game_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFi
 
 def test_panels_from_a_rules_engine_state() -> None:
     board = load_board(G1858)
-    state = GameState(bank_cash=9000, phase="3")
-    state.players = [Player("1", "Ana", cash=412, companies=["B&M"]), Player("2", "Bo", cash=90)]
+    state = State18xx(bank_cash=9000, phase="3")
+    state.players = [
+        Player18xx("1", "Ana", cash=412, companies=["B&M"]),
+        Player18xx("2", "Bo", cash=90),
+    ]
     corp = Corporation(sym="MZA", cash=380, par_price=100, market=[0, 7], director="1")
     corp.ipoed = corp.floated = True
     corp.shares = [

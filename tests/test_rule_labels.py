@@ -11,13 +11,13 @@ from conftest import ROOT
 from ferrovia.data.definition import load_game
 from ferrovia.errors import IllegalAction
 from ferrovia.games import get_rules
-from ferrovia.kernel.game import Game
+from ferrovia.lib18xx.game import Game18xx
 from ferrovia.paths import gamedata_root
 from rules_helpers import Table
 
 
-def _game(name: str) -> Game:
-    return Game(load_game(gamedata_root() / name), get_rules(name), 4)
+def _game(name: str) -> Game18xx:
+    return Game18xx(load_game(gamedata_root() / name), get_rules(name), 4)
 
 
 def test_a_rule_gets_its_section_of_the_game_s_rulebook_and_only_once() -> None:

@@ -8,16 +8,18 @@ import pytest
 from conftest import shared_path
 from ferrovia.errors import IllegalAction
 from ferrovia.kernel import rng
-from ferrovia.kernel.actions import Bid, action_from_json, action_to_json
+from ferrovia.kernel.actions import action_to_json
 from ferrovia.kernel.ledger import transfer
-from ferrovia.kernel.state import GameState, Hex, Player, RoundState, Share, StepState, Token, Train
+from ferrovia.kernel.state import RoundState, StepState
+from ferrovia.lib18xx.actions import Bid, action_from_json
+from ferrovia.lib18xx.state import Hex, Player18xx, Share, State18xx, Token, Train
 
 
-def _sample_state() -> GameState:
-    from ferrovia.kernel.state import Corporation, Private
+def _sample_state() -> State18xx:
+    from ferrovia.lib18xx.state import Corporation, Private
 
-    s = GameState(bank_cash=12000, phase="2", turn=3)
-    s.players = [Player("1", "Ana", 500, ["B&M"]), Player("2", "Ben", 420)]
+    s = State18xx(bank_cash=12000, phase="2", turn=3)
+    s.players = [Player18xx("1", "Ana", 500, ["B&M"]), Player18xx("2", "Ben", 420)]
     s.corporations["TBF"] = Corporation(
         sym="TBF",
         cash=220,
@@ -38,7 +40,7 @@ def _sample_state() -> GameState:
 def test_state_json_round_trip_is_exact() -> None:
     s = _sample_state()
     text = s.dumps()
-    back = GameState.loads(text)
+    back = State18xx.loads(text)
     assert back == s
     assert back.dumps() == text
     assert json.loads(text)["corporations"]["TBF"]["shares"][0]["owner"] == "1"
@@ -69,7 +71,7 @@ def test_ledger_conserves_money_and_refuses_overdraft() -> None:
 
 
 def test_bank_breaks_when_it_would_go_below_zero() -> None:
-    s = GameState(players=[Player("1", "A")], bank_cash=10)
+    s = State18xx(players=[Player18xx("1", "A")], bank_cash=10)
     transfer(s, "bank", "1", 15, "dividend")
     assert s.bank_broken and s.bank_cash == -5 and s.total_cash() == 10
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 from conftest import shared_path
-from ferrovia.kernel.actions import action_from_json
-from ferrovia.kernel.state import GameState
+from ferrovia.lib18xx.actions import action_from_json
+from ferrovia.lib18xx.state import State18xx
 from ferrovia.play.replay import filter_actions, game_for, load_export
 
 
@@ -19,7 +19,7 @@ def test_save_load_mid_game_round_trips_and_continues_identically() -> None:
     for a in actions[:half]:
         game.apply(state, a)
     text = state.dumps()
-    loaded = GameState.loads(text)
+    loaded = State18xx.loads(text)
     assert loaded == state
     assert loaded.dumps() == text
     json.loads(text)  # plain JSON

@@ -196,7 +196,7 @@ def test_a_failure_half_way_through_an_action_rolls_everything_back() -> None:
     wire["auto_actions"] = [
         {"type": "place_token", "entity": "TBF", "entity_type": "corporation", "city": "A14-0-0"}
     ]
-    from ferrovia.kernel.actions import action_from_json
+    from ferrovia.lib18xx.actions import action_from_json
 
     with pytest.raises(IllegalAction, match="cannot start in A14"):
         t.game.apply(t.state, action_from_json(wire))

@@ -17,10 +17,10 @@ import pytest
 from conftest import shared_path
 from ferrovia.games.g1858.closure import _closing_spaces, companies_to_close
 from ferrovia.kernel.actions import action_from_json
-from ferrovia.kernel.game import Game
-from ferrovia.kernel.state import GameState
 from ferrovia.lib18xx import market
+from ferrovia.lib18xx.game import Game18xx
 from ferrovia.lib18xx.operating import routing
+from ferrovia.lib18xx.state import State18xx
 from ferrovia.play.replay import filter_actions, game_for, load_export
 
 GAMES = [
@@ -32,7 +32,7 @@ GAMES = [
 ]
 
 
-def _closing_by_walk(game: Game, state: GameState) -> list[str]:
+def _closing_by_walk(game: Game18xx, state: State18xx) -> list[str]:
     """Every open company on a closing space, found by looking at each company."""
     spaces = _closing_spaces(game)
     return [
@@ -42,7 +42,7 @@ def _closing_by_walk(game: Game, state: GameState) -> list[str]:
     ]
 
 
-def _check(game: Game, state: GameState) -> int:
+def _check(game: Game18xx, state: State18xx) -> int:
     """Asserts the indexes agree with the entities; returns how many companies were closing."""
     tokens = routing.token_map(state)
     fresh = {c: h.tokens for c, h in state.hexes.items() if h.tokens}
@@ -111,7 +111,7 @@ def test_an_unlimited_tile_laid_adds_the_instance_above_the_highest(
     take = board.take_tile
     checked = 0
 
-    def checked_take(game: Game, state: GameState, tile_id: str) -> None:
+    def checked_take(game: Game18xx, state: State18xx, tile_id: str) -> None:
         nonlocal checked
         name = board.tile_name(tile_id)
         unlimited = name in game.definition.tiles and game.definition.tiles[name].count is None

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from conftest import shared_path
 from ferrovia.kernel.actions import Message, Program, action_from_json
-from ferrovia.kernel.game import Game
-from ferrovia.kernel.state import GameState
+from ferrovia.lib18xx.game import Game18xx
+from ferrovia.lib18xx.state import State18xx
 from ferrovia.play.replay import filter_actions, game_for, load_export
 
 KINDS = (
@@ -31,7 +31,7 @@ KINDS = (
 )
 
 
-def _check_state(game: Game, state: GameState, entity: str, kind: str) -> int:
+def _check_state(game: Game18xx, state: State18xx, entity: str, kind: str) -> int:
     """Checks the law for every step of the current round; returns how many were asked."""
     asked = 0
     for step in game.round(state).steps():
@@ -84,7 +84,7 @@ def test_changes_nothing_after_is_only_said_when_the_hooks_change_nothing(
     said = [0, 0]
     answer = rules.changes_nothing_after
 
-    def checked(g: Game, s: GameState, action: object) -> bool:
+    def checked(g: Game18xx, s: State18xx, action: object) -> bool:
         quiet = answer(g, s, action)
         said[quiet] += 1
         if quiet:  # what the interpreter then leaves out changes nothing

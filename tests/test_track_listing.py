@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 from ferrovia.errors import IllegalAction
-from ferrovia.kernel.actions import Action, LayTile, Pass
-from ferrovia.kernel.game import Game
-from ferrovia.kernel.state import GameState
+from ferrovia.kernel.actions import Action, Pass
 from ferrovia.lib18xx import board
+from ferrovia.lib18xx.actions import LayTile
+from ferrovia.lib18xx.game import Game18xx
 from ferrovia.lib18xx.operating import common, routing, track
+from ferrovia.lib18xx.state import State18xx
 from ferrovia.play.selfplay import play
 
 
@@ -66,7 +67,7 @@ class Compare:
         self.turns = 0
         self.lays = 0
 
-    def __call__(self, game: Game, state: GameState, action: Any) -> None:
+    def __call__(self, game: Game18xx, state: State18xx, action: Any) -> None:
         if state.finished:
             return
         step = game.active_step(state)

@@ -56,14 +56,14 @@ def test_the_refusal_the_blocked_home_error_foretells() -> None:
     from ferrovia.data.definition import load_game
     from ferrovia.errors import IllegalAction
     from ferrovia.games import get_rules
-    from ferrovia.kernel.actions import LayTile
-    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.actions import LayTile
+    from ferrovia.lib18xx.game import Game18xx
     from ferrovia.paths import gamedata_root
 
     from tests.test_operating_steps import new_state, start_or
 
     defn = load_game(gamedata_root() / "1858")
-    g = Game(defn, get_rules(defn.rules), 4)
+    g = Game18xx(defn, get_rules(defn.rules), 4)
     state = new_state(g)
     state.privates["P&L"].owner = "1"
     state.privates["P&L"].floated = True

@@ -70,7 +70,7 @@ def test_the_recorded_india_game_replays_to_its_exact_result() -> None:
 
 
 def test_a_company_at_its_train_limit_still_buys_a_pullman_but_only_one() -> None:
-    from ferrovia.kernel.actions import BuyTrain
+    from ferrovia.lib18xx.actions import BuyTrain
     from ferrovia.lib18xx.operating import common, trains
 
     game, state = _at(281)  # MSM, at its limit of trains, is about to buy the first Pullman
@@ -87,7 +87,7 @@ def test_a_company_at_its_train_limit_still_buys_a_pullman_but_only_one() -> Non
 
 
 def test_a_pullman_attached_to_a_broad_train_adds_ten_a_city() -> None:
-    from ferrovia.kernel.actions import Choose
+    from ferrovia.lib18xx.actions import Choose
     from ferrovia.lib18xx.operating import routing
 
     game, state = _at(352)  # MSM is about to attach its Pullman to its 2H-3
@@ -117,7 +117,7 @@ def test_a_pullman_behind_a_sound_train_adds_ten_and_never_runs_alone() -> None:
 
 
 def test_a_locomotive_works_is_bought_at_face_value_and_takes_ten_percent_off_trains() -> None:
-    from ferrovia.kernel.actions import BuyCompany, BuyTrain
+    from ferrovia.lib18xx.actions import BuyCompany, BuyTrain
     from ferrovia.lib18xx.operating import trains
 
     game, state = _at(508)  # SIR, in phase 5, has just issued shares to buy a train
@@ -145,7 +145,7 @@ def test_a_locomotive_works_pays_its_company_ten_each_operating_round_and_never_
 
 
 def test_a_gauge_conversion_relays_a_tile_of_the_same_colour_with_one_section_regauged() -> None:
-    from ferrovia.kernel.actions import LayTile
+    from ferrovia.lib18xx.actions import LayTile
 
     game, state = _at(139)  # GIP's turn; J13 holds #657 (a city, one metre and one broad line)
     assert state.hexes["J13"].tile == "657-1" and state.hexes["J13"].rotation == 4
@@ -279,12 +279,12 @@ def test_an_upgrade_reached_only_through_a_full_city_adds_no_track_to_a_route() 
     (random game seed 4, 3 players, action 1668: 14 on G20 for MSM)."""
     from ferrovia.data.definition import load_game
     from ferrovia.games import get_rules
-    from ferrovia.kernel.actions import LayTile
-    from ferrovia.kernel.game import Game
     from ferrovia.lib18xx import board
+    from ferrovia.lib18xx.actions import LayTile
+    from ferrovia.lib18xx.game import Game18xx
     from test_operating_steps import float_company, new_state, start_or
 
-    game = Game(load_game(GAME), get_rules("1858_india"), 4)
+    game = Game18xx(load_game(GAME), get_rules("1858_india"), 4)
     state = new_state(game)
     state.phase = "5"  # green tiles
     board.lay(game, state, "G16", "57-0", 1)  # Allahabad, MSM's station: edges 1 and 4
@@ -315,11 +315,12 @@ def test_a_company_left_with_only_a_pullman_is_marked_down_twice() -> None:
     (random game seed 5, 4 players, action 359: BBC buys a Pullman, 80 -> 70 -> 65)."""
     from ferrovia.data.definition import load_game
     from ferrovia.games import get_rules
-    from ferrovia.kernel.actions import BuyTrain, Pass
-    from ferrovia.kernel.game import Game
+    from ferrovia.kernel.actions import Pass
+    from ferrovia.lib18xx.actions import BuyTrain
+    from ferrovia.lib18xx.game import Game18xx
     from test_operating_steps import float_company, give_train, new_state, price, start_or
 
-    game = Game(load_game(GAME), get_rules("1858_india"), 4)
+    game = Game18xx(load_game(GAME), get_rules("1858_india"), 4)
     state = new_state(game)
     state.phase = "3"  # Pullmans for sale
     float_company(game, state, "BBC", price=90, cash=83, holders={"4": 4}, home=("K6", 0))
@@ -348,11 +349,12 @@ def test_a_closed_works_still_holds_the_buy_trains_step_for_a_pass() -> None:
     (random game seed 4, 3 players, action 1202: MSM after LW1 and LW2 closed)."""
     from ferrovia.data.definition import load_game
     from ferrovia.games import get_rules
-    from ferrovia.kernel.actions import BuyCompany, Pass
-    from ferrovia.kernel.game import Game
+    from ferrovia.kernel.actions import Pass
+    from ferrovia.lib18xx.actions import BuyCompany
+    from ferrovia.lib18xx.game import Game18xx
     from test_operating_steps import float_company, give_train, new_state, start_or
 
-    game = Game(load_game(GAME), get_rules("1858_india"), 4)
+    game = Game18xx(load_game(GAME), get_rules("1858_india"), 4)
     state = new_state(game)
     state.phase = "5"  # works for sale
     state.depot = [t for t in state.depot if t[:2] in ("5E", "6E", "7E", "5D")]  # too dear
@@ -379,12 +381,12 @@ def test_a_private_railway_starts_from_the_city_its_reservation_moved_to() -> No
     players, action 1199: 7 on H23 for CK)."""
     from ferrovia.data.definition import load_game
     from ferrovia.games import get_rules
-    from ferrovia.kernel.game import Game
     from ferrovia.lib18xx import board
+    from ferrovia.lib18xx.game import Game18xx
     from ferrovia.lib18xx.operating import routing
     from test_operating_steps import new_state
 
-    game = Game(load_game(GAME), get_rules("1858_india"), 4)
+    game = Game18xx(load_game(GAME), get_rules("1858_india"), 4)
     state = new_state(game)
     state.privates["CK"].owner = "1"
     state.privates["CK"].floated = True

@@ -12,19 +12,13 @@ from ferrovia.data.definition import load_game
 from ferrovia.errors import IllegalAction
 from ferrovia.games import get_rules
 from ferrovia.games.g1858 import closure
-from ferrovia.kernel.actions import (
-    BuyShares,
-    BuyTrain,
-    LayTile,
-    SellShares,
-    action_from_json,
-    action_to_json,
-)
-from ferrovia.kernel.game import Game
-from ferrovia.kernel.rounds import StockRound
-from ferrovia.kernel.state import POOL, GameState
+from ferrovia.kernel.actions import action_to_json
 from ferrovia.lib18xx import board
+from ferrovia.lib18xx.actions import BuyShares, BuyTrain, LayTile, SellShares, action_from_json
+from ferrovia.lib18xx.game import Game18xx
 from ferrovia.lib18xx.operating import common
+from ferrovia.lib18xx.rounds import StockRound
+from ferrovia.lib18xx.state import POOL, State18xx
 from ferrovia.paths import gamedata_root
 
 from tests.test_operating_steps import (
@@ -45,11 +39,11 @@ def definition() -> object:
 
 
 @pytest.fixture
-def game(definition: object) -> Game:
-    return Game(definition, get_rules("1858"), len(PLAYERS))
+def game(definition: object) -> Game18xx:
+    return Game18xx(definition, get_rules("1858"), len(PLAYERS))
 
 
-def _share_offers(game: Game, state: GameState) -> list[dict[str, object]]:
+def _share_offers(game: Game18xx, state: State18xx) -> list[dict[str, object]]:
     return [
         action_to_json(a)
         for a in game.legal_actions(state)
@@ -57,7 +51,7 @@ def _share_offers(game: Game, state: GameState) -> list[dict[str, object]]:
     ]
 
 
-def test_issue_and_redeem_offers_carry_the_bundle_percent(game: Game) -> None:
+def test_issue_and_redeem_offers_carry_the_bundle_percent(game: Game18xx) -> None:
     """18xx.games prices an issue or a redemption from the action's ``percent`` (a logged
     ``percent: 0`` issues for nothing), so every offered bundle must state its percent."""
     state = new_state(game)
@@ -83,7 +77,7 @@ def test_issue_and_redeem_offers_carry_the_bundle_percent(game: Game) -> None:
     assert price(game, state, "MZA") == 60
 
 
-def test_emergency_issue_offer_carries_the_bundle_percent(game: Game) -> None:
+def test_emergency_issue_offer_carries_the_bundle_percent(game: Game18xx) -> None:
     state = new_state(game)
     float_company(game, state, "MZA", price=70, cash=40, holders={"1": 3}, home=("H11", 2))
     state.corporations["MZA"].data["operating_turns"] = 1
@@ -95,7 +89,7 @@ def test_emergency_issue_offer_carries_the_bundle_percent(game: Game) -> None:
     assert offers and all(o["percent"] == 20 * len(o["shares"]) for o in offers)
 
 
-def test_metre_track_does_not_extend_a_broad_only_line(game: Game) -> None:
+def test_metre_track_does_not_extend_a_broad_only_line(game: Game18xx) -> None:
     """18xx.games checks a lay on the broad network with the tile's broad track and on the
     metre network with its metre track: a metre tile beside the end of a broad line is
     not on any route (random game g-1001-3, action 298: 77 on C16 for SJ&C)."""
@@ -128,7 +122,7 @@ def test_metre_track_does_not_extend_a_broad_only_line(game: Game) -> None:
     assert state.hexes["C16"].tile == "9-0"
 
 
-def test_impassable_border_stays_closed_under_a_laid_tile(game: Game) -> None:
+def test_impassable_border_stays_closed_under_a_laid_tile(game: Game18xx) -> None:
     """Setúbal (B15) has an impassable side (edge 2, toward A14).  18xx.games keeps a hex's
     borders on every tile laid there, so an upgrade may never point track through it
     (random game g-1010-2, action 701: 204 on B15 for MZA)."""
@@ -152,7 +146,7 @@ def test_impassable_border_stays_closed_under_a_laid_tile(game: Game) -> None:
         game.apply(state, LayTile(entity="MZA", entity_type="corporation", hex="B15", tile="204-0"))
 
 
-def test_closing_private_hands_a_shared_slot_to_the_other_private(game: Game) -> None:
+def test_closing_private_hands_a_shared_slot_to_the_other_private(game: Game18xx) -> None:
     """Zaragoza (L7) has one slot held for both M&Z and Z&P.  When M&Z's company took its
     home station there, M&Z's hold went; once M&Z closes, 18xx.games tidies the city so
     Z&P's hold sits on the slot, and a company cannot put a station there even after the
@@ -167,7 +161,7 @@ def test_closing_private_hands_a_shared_slot_to_the_other_private(game: Game) ->
     assert board.token_slot(state, h.tokens[0], list(h.reservations[0]), "MZA") is None
 
 
-def test_bank_pool_sells_the_first_discarded_of_two_alike_trains(game: Game) -> None:
+def test_bank_pool_sells_the_first_discarded_of_two_alike_trains(game: Game18xx) -> None:
     """Two 4H/2M cards in the bank pool: 18xx.games offers the one discarded first (its
     discarded list is in arrival order), not the lower-numbered one (random game g-1039-6,
     action 437: N buys 4H-2 while 4H-4 had been discarded before it)."""
@@ -199,7 +193,7 @@ def test_bank_pool_sells_the_first_discarded_of_two_alike_trains(game: Game) -> 
     assert state.corporations["MZA"].trains == ["4H-4"]
 
 
-def test_a_restarted_company_is_new_to_the_stock_rounds_sale_records(game: Game) -> None:
+def test_a_restarted_company_is_new_to_the_stock_rounds_sale_records(game: Game18xx) -> None:
     """A player who sold AVT earlier in a stock round may buy the restarted AVT after it
     closed: 18xx.games keeps who sold what per company object, and a closed company is
     replaced by a new one (random game g-1002-4, action 1232: Player 2 could still buy)."""
@@ -223,7 +217,7 @@ def test_company_closing_in_stock_round_moves_play_on_by_one_player(definition: 
     the closure it moves on by just one player: Player 1 (now with nothing to do) passes,
     everyone has passed and the round ends right there.  The priority deal goes to Player 1,
     not one seat further (random game g-1031-3, action 1532)."""
-    game = Game(definition, get_rules("1858"), 3)
+    game = Game18xx(definition, get_rules("1858"), 3)
     state = game.new_state([("2", "Bea"), ("3", "Cid"), ("1", "Ana")], seed=1)
     for p in state.players:
         p.cash = 0

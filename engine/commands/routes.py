@@ -22,8 +22,8 @@ from ferrovia.errors import FerroviaError
 
 if TYPE_CHECKING:
     from ferrovia.board.graph import TrackGraph
-    from ferrovia.kernel.game import Game
-    from ferrovia.kernel.state import GameState
+    from ferrovia.lib18xx.game import Game18xx
+    from ferrovia.lib18xx.state import State18xx
     from ferrovia.routes.search import BestRoutes
     from ferrovia.routes.value import TrainSpec
 
@@ -66,14 +66,15 @@ class _ReplayStopped(FerroviaError):
 
 def _from_rules(
     data: dict[str, Any], until: int, company: str, game_dir: Path
-) -> tuple[Game, GameState, list[tuple[str, TrainSpec]]]:
+) -> tuple[Game18xx, State18xx, list[tuple[str, TrainSpec]]]:
+    from ferrovia.lib18xx.game import as_18xx
     from ferrovia.lib18xx.operating import common, routing
     from ferrovia.play.replay import replay
 
     res = replay(data, until=until, game_dir=game_dir)
     if res.error is not None:
         raise _ReplayStopped(f"the replay stopped before action {until}: {res.error}")
-    state, game = res.state, res.game
+    game, state = as_18xx(res.game, res.state)
     if company not in state.corporations:
         known = ", ".join(sorted(state.corporations))
         raise _NoSuchCompany(f"no public company {company!r} (companies: {known})")

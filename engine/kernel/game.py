@@ -1,5 +1,10 @@
-"""The interpreter: a :class:`Game` (immutable: definition + options + rule hooks) applies actions
+"""The interpreter: a :class:`Game` (immutable: definition + options + rules) applies actions
 to a :class:`~ferrovia.kernel.state.GameState`.
+
+A Game is made for its rules: ``rules.GAME`` is the class (a rules library's subclass adds the
+questions its rules ask of the definition, e.g. ``Game18xx.cert_limit``), and
+``rules.new_game(definition, num_players)`` makes one.  How the interpreter drives rounds and
+steps is described in :mod:`ferrovia.kernel.step`.
 
 ``game.apply(state, action)`` checks the action against the rules and either applies it whole
 or raises a typed error (:class:`~ferrovia.errors.IllegalAction`, ``OutOfTurn``,
@@ -11,16 +16,19 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ferrovia.errors import GameError, IllegalAction, UnknownEntity
 from ferrovia.kernel.actions import ACTION_TYPES, Action, Message, Program
-from ferrovia.kernel.hooks import Rules
-from ferrovia.kernel.rounds import ROUND_KINDS, Round
+from ferrovia.kernel.rounds import Round
 from ferrovia.kernel.state import GameState, RoundState, StepState
 from ferrovia.kernel.step import Step
 
+if TYPE_CHECKING:
+    from ferrovia.kernel.hooks import Rules
+
 T = TypeVar("T")
+S = TypeVar("S", bound=GameState)
 
 
 def _by_name(
@@ -37,25 +45,24 @@ def _by_name(
     return out
 
 
-class Game:
-    """One game's immutable rules: its definition, optional rules and hook set."""
+class Game(Generic[S]):
+    """One game's immutable rules: its definition, optional rules and rules object.
+    Parameterised by the state class its rules play on (``Game18xx`` is ``Game[State18xx]``)."""
 
     def __init__(
         self,
         definition: Any,
-        rules: Rules,
+        rules: Rules[Any, S],
         num_players: int,
         optional_rules: Iterable[str] = (),
     ) -> None:
-        from ferrovia.lib18xx.market import build_grid
-
+        if not isinstance(self, rules.GAME):
+            raise TypeError(
+                f"rules {rules.NAME} are played by a {rules.GAME.__name__}, not a "
+                f"{type(self).__name__} (rules.new_game makes the right one)"
+            )
         self.definition = definition
         self.num_players = num_players
-        # The stock market as rows of cells: the one thing the rules derive from the
-        # definition once (everything else they read from it, through the helpers below).
-        self.market_grid = build_grid(definition)
-        self.privates = tuple(sorted(definition.privates, key=lambda p: p.number))
-        """The privates in P-number order (auction listing and operating order)."""
         self.rules = rules
         self.optional_rules = frozenset(optional_rules)
         self._steps = _by_name("step", rules.NAME, {}, ((s.NAME, s) for s in rules.steps()))
@@ -68,13 +75,11 @@ class Game:
         self.action_types = _by_name(
             "action type", rules.NAME, ACTION_TYPES, ((a.TYPE, a) for a in rules.actions())
         )
-        self._rounds: dict[str, type[Round]] = dict(ROUND_KINDS)
-        self._rounds.update({r.KIND: r for r in rules.ROUNDS})
+        self._rounds = _by_name("round kind", rules.NAME, {}, ((r.KIND, r) for r in rules.ROUNDS))
         self.check = True  # snapshot and roll back on error (off: trusted replays only)
         # answers that follow from the definition alone, worked out once (the Game is immutable)
-        self.train_types: dict[str, Any] = {}  # train card id -> its trains.yaml type
         self.memo: dict[Any, Any] = {}
-        self._bound: tuple[GameState, RoundState, list[Step], list[StepState]] | None = None
+        self._bound: tuple[S, RoundState, list[Step], list[StepState]] | None = None
 
     # -- registry --------------------------------------------------------------------------
     def step_class(self, name: str) -> type[Step]:
@@ -89,10 +94,10 @@ class Game:
         except KeyError:
             raise UnknownEntity(f"no round kind {kind!r} in rules {self.rules.NAME}") from None
 
-    def round(self, state: GameState) -> Round:
+    def round(self, state: S) -> Round:
         return self.round_class(state.round.kind)(self, state)
 
-    def bound_steps(self, state: GameState) -> list[Step]:
+    def bound_steps(self, state: S) -> list[Step]:
         """The current round's steps bound to ``state`` (cached while the round is the same
         object with the same step states)."""
         rs = state.round
@@ -111,11 +116,9 @@ class Game:
         return bound
 
     # -- setup -----------------------------------------------------------------------------
-    def new_state(self, players: Sequence[tuple[str, str]], seed: int = 0) -> GameState:
+    def new_state(self, players: Sequence[tuple[str, str]], seed: int = 0) -> S:
         """A fresh game: players as (id, name) in seating order (the first has priority)."""
-        from ferrovia.lib18xx.setup import initial_state
-
-        state = initial_state(self, players, seed)
+        state = self.rules.initial_state(self, players, seed)
         self.rules.setup_state(self, state)
         rnd = self.rules.init_round(self, state)
         state.round.data["at_start"] = True
@@ -123,7 +126,7 @@ class Game:
         return state
 
     # -- applying actions ------------------------------------------------------------------
-    def apply(self, state: GameState, action: Action) -> None:
+    def apply(self, state: S, action: Action) -> None:
         """Apply one action (and its recorded auto-actions) whole, or raise and change nothing."""
         snap = state.snapshot() if self.check else None
         try:
@@ -161,7 +164,7 @@ class Game:
         section = self.definition.game.rule_sections.get(rule) if rule else None
         return f"{section} {rule}" if section else rule
 
-    def _process_single(self, state: GameState, action: Action) -> None:
+    def _process_single(self, state: S, action: Action) -> None:
         if state.finished:
             raise IllegalAction("the game is over", action=action, rule="game end")
         self._check_entity(state, action)
@@ -195,32 +198,32 @@ class Game:
             else:
                 self.transition(state)
 
-    def transition(self, state: GameState) -> None:
+    def transition(self, state: S) -> None:
         rnd = self.rules.next_round(self, state)
         if state.finished:
             return
         state.round.data["at_start"] = True
         rnd.setup()
 
-    def end_game(self, state: GameState, reason: str) -> None:
+    def end_game(self, state: S, reason: str) -> None:
         state.finished = True
         state.game_end_reason = reason
         state.log.append(f"-- Game over: {reason} --")
 
-    def _check_entity(self, state: GameState, action: Action) -> None:
+    def _check_entity(self, state: S, action: Action) -> None:
         ref = action.entity
-        if ref in state.corporations or ref in state.privates or state.is_player(ref):
+        if state.knows(ref):
             return
         raise UnknownEntity(f"no entity {ref!r}", action=action, index=action.id, rule="entity")
 
     # -- questions -------------------------------------------------------------------------
-    def current_entity(self, state: GameState) -> str | None:
+    def current_entity(self, state: S) -> str | None:
         return None if state.finished else self.round(state).current_entity()
 
-    def active_step(self, state: GameState) -> Step | None:
+    def active_step(self, state: S) -> Step | None:
         return None if state.finished else self.round(state).active_step()
 
-    def legal_actions(self, state: GameState) -> list[Action]:
+    def legal_actions(self, state: S) -> list[Action]:
         """Concrete legal actions of the acting entity (and of companies it controls)."""
         if state.finished:
             return []
@@ -241,74 +244,15 @@ class Game:
                 break
         return out
 
-    def controlled_entities(self, state: GameState, ref: str) -> list[str]:
-        """Entities acting on behalf of ``ref`` (a player's privates and companies)."""
-        if ref in state.corporations:  # its privates, and its director's (MH's exchange)
-            corp = state.corporations[ref]
-            mine = [*corp.companies]
-            return mine + (state.player(corp.director).companies if corp.director else [])
-        if not state.is_player(ref):
-            return []
-        p = state.player(ref)
-        corps = [c.sym for c in state.corporations.values() if c.director == ref and not c.closed]
-        return list(p.companies) + corps
-
-    def result(self, state: GameState) -> dict[str, int]:
-        """Each player's value: cash + shares at market + privates at face value."""
-        return {p.id: self.rules.player_value(self, state, p.id) for p in state.players}
-
-    # -- small shared helpers (definition-backed) -------------------------------------------
-    def is_closed(self, state: GameState, ref: str) -> bool:
-        if ref in state.corporations:
-            return state.corporations[ref].closed
-        if ref in state.privates:
-            return state.privates[ref].closed
-        return False
-
-    def trains_of(self, state: GameState, ref: str) -> list[str]:
-        if ref in state.corporations:
-            return state.corporations[ref].trains
-        if ref in state.privates:
-            return state.privates[ref].trains
+    def controlled_entities(self, state: S, ref: str) -> list[str]:
+        """Entities acting on behalf of ``ref`` (default none; an 18xx player's companies)."""
         return []
 
-    # -- the definition at this table's player count ------------------------------------
-    @property
-    def cert_limit(self) -> int:
-        return int(self.definition.cert_limit(self.num_players))
+    def result(self, state: S) -> dict[str, int]:
+        """Each player's value (the rules' ``player_value``)."""
+        return {p.id: self.rules.player_value(self, state, p.id) for p in state.players}
 
-    @property
-    def bank_cash(self) -> int:
-        return int(self.definition.bank_cash(self.num_players))
-
-    @property
-    def starting_cash(self) -> int:
-        return int(self.definition.starting_cash(self.num_players))
-
-    @property
-    def holding_limit(self) -> int | None:
-        """Most percent of one company a player may buy (None: no limit)."""
-        limit = self.definition.holding_limit(self.num_players)
-        return None if limit is None else int(limit)
-
-    def packets(self, option: str) -> tuple[tuple[tuple[str, ...], int], ...]:
-        """A quick-start option's packets at this player count: (privates, cost) each."""
-        known = {o.id: o for o in self.definition.options}
-        found = known[option].packets.get(self.num_players) if option in known else None
-        return tuple((tuple(x.privates), int(x.cost)) for x in found or ())
-
-    def phase_operating_rounds(self, state: GameState) -> int:
-        return int(self.definition.phase(state.phase).operating_rounds)
-
-    def share_value(self, state: GameState, corp: str, percent: int) -> int:
-        from ferrovia.lib18xx.stock.shares import share_value
-
-        return share_value(self, state, corp, percent)
-
-    def private_value(self, sym: str) -> int:
-        return int(self.definition.private(sym).face_value)
-
-    def sorted_by_price(self, state: GameState, corps: list[Any]) -> list[Any]:
-        from ferrovia.lib18xx import market
-
-        return market.sorted_by_price(self, state, corps)
+    def is_closed(self, state: S, ref: str) -> bool:
+        """Whether ``ref`` is an entity that has left the game (default: none ever does); a
+        step whose entity is closed has nothing to do."""
+        return False

@@ -1,14 +1,25 @@
 """The mutable state of one game: plain data that serialises to JSON and back exactly.
 
-Everything that changes during a game lives here and nowhere else: the definition (map, trains,
-market...) never changes and is not part of the state.  Entities refer to each other by id
-strings, never by object reference, so the state is a tree and ``to_json``/``from_json`` are
-exact inverses (tested).
+Everything that changes during a game lives here and nowhere else: the definition never changes
+and is not part of the state.  Entities refer to each other by id strings, never by object
+reference, so the state is a tree and ``to_json``/``from_json`` are exact inverses (tested).
 
-Entity references ("refs") are strings: a player's id (``"1169"``), a public company's symbol
-(``"MZA"``), a private's symbol (``"B&M"``; in 1858 the private railway is also a minor company
-with the same symbol), ``"bank"``, ``"pool"`` (the bank pool, a share holder) or ``"depot"``
-(a train holder).  Ids are unique across kinds (checked at setup).
+The kernel's part is what every game has: the players (seating order), the current round, the
+seeded random stream, the log and the result.  A rules library or a title adds its own typed
+part by subclassing :class:`GameState` (a dataclass: its new fields serialise with the rest)
+and naming the class in its rules (``Rules.STATE``); the 18xx library's companies, trains,
+market and map are such a part (``ferrovia.lib18xx.state.State18xx``), and a title may subclass
+that in turn.  Subclassing keeps every field a plain attribute of the one state object, which
+the rules read millions of times in a replay.
+
+A subclass that holds money of other entities than players (companies, a bank) extends
+:meth:`GameState.cash_of` and :meth:`GameState.add_cash`, which the ledger
+(:mod:`ferrovia.kernel.ledger`) moves money through, and :meth:`GameState.knows`, which the
+interpreter checks each action's entity against.
+
+>>> s = GameState(players=[Player("1", "Ana", cash=5)])
+>>> GameState.loads(s.dumps()) == s
+True
 """
 
 from __future__ import annotations
@@ -18,163 +29,21 @@ import json
 import pickle
 import types
 import typing
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
-BANK = "bank"
-POOL = "pool"
-DEPOT = "depot"
-
-
-@dataclass
-class Share:
-    """One share certificate; ``id`` is how 18xx.games names it (``"MZA_0"``, 0 = director's)."""
-
-    corp: str
-    index: int
-    percent: int
-    president: bool
-    owner: str  # player id, the corporation's own symbol (its treasury) or POOL
-    seq: int = 0  # arrival order at its holder (18xx.games keeps each holder's list in order)
-
-    @property
-    def id(self) -> str:
-        return f"{self.corp}_{self.index}"
-
-
-@dataclass
-class Token:
-    """A station marker of a public company: on the charter (``hex`` None) or on the map."""
-
-    price: int
-    hex: str | None = None
-    city: int | None = None  # index of the city on the hex's current tile
-
-    @property
-    def used(self) -> bool:
-        return self.hex is not None
+S = TypeVar("S", bound="GameState")
 
 
 @dataclass
 class Player:
+    """A seat at the table.  A rules library whose players hold more (an 18xx player's
+    privates) subclasses it and types its state's ``players`` with the subclass."""
+
     id: str
     name: str
     cash: int = 0
-    companies: list[str] = field(default_factory=list)  # privates owned, in purchase order
-
-
-@dataclass
-class Corporation:
-    """A public company (18xx.games: corporation)."""
-
-    sym: str
-    kind: str = "5-share"  # '5-share' or '10-share'
-    cash: int = 0
-    par_price: int | None = None
-    market: list[int] | None = None  # [row, column] of its stock-market marker
-    shares: list[Share] = field(default_factory=list)
-    trains: list[str] = field(default_factory=list)  # train ids, in acquisition order
-    tokens: list[Token] = field(default_factory=list)
-    companies: list[str] = field(default_factory=list)  # privates it owns
-    director: str | None = None  # player id of the director (18xx.games: owner/president)
-    ipoed: bool = False
-    floated: bool = False
-    operated: bool = False
-    closed: bool = False
-    float_percent: int = 0  # companies.yaml float_percent, set when the company is made
-    data: dict[str, Any] = field(default_factory=dict)  # rule-hook specific flags
-
-
-@dataclass
-class Private:
-    """A private company; in 1858 also a minor railway that operates (lays track)."""
-
-    sym: str
-    owner: str = BANK  # BANK, a player id or a corporation symbol
-    closed: bool = False
-    floated: bool = False  # a minor floats when a player buys it
-    operated: bool = False
-    cash: int = 0
-    trains: list[str] = field(default_factory=list)
-    data: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class Train:
-    """One physical train; ``id`` as 18xx.games names it (``"2H-0"``)."""
-
-    id: str
-    name: str  # current variant in use, e.g. '2H' or '1M'
-    owner: str = DEPOT  # DEPOT, a corporation/minor symbol, or POOL (discarded to the bank)
-    variant: str | None = None  # chosen variant when bought (None: not yet chosen)
-    operated: bool = False
-    obsolete: bool = False  # 1858: wounded trains run at half revenue
-    rusted: bool = False
-
-
-@dataclass
-class Hex:
-    """What is on one map hex now."""
-
-    coord: str
-    tile: str  # tile instance id: '57-1', or '<coord>-0' for the preprinted tile
-    rotation: int = 0
-    tokens: list[list[str | None]] = field(default_factory=list)  # per city, per slot
-    reservations: list[list[str | None]] = field(default_factory=list)  # per city, per slot
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        # a changed tile or rotation changes the track graph: count it, so a cached graph
-        # is known to be still right without comparing the whole map (routing.track_graph)
-        if name in _MAP_FIELDS:
-            global map_edits
-            map_edits += 1
-            _edited.append(self.coord)  # (set first by __init__)
-            if len(_edited) > _EDITED_MAX:
-                del _edited[: _EDITED_MAX // 2]
-        elif name == "tokens":
-            # the map's per-hex token lists change only so: counted, so routing.token_map's
-            # map of them is known to be still right
-            global token_lists
-            token_lists += 1
-            # (getattr, not self.__dict__: touching an object's __dict__ makes it a real dict,
-            # and every attribute read of that Hex then takes CPython's slow path, ~2x)
-            if bool(value) != bool(getattr(self, "tokens", None)):
-                # which hexes have city spaces changes only so: counted, so the list of them
-                # is known to be still right (routing.token_map)
-                global token_edits
-                token_edits += 1
-        object.__setattr__(self, name, value)
-
-
-_MAP_FIELDS = frozenset({"tile", "rotation"})
-
-#: tile or rotation assignments to any :class:`Hex` so far (a map changes by no other way;
-#: a restored snapshot brings new Hex objects and a new ``hexes`` dict)
-map_edits = 0
-
-#: ``tokens`` assignments to any :class:`Hex` so far that gave a hex city spaces or took
-#: them away (the per-city lists are changed in place; a hex gains or loses them only by an
-#: assignment, or in a restored snapshot, which brings a new ``hexes`` dict)
-token_edits = 0
-
-#: ``tokens`` assignments to any :class:`Hex` so far (each gives a hex new per-city lists;
-#: the lists themselves are changed in place)
-token_lists = 0
-
-#: the hexes of the last assignments counted by ``map_edits`` (of any state's Hex), oldest
-#: first: what the track graph's signature is brought up to date from
-_edited: list[str] = []
-_EDITED_MAX = 4096
-
-
-def edited_since(edits: int) -> list[str] | None:
-    """The coordinates of the Hex tile/rotation assignments made since ``map_edits`` was
-    ``edits`` (those of any state: a superset of one state's), or None when that is too long
-    ago to know."""
-    n = map_edits - edits
-    if n < 0 or n > len(_edited):
-        return None
-    return _edited[len(_edited) - n :] if n else []
 
 
 @dataclass
@@ -191,7 +60,7 @@ class StepState:
 class RoundState:
     """The current round: which kind, its entities in order, whose turn, its steps."""
 
-    kind: str  # 'stock', 'operating', 'closure' ... (a key of ferrovia.kernel.rounds.ROUNDS)
+    kind: str  # a round kind the rules name (Rules.ROUNDS), e.g. 'stock' or 'operating'
     num: int = 1
     entities: list[str] = field(default_factory=list)
     entity_index: int = 0
@@ -202,21 +71,13 @@ class RoundState:
 
 @dataclass
 class GameState:
-    """The whole mutable state.  ``to_json``/``from_json`` round-trip exactly."""
+    """The kernel's state.  ``to_json``/``from_json`` round-trip exactly (of the class they
+    are called on: a subclass's fields included)."""
 
-    players: list[Player] = field(default_factory=list)  # current seating/priority order
-    corporations: dict[str, Corporation] = field(default_factory=dict)
-    privates: dict[str, Private] = field(default_factory=dict)
-    trains: dict[str, Train] = field(default_factory=dict)
-    depot: list[str] = field(default_factory=list)  # train ids still for sale, in order
-    hexes: dict[str, Hex] = field(default_factory=dict)
-    tiles: dict[str, list[str]] = field(default_factory=dict)  # tile name -> free instance ids
-    market: dict[str, list[str]] = field(default_factory=dict)  # "row,col" -> corps, arrival order
-    bank_cash: int = 0
-    bank_broken: bool = False
-    phase: str = ""
-    turn: int = 1
-    operating_rounds: int = 1  # ORs in the current set
+    # a Sequence here so that a subclass may type it with its own Player subclass; a subclass
+    # that reorders or appends players types it as a list of them
+    players: Sequence[Player] = field(default_factory=list)  # seating/priority order
+    turn: int = 1  # the game's turn, counted by the rules' next_round (Rules.MAX_TURNS)
     round: RoundState = field(default_factory=lambda: RoundState(kind="none"))
     rng: int = 0
     actions: int = 0  # actions applied so far
@@ -236,23 +97,25 @@ class GameState:
     def is_player(self, ref: str) -> bool:
         return any(p.id == ref for p in self.players)
 
+    def knows(self, ref: str) -> bool:
+        """Whether ``ref`` names an entity of this game that may act (here: a player)."""
+        return self.is_player(ref)
+
+    # -- money (through ferrovia.kernel.ledger) ----------------------------------------------
     def cash_of(self, ref: str) -> int:
-        if ref == BANK:
-            return self.bank_cash
-        if ref in self.corporations:
-            return self.corporations[ref].cash
-        if ref in self.privates:
-            return self.privates[ref].cash
         return self.player(ref).cash
 
+    def add_cash(self, ref: str, amount: int) -> None:
+        """Change ``ref``'s cash by ``amount`` (the ledger's one write; it checks first)."""
+        self.player(ref).cash += amount
+
+    def may_overdraw(self, ref: str) -> bool:
+        """Whether ``ref`` may pay more than it has (default: nobody may)."""
+        return False
+
     def total_cash(self) -> int:
-        """Bank + players + companies: constant for a whole game (the ledger invariant)."""
-        return (
-            self.bank_cash
-            + sum(p.cash for p in self.players)
-            + sum(c.cash for c in self.corporations.values())
-            + sum(m.cash for m in self.privates.values())
-        )
+        """All the money in the game: constant for a whole game (the ledger's invariant)."""
+        return sum(p.cash for p in self.players)
 
     # -- serialisation ---------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -262,12 +125,12 @@ class GameState:
         return json.dumps(self.to_json(), sort_keys=True)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> GameState:
-        state: GameState = _decode(cls, data)
+    def from_json(cls: type[S], data: dict[str, Any]) -> S:
+        state: S = _decode(cls, data)
         return state
 
     @classmethod
-    def loads(cls, text: str) -> GameState:
+    def loads(cls: type[S], text: str) -> S:
         return cls.from_json(json.loads(text))
 
     # -- transactions ----------------------------------------------------------------------
@@ -297,7 +160,7 @@ def _decode(tp: Any, value: Any) -> Any:
         return tp(**{f.name: _decode(hints[f.name], value[f.name]) for f in dataclasses.fields(tp)})
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
-    if origin is list:
+    if origin is list or origin is Sequence:
         return [_decode(args[0], v) for v in value]
     if origin is dict:
         return {k: _decode(args[1], v) for k, v in value.items()}

@@ -1,21 +1,48 @@
-"""The step interface: what every step of every round implements.
+"""The step interface, and the interpreter's protocol: how a game's rules, rounds and steps are
+driven (this docstring is the one description of it).
 
-A step is *code only*; its state is a :class:`~ferrovia.kernel.state.StepState` in the round (so the
-whole game stays plain data).  The interpreter binds a step to ``(game, state, step_state)``
-each time it needs it; binding is cheap.  How the interpreter uses the methods (this mirrors
-18xx.games, whose order of asking decides who acts next, and so whether replays match):
+A game is a :class:`~ferrovia.kernel.game.Game` (immutable: definition, options and a
+:class:`~ferrovia.kernel.hooks.Rules` object) applying actions to a plain-data
+:class:`~ferrovia.kernel.state.GameState`.  Rounds (:class:`~ferrovia.kernel.rounds.Round`
+kinds named by ``Rules.ROUNDS``) are sequences of steps (``Rules.ROUND_STEPS``, the classes by
+``Rules.steps()``) over a list of entities.  Rounds and steps are *code only*: their state is
+``state.round`` and a :class:`~ferrovia.kernel.state.StepState` per step (so the whole game
+stays plain data).  The interpreter binds a step to ``(game, state, step_state)`` each time it
+needs it; binding is cheap.  The order of asking mirrors 18xx.games, whose order decides who
+acts next, and so whether recorded games replay:
 
-- ``process`` an action: walk the round's steps in order, skipping passed ones; the first step
-  that is *blocking* (``blocks()`` and it has actions for its current entity) or that lists the
-  action's type in ``actions(entity)`` takes it.  A blocking step that does not accept the type
-  rejects the action.
+- A new game (``Game.new_state``): ``Rules.initial_state`` (players, seeded random stream, a
+  rules library's part), ``Rules.setup_state`` (the title's own), ``Rules.init_round`` (the
+  first round made current: its entities selected, its steps' ``round_data`` and ``setup()``),
+  then that round's ``setup()``.
+- ``Game.apply(state, action)``: the state is snapshotted, the action's entity must be known
+  (``state.knows``), then the action and each of its recorded auto-actions is processed; any
+  error restores the snapshot, so an action applies whole or not at all.
+- Processing one action: the round walks its steps in order, skipping passed ones; the first
+  step that is *blocking* (``blocks()`` and it has actions for its current entity) or that
+  lists the action's type in ``actions(entity)`` takes it (``process_<type>``).  A blocking
+  step that does not accept the type rejects the action (out of turn, or not allowed now).
 - After processing, the round ``skip_steps``: every active step before the first blocking one
-  that ``blocks()`` but has no actions is ``skip()``-ed (passed).
-- The round is finished when no step is blocking; the round kind then moves to the next entity
-  or ends (engine/kernel/rounds.py).
-- ``setup()`` runs when the round starts and, in stock and operating rounds, at every new entity.
-- ``legal_actions(entity)`` enumerates concrete actions for a random player; it must always
-  offer something (at least ``pass``) when ``actions(entity)`` is not empty.
+  that ``blocks()`` but has no actions is ``skip()``-ed (passed); then the round kind's
+  ``after_process`` moves play on.
+- Then ``Rules.action_processed`` (not called when ``Rules.changes_nothing_after`` is sure it
+  would change nothing) and ``Rules.game_end_check``: a trigger ``(reason, timing)`` is kept in
+  ``state.data``; timing ``immediate`` ends the game at once.
+- While the current round is finished (no step blocking): with a trigger and
+  ``Rules.end_now(timing)`` the game ends; at ``Rules.MAX_TURNS`` (``state.turn``) it stops
+  unfinished (``'dnf'``); otherwise ``Rules.next_round`` makes the next round current and its
+  ``setup()`` runs.
+- The result: ``Rules.player_value`` of each player.
+
+The step methods:
+
+- ``actions(entity)``: the action types ``entity`` may take here now (empty for an entity that
+  is not acting: the step must say so itself).
+- ``blocks()``: whether the round waits on this step while it has actions.
+- ``setup()`` runs when the round starts and, as a round kind decides (an 18xx stock or
+  operating round: at every new entity), again.
+- ``legal_actions(entity)`` enumerates concrete actions for a bot; it must always offer
+  something (at least ``pass``) when ``actions(entity)`` is not empty.
 """
 
 from __future__ import annotations

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ferrovia.kernel.state import GameState
+from ferrovia.lib18xx.state import State18xx
 
 if TYPE_CHECKING:
-    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.game import Game18xx
 
 
-def of(game: Game, sym: str, kind: str) -> list[Any]:
+def of(game: Game18xx, sym: str, kind: str) -> list[Any]:
     """The abilities of type ``kind`` of private ``sym`` (none for an unknown symbol)."""
     try:
         priv = game.definition.private(sym)
@@ -20,11 +20,11 @@ def of(game: Game, sym: str, kind: str) -> list[Any]:
     return [a for a in getattr(priv, "abilities", ()) if a.type == kind]
 
 
-def has(game: Game, sym: str, kind: str) -> bool:
+def has(game: Game18xx, sym: str, kind: str) -> bool:
     return bool(of(game, sym, kind))
 
 
-def usable(game: Game, state: GameState, sym: str, ability: Any) -> bool:
+def usable(game: Game18xx, state: State18xx, sym: str, ability: Any) -> bool:
     """Whether an open private's ability works for its current owner (``owner_type``)."""
     priv = state.privates.get(sym)
     if priv is None or priv.closed:
@@ -36,7 +36,7 @@ def usable(game: Game, state: GameState, sym: str, ability: Any) -> bool:
     return True
 
 
-def blocked_hexes(game: Game, state: GameState) -> set[str]:
+def blocked_hexes(game: Game18xx, state: State18xx) -> set[str]:
     """Hexes no tile may be laid on now: those of open privates' ``blocks_hexes``."""
     out: set[str] = set()
     for sym in state.privates:
@@ -46,7 +46,7 @@ def blocked_hexes(game: Game, state: GameState) -> set[str]:
     return out
 
 
-def grant_shares(game: Game, state: GameState, player: str, sym: str) -> list[tuple[str, str]]:
+def grant_shares(game: Game18xx, state: State18xx, player: str, sym: str) -> list[tuple[str, str]]:
     """The certificates a private's ``shares`` ability gives its first buyer: ordinary ones
     move at once; a president's certificate is returned as (private, company) to be parred."""
     from ferrovia.lib18xx.stock.shares import Bundle, buy_shares, find_share
@@ -67,7 +67,7 @@ def grant_shares(game: Game, state: GameState, player: str, sym: str) -> list[tu
     return pending
 
 
-def shares_held_by_players(game: Game, state: GameState, sym: str) -> list[str]:
+def shares_held_by_players(game: Game18xx, state: State18xx, sym: str) -> list[str]:
     """The ordinary certificates of a private's ``shares`` ability now held by a player."""
     from ferrovia.lib18xx.stock.shares import find_share
 
@@ -80,7 +80,7 @@ def shares_held_by_players(game: Game, state: GameState, sym: str) -> list[str]:
     ]
 
 
-def regrant_shares(game: Game, state: GameState, player: str, sym: str) -> None:
+def regrant_shares(game: Game18xx, state: State18xx, player: str, sym: str) -> None:
     """A player buys the private from another player: 18xx.games hands its ``shares``
     ability's ordinary certificates to the buyer again, free, from the bank or the pool
     (``after_buy_company`` on every purchase; it refuses the purchase while one is with a

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from ferrovia.board.graph import ruby_part_indices
 from ferrovia.errors import UnknownEntity
-from ferrovia.kernel.state import GameState, Hex
+from ferrovia.lib18xx.state import Hex, State18xx
 from ferrovia.notation.models import City, Edge, NodeRef, Tile
 
 if TYPE_CHECKING:
-    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.game import Game18xx
 
 
 def preprinted_id(coord: str) -> str:
@@ -36,7 +36,7 @@ def _city_slots(tile: Any) -> list[int]:
     return [c.slots for c in tile.cities]
 
 
-def initial_hexes(game: Game) -> dict[str, Hex]:
+def initial_hexes(game: Game18xx) -> dict[str, Hex]:
     out: dict[str, Hex] = {}
     for coord, hd in game.definition.hexes.items():
         slots = _city_slots(hd.tile)
@@ -70,12 +70,12 @@ def initial_hexes(game: Game) -> dict[str, Hex]:
     return out
 
 
-def tile_has_paths(game: Game, state: GameState, coord: str) -> bool:
+def tile_has_paths(game: Game18xx, state: State18xx, coord: str) -> bool:
     """Whether the tile on ``coord`` carries any track."""
     return bool(tile_of(game, state.hexes[coord].tile, coord).paths)
 
 
-def tile_of(game: Game, tile_id: str, coord: str | None = None) -> Any:
+def tile_of(game: Game18xx, tile_id: str, coord: str | None = None) -> Any:
     """The parsed tile of an instance id (preprinted tiles via their hex)."""
     name = tile_name(tile_id)
     tiles = game.definition.tiles
@@ -86,7 +86,7 @@ def tile_of(game: Game, tile_id: str, coord: str | None = None) -> Any:
     raise UnknownEntity(f"no tile {tile_id!r}")
 
 
-def resolve_city(game: Game, state: GameState, ref: str) -> tuple[str, int]:
+def resolve_city(game: Game18xx, state: State18xx, ref: str) -> tuple[str, int]:
     """``"H11-0-2"`` -> (hex, city index).  The last number is the city's *part* index in the
     tile code (18xx.games numbers every part), so Madrid's second city is ``H11-0-2``."""
     try:
@@ -95,11 +95,11 @@ def resolve_city(game: Game, state: GameState, ref: str) -> tuple[str, int]:
         raise UnknownEntity(str(exc.args[0]) if exc.args else ref, rule="city") from None
 
 
-def city_ref(game: Game, state: GameState, coord: str, city: int) -> str:
+def city_ref(game: Game18xx, state: State18xx, coord: str, city: int) -> str:
     return city_id(game, state, coord, city)
 
 
-def _take_counted(game: Game, state: GameState, tile_id: str) -> None:
+def _take_counted(game: Game18xx, state: State18xx, tile_id: str) -> None:
     """Remove a tile instance from the supply (unlimited kinds grow a new instance)."""
     name = tile_name(tile_id)
     free = state.tiles.get(name)
@@ -113,21 +113,21 @@ def _take_counted(game: Game, state: GameState, tile_id: str) -> None:
         nxt[name] = n + 1
 
 
-def return_tile(state: GameState, tile_id: str) -> None:
+def return_tile(state: State18xx, tile_id: str) -> None:
     """An upgraded-over tile goes back to the supply (preprinted ones do not)."""
     name = tile_name(tile_id)
     if name in state.tiles and tile_id not in state.tiles[name]:
         state.tiles[name].append(tile_id)
 
 
-def _holds_reservation(state: GameState, r: str | None, corp: str) -> bool:
+def _holds_reservation(state: State18xx, r: str | None, corp: str) -> bool:
     """A reservation belongs to a company if it is the company's own or one of its privates'."""
     if r is None:
         return False
     return r == corp or (r in state.privates and state.privates[r].owner == corp)
 
 
-def free_slot(state: GameState, coord: str, city: int, corp: str) -> int | None:
+def free_slot(state: State18xx, coord: str, city: int, corp: str) -> int | None:
     """The slot a company's marker would take: its own (or its privates') reservation, else the
     first empty unreserved slot (18xx.games ``City#get_slot``).  A reservation sharing a single
     space (Sevilla, Córdoba, Zaragoza) may point past the last slot: the marker goes there."""
@@ -143,7 +143,7 @@ def free_slot(state: GameState, coord: str, city: int, corp: str) -> int | None:
     return None
 
 
-def tokenable(state: GameState, coord: str, city: int, corp: str) -> bool:
+def tokenable(state: State18xx, coord: str, city: int, corp: str) -> bool:
     h = state.hexes[coord]
     if any(corp in slots for slots in h.tokens):
         return False
@@ -151,7 +151,7 @@ def tokenable(state: GameState, coord: str, city: int, corp: str) -> bool:
 
 
 def place_token(
-    state: GameState, corp: str, coord: str, city: int, price: int, why: str = "station"
+    state: State18xx, corp: str, coord: str, city: int, price: int, why: str = "station"
 ) -> None:
     """Put the company's next unused marker in a city, paying ``price`` to the bank."""
     from ferrovia.errors import IllegalAction
@@ -185,26 +185,26 @@ def place_token(
     state.log.append(f"{corp} places a station marker in {coord}")
 
 
-def tile_color(game: Game, tile_id: str) -> str:
+def tile_color(game: Game18xx, tile_id: str) -> str:
     name = tile_name(tile_id)
     if name in game.definition.tiles:
         return str(game.definition.tiles[name].color)
     return str(game.definition.hexes[name].color)
 
 
-def city_slots(game: Game, state: GameState, coord: str, city: int) -> int:
+def city_slots(game: Game18xx, state: State18xx, coord: str, city: int) -> int:
     """Printed station spaces of a city on the hex's current tile."""
     tile = tile_of(game, state.hexes[coord].tile, coord)
     return int(tile.cities[city].slots)
 
 
-def city_has_room(game: Game, state: GameState, coord: str, city: int) -> bool:
+def city_has_room(game: Game18xx, state: State18xx, coord: str, city: int) -> bool:
     """Fewer markers than printed spaces (markers may sit past the last space, see free_slot)."""
     used = sum(1 for t in state.hexes[coord].tokens[city] if t)
     return used < city_slots(game, state, coord, city)
 
 
-def _unlimited(game: Game, name: str) -> bool:
+def _unlimited(game: Game18xx, name: str) -> bool:
     """tiles.yaml ``count: unlimited``."""
     tile = game.definition.tiles.get(name)
     return tile is not None and tile.count is None
@@ -220,11 +220,11 @@ class PlacedTile:
     preprinted: bool
 
 
-def is_laid_tile(game: Game, tile_id: str) -> bool:
+def is_laid_tile(game: Game18xx, tile_id: str) -> bool:
     return tile_name(tile_id) in game.definition.tiles
 
 
-def placed(game: Game, state: GameState, coord: str) -> PlacedTile:
+def placed(game: Game18xx, state: State18xx, coord: str) -> PlacedTile:
     h = state.hexes[coord]
     # the answer follows from the definition, the hex and its tile and rotation: made once
     # per game for each (asked several times a lay)
@@ -238,7 +238,7 @@ def placed(game: Game, state: GameState, coord: str) -> PlacedTile:
     return hit
 
 
-def _placed(game: Game, coord: str, tile_id: str, rotation: int) -> PlacedTile:
+def _placed(game: Game18xx, coord: str, tile_id: str, rotation: int) -> PlacedTile:
     if is_laid_tile(game, tile_id):
         td = game.definition.tiles[tile_name(tile_id)]
         return PlacedTile(td.tile, str(td.color), rotation, False)
@@ -246,7 +246,7 @@ def _placed(game: Game, coord: str, tile_id: str, rotation: int) -> PlacedTile:
     return PlacedTile(hd.tile, str(hd.color), rotation, True)
 
 
-def tile_def(game: Game, tile_id: str) -> tuple[Tile, str]:
+def tile_def(game: Game18xx, tile_id: str) -> tuple[Tile, str]:
     try:
         td = game.definition.tiles[tile_name(tile_id)]
     except KeyError:
@@ -310,14 +310,14 @@ def _into(old: list[str | None], size: int) -> list[str | None]:
     return kept + [None] * max(0, size - len(kept))
 
 
-def _holds_for(state: GameState, holder: str | None, corp: str) -> bool:
+def _holds_for(state: State18xx, holder: str | None, corp: str) -> bool:
     """Whether a reservation is the company's own (or its private's)."""
     if holder is None:
         return False
     return holder == corp or (holder in state.privates and state.privates[holder].owner == corp)
 
 
-def _holds(state: GameState, holder: str | None) -> bool:
+def _holds(state: State18xx, holder: str | None) -> bool:
     """Whether a reservation still holds its space: an open private's or an open
     company's home (1830)."""
     if holder in state.corporations:
@@ -327,7 +327,7 @@ def _holds(state: GameState, holder: str | None) -> bool:
 
 
 def token_slot(
-    state: GameState, tokens: list[str | None], reservations: list[str | None], corp: str
+    state: State18xx, tokens: list[str | None], reservations: list[str | None], corp: str
 ) -> int | None:
     """The slot a company's marker takes in a city (18xx.games ``get_slot``): one reserved for
     it (or for a private it owns), else the first slot neither filled nor held.  The
@@ -348,7 +348,7 @@ def token_slot(
 
 
 def _place(
-    state: GameState, tokens: list[str | None], reservations: list[str | None], corp: str
+    state: State18xx, tokens: list[str | None], reservations: list[str | None], corp: str
 ) -> None:
     """Re-place a marker moved by an upgrade (as a new marker, but never lost)."""
     slot = token_slot(state, tokens, reservations, corp)
@@ -360,7 +360,7 @@ def _place(
         tokens[slot] = corp
 
 
-def take_tile(game: Game, state: GameState, tile_id: str) -> None:
+def take_tile(game: Game18xx, state: State18xx, tile_id: str) -> None:
     """Take a tile instance from the supply.  Laying an unlimited kind always adds a fresh
     instance numbered one above the highest in existence (18xx.games ``add_extra_tile``), even
     when upgraded-over copies are lying in the supply."""
@@ -395,7 +395,7 @@ def _instances(prefix: str) -> re.Pattern[str]:
     return pattern
 
 
-def lay(game: Game, state: GameState, coord: str, tile_id: str, rotation: int) -> None:
+def lay(game: Game18xx, state: State18xx, coord: str, tile_id: str, rotation: int) -> None:
     """Put tile instance ``tile_id`` on ``coord``; reservations follow their city, markers are
     re-placed one by one in their old order (so a marker may move to a lower free slot); the
     old tile (if it was a laid one) goes back to the supply."""
@@ -431,7 +431,7 @@ def lay(game: Game, state: GameState, coord: str, tile_id: str, rotation: int) -
 # -- cities -------------------------------------------------------------------------------------
 
 
-def city_from_id(game: Game, state: GameState, city_id: str) -> tuple[str, int]:
+def city_from_id(game: Game18xx, state: State18xx, city_id: str) -> tuple[str, int]:
     """(hex, city index on its current tile) named by an 18xx.games city id.  The last number
     is the city's *part* index in the tile code; a preprinted tile may be named after its hex
     with any instance number."""
@@ -458,19 +458,19 @@ def city_from_id(game: Game, state: GameState, city_id: str) -> tuple[str, int]:
     raise KeyError(city_id)
 
 
-def city_id(game: Game, state: GameState, coord: str, city: int) -> str:
+def city_id(game: Game18xx, state: State18xx, coord: str, city: int) -> str:
     tile = placed(game, state, coord).tile
     target = tile.cities[city]
     index = next(i for i, p in enumerate(tile.parts) if p is target)
     return f"{state.hexes[coord].tile}-{ruby_part_indices(tile)[index]}"
 
 
-def station_hexes(state: GameState, corp: str) -> list[str]:
+def station_hexes(state: State18xx, corp: str) -> list[str]:
     """Hexes where ``corp`` has a station marker."""
     return [c for c, h in state.hexes.items() if any(corp in slots for slots in h.tokens)]
 
 
-def lift_tokens_for_choice(game: Game, state: GameState, coord: str, had_paths: bool) -> None:
+def lift_tokens_for_choice(game: Game18xx, state: State18xx, coord: str, had_paths: bool) -> None:
     """A first tile with track on a hex of several cities that held markers (a home station
     placed before any track, 1830's Erie): each marker comes off, and its company chooses
     the city again (18xx.games ``update_token!``: the round's ``pending_tokens``)."""

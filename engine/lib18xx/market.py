@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ferrovia.kernel.state import Corporation, GameState
+from ferrovia.lib18xx.state import Corporation, State18xx
 
 if TYPE_CHECKING:
-    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.game import Game18xx
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ def build_grid(definition: Any) -> Grid:
     return (tuple(Cell(p, "p" if p in pars else "") for p in sm.spaces),)
 
 
-def cell(game: Game, pos: list[int] | tuple[int, int]) -> Cell | None:
+def cell(game: Game18xx, pos: list[int] | tuple[int, int]) -> Cell | None:
     row, col = pos
     grid = game.market_grid
     if 0 <= row < len(grid) and 0 <= col < len(grid[row]):
@@ -79,7 +79,7 @@ def cell(game: Game, pos: list[int] | tuple[int, int]) -> Cell | None:
     return None
 
 
-def spaces(game: Game) -> tuple[int, ...]:
+def spaces(game: Game18xx) -> tuple[int, ...]:
     """The prices of the first row, left to right (all of a linear market)."""
     found = game.memo.get("market.spaces")  # the grid never changes: worked out once
     if found is None:
@@ -89,7 +89,7 @@ def spaces(game: Game) -> tuple[int, ...]:
     return found
 
 
-def par_values(game: Game) -> tuple[int, ...]:
+def par_values(game: Game18xx) -> tuple[int, ...]:
     """The prices a company may start at (market.yaml ``par_values``, or a grid's ``p``
     cells, highest first)."""
     sm = game.definition.market.stock_market
@@ -99,7 +99,7 @@ def par_values(game: Game) -> tuple[int, ...]:
     return tuple(sorted(found, reverse=True))
 
 
-def price_at(game: Game, pos: list[int]) -> int:
+def price_at(game: Game18xx, pos: list[int]) -> int:
     row, col = pos
     prices = price_table(game)
     if 0 <= row < len(prices) and 0 <= col < len(prices[row]):
@@ -107,7 +107,7 @@ def price_at(game: Game, pos: list[int]) -> int:
     return 0
 
 
-def price_table(game: Game) -> tuple[tuple[int, ...], ...]:
+def price_table(game: Game18xx) -> tuple[tuple[int, ...], ...]:
     """The grid's prices, 0 where there is no space (asked for every company many times an
     action: worked out once, the grid never changes)."""
     found: tuple[tuple[int, ...], ...] | None = game.memo.get("market.prices")
@@ -118,7 +118,7 @@ def price_table(game: Game) -> tuple[tuple[int, ...], ...]:
     return found
 
 
-def step(game: Game, pos: list[int], direction: str) -> list[int]:
+def step(game: Game18xx, pos: list[int], direction: str) -> list[int]:
     """Where a marker on ``pos`` would go one step in ``direction`` (2-D market)."""
     grid = game.market_grid
     row, col = pos
@@ -137,7 +137,7 @@ def step(game: Game, pos: list[int], direction: str) -> list[int]:
     raise ValueError(f"unknown direction {direction!r}")
 
 
-def move(game: Game, state: GameState, corp: str, direction: str) -> None:
+def move(game: Game18xx, state: State18xx, corp: str, direction: str) -> None:
     """Move ``corp``'s marker one step; onto a missing space it stays.  A marker that moves
     goes to the end of the stack on its new space."""
     c = state.corporations[corp]
@@ -156,7 +156,7 @@ def move(game: Game, state: GameState, corp: str, direction: str) -> None:
     state.market.setdefault(cell_key(new), []).append(corp)
 
 
-def move_price(game: Game, state: GameState, corp: Corporation, steps: int) -> None:
+def move_price(game: Game18xx, state: State18xx, corp: Corporation, steps: int) -> None:
     """Move a company's marker ``steps`` spaces right (negative: left) along the market,
     stopping at the ends (a row's end on a grid goes up or down as :func:`move` does)."""
     if corp.market is None or steps == 0:
@@ -168,13 +168,13 @@ def move_price(game: Game, state: GameState, corp: Corporation, steps: int) -> N
         state.log.append(f"{corp.sym}'s share price moves to {price_at(game, corp.market)}")
 
 
-def current_cell(game: Game, state: GameState, corp: str) -> Cell | None:
+def current_cell(game: Game18xx, state: State18xx, corp: str) -> Cell | None:
     """The cell a company's marker is on (None before par)."""
     c = state.corporations[corp]
     return None if c.market is None else cell(game, c.market)
 
 
-def share_price(game: Game, corp: Corporation) -> int:
+def share_price(game: Game18xx, corp: Corporation) -> int:
     """A company's share price (0 before it has one)."""
     pos = corp.market
     return 0 if pos is None else price_at(game, pos)
@@ -184,7 +184,7 @@ def cell_key(cell: list[int]) -> str:
     return f"{cell[0]},{cell[1]}"
 
 
-def sorted_by_price(game: Game, state: GameState, corps: list[Any]) -> list[Any]:
+def sorted_by_price(game: Game18xx, state: State18xx, corps: list[Any]) -> list[Any]:
     """Highest price first, then farthest right, then first to arrive on the cell, then name."""
 
     def key(c: Any) -> tuple[int, int, int, int, int, str]:

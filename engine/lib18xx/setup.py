@@ -1,4 +1,5 @@
-"""The state at the start of a game, from the definition (generic; hooks add the rest)."""
+"""The state of an 18xx game at its start, from the definition (a title's ``setup_state``
+adds the rest)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,22 @@ from typing import TYPE_CHECKING
 from ferrovia.errors import IllegalAction
 from ferrovia.kernel import rng
 from ferrovia.kernel.ledger import transfer
-from ferrovia.kernel.state import BANK, Corporation, GameState, Player, Private, Share, Token, Train
+from ferrovia.lib18xx.state import (
+    BANK,
+    Corporation,
+    Player18xx,
+    Private,
+    Share,
+    State18xx,
+    Token,
+    Train,
+)
 
 if TYPE_CHECKING:
-    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.game import Game18xx
 
 
-def new_corporation(game: Game, sym: str) -> Corporation:
+def new_corporation(game: Game18xx, sym: str) -> Corporation:
     """A fresh, unstarted public company with all its certificates in its treasury."""
     cd = game.definition.corporation(sym)
     structure = game.definition.share_structures[cd.structure].shares
@@ -33,13 +43,13 @@ def new_corporation(game: Game, sym: str) -> Corporation:
     )
 
 
-def initial_state(game: Game, players: Sequence[tuple[str, str]], seed: int) -> GameState:
+def initial_state(game: Game18xx, players: Sequence[tuple[str, str]], seed: int) -> State18xx:
     d = game.definition
     ids = [pid for pid, _ in players]
     if len(set(ids)) != len(ids):
         raise IllegalAction(f"duplicate player ids: {ids}", rule="setup")
-    state = GameState(bank_cash=game.bank_cash, rng=rng.seed_value(seed))
-    state.players = [Player(id=str(pid), name=name) for pid, name in players]
+    state = game.rules.STATE(bank_cash=game.bank_cash, rng=rng.seed_value(seed))
+    state.players = [Player18xx(id=str(pid), name=name) for pid, name in players]
     for c in d.corporations:
         state.corporations[c.symbol] = new_corporation(game, c.symbol)
     for p in game.privates:

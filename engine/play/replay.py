@@ -28,9 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from ferrovia.errors import FerroviaError, GameError, UnknownEntity
-from ferrovia.kernel.actions import RunRoutes, action_from_json
+from ferrovia.kernel.actions import action_from_json
 from ferrovia.kernel.game import Game
 from ferrovia.kernel.state import GameState
+from ferrovia.lib18xx.actions import RunRoutes
+from ferrovia.lib18xx.game import Game18xx
+from ferrovia.lib18xx.state import State18xx
 
 
 def _first_index(actions: list[dict[str, Any]]) -> dict[Any, int]:
@@ -104,7 +107,7 @@ def filter_actions(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 @dataclass
 class ReplayResult:
-    game: Game
+    game: Game[Any]
     state: GameState
     actions: int
     load_seconds: float
@@ -189,7 +192,7 @@ def _case_order(c: RouteCase) -> tuple[int, str]:
 
 
 def optimum_before(
-    game: Game, state: GameState, action: Any, *, limit: int | None = None
+    game: Game18xx, state: State18xx, action: Any, *, limit: int | None = None
 ) -> RouteCase:
     """The best run the acting company could make with the trains it has not yet run, on the
     state just before ``action`` (a ``run_routes``), next to what it recorded.  Graph, train
@@ -324,7 +327,9 @@ def setup_problem(defn: Any, players: int, options: list[str] | tuple[str, ...])
     return None
 
 
-def game_for(data: dict[str, Any], game_dir: Path | str | None = None) -> tuple[Game, GameState]:
+def game_for(
+    data: dict[str, Any], game_dir: Path | str | None = None
+) -> tuple[Game[Any], GameState]:
     """The Game and its initial state for an export (``game_dir``, else its title's game)."""
     from ferrovia.data.definition import load_game
     from ferrovia.games import get_rules
@@ -344,7 +349,7 @@ def game_for(data: dict[str, Any], game_dir: Path | str | None = None) -> tuple[
         seed = int(seed)
     except (TypeError, ValueError):
         raise FerroviaError(f"settings.seed must be a whole number, not {seed!r}") from None
-    game = Game(defn, get_rules(defn.rules), len(players), optional)
+    game = get_rules(defn.rules).new_game(defn, len(players), optional)
     state = game.new_state(players, seed)
     return game, state
 
@@ -413,6 +418,7 @@ def _replay(
             if stop_before is not None and raw is stop_before:
                 break
             if rc is not None and isinstance(action, RunRoutes):
+                assert isinstance(game, Game18xx) and isinstance(state, State18xx)
                 tc = time.perf_counter()
                 rc.add(optimum_before(game, state, action, limit=route_limit))
                 rc.seconds += time.perf_counter() - tc
@@ -462,7 +468,9 @@ def describe_failure(res: ReplayResult) -> str:
         f"action {a.get('id')} ({a.get('type')} by {a.get('entity')}) cannot be applied: "
         f"{res.error.message}" + (f" [rule: {res.error.rule}]" if res.error.rule else ""),
         f"  action: {json.dumps(a)[:400]}",
-        f"  round: {s.round.kind} {s.turn}.{s.round.num}, phase {s.phase}, "
+        f"  round: {s.round.kind} {s.turn}.{s.round.num}"
+        + (f", phase {s.phase}" if isinstance(s, State18xx) else "")
+        + ", "
         f"acting: {g.current_entity(s)}",
         "  players: " + ", ".join(f"{p.name}({p.id}) {p.cash}" for p in s.players),
         "  recent log: " + " | ".join(s.log[-6:]),

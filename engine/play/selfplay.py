@@ -21,8 +21,8 @@ from typing import Any, Protocol
 
 from ferrovia.errors import FerroviaError, GameError, IllegalAction
 from ferrovia.kernel.actions import Action, action_from_json, action_to_json
-from ferrovia.kernel.game import Game
-from ferrovia.kernel.state import GameState
+from ferrovia.lib18xx.game import Game18xx, as_18xx
+from ferrovia.lib18xx.state import State18xx
 
 LOG_FORMAT = "ferrovia-log/1"
 FREEZE_EVERY = 50  # actions between two freezes of the collector's generations (see play)
@@ -30,8 +30,8 @@ FREEZE_EVERY = 50  # actions between two freezes of the collector's generations 
 
 @dataclass
 class PlayResult:
-    game: Game
-    state: GameState
+    game: Game18xx
+    state: State18xx
     log: dict[str, Any]
     seconds: float
     """Wall time of the whole run (setting up and playing)."""
@@ -42,11 +42,11 @@ class PlayResult:
 
 def new_game(
     players: int, seed: int, optional_rules: tuple[str, ...] = (), game: str = "1858"
-) -> tuple[Game, GameState]:
+) -> tuple[Game18xx, State18xx]:
     from ferrovia.play.replay import game_for
 
     data = export_header(players, seed, optional_rules, game)
-    return game_for(data, game_source(game)[1])
+    return as_18xx(*game_for(data, game_source(game)[1]))
 
 
 def game_source(game: str) -> tuple[str, Path | None]:
@@ -89,10 +89,10 @@ def export_header(
 
 
 class Observer(Protocol):
-    def __call__(self, game: Game, state: GameState, action: Action) -> None: ...
+    def __call__(self, game: Game18xx, state: State18xx, action: Action) -> None: ...
 
 
-def acting_seat(game: Game, state: GameState, entity: str) -> str | None:
+def acting_seat(game: Game18xx, state: State18xx, entity: str) -> str | None:
     """The player who decides for ``entity`` (itself, a company's director, a private's
     owner)."""
     if state.is_player(entity):

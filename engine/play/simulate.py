@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from ferrovia.errors import FerroviaError, GameError
-from ferrovia.kernel.actions import Action, Bankrupt
-from ferrovia.kernel.game import Game
-from ferrovia.kernel.state import GameState
+from ferrovia.kernel.actions import Action
+from ferrovia.lib18xx.actions import Bankrupt
+from ferrovia.lib18xx.game import Game18xx, as_18xx
+from ferrovia.lib18xx.state import State18xx
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 
@@ -57,7 +58,7 @@ class Watcher:
     closures: Counter[str] = field(default_factory=Counter)
     _operating: dict[str, bool] = field(default_factory=dict)
 
-    def __call__(self, game: Game, state: GameState, action: Action) -> None:
+    def __call__(self, game: Game18xx, state: State18xx, action: Action) -> None:
         from ferrovia.lib18xx.operating.common import operating_company, train_type
 
         if not self.bank_by_or:
@@ -152,12 +153,12 @@ def replay_record(path: Path) -> dict[str, Any]:
     from ferrovia.play.replay import filter_actions, game_for, load_export
 
     data = load_export(path)
-    game, state = game_for(data)
+    game, state = as_18xx(*game_for(data))
     game.check = False
     watcher = Watcher()
     n = 0
     for raw in filter_actions(list(data.get("actions") or [])):
-        action = action_from_json(raw)
+        action = action_from_json(raw, game.action_types)
         game.apply(state, action)
         watcher(game, state, action)
         n += 1

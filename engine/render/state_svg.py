@@ -8,7 +8,7 @@ Two plain snapshots feed the drawing, so any source of game states plugs in with
   trains and shares, each player's cash and certificates.
 
 :func:`views_from_gamestate` is the adapter for the rules engine's
-:class:`~ferrovia.kernel.state.GameState`; :mod:`ferrovia.render.timeline` builds them action by
+:class:`~ferrovia.lib18xx.state.State18xx`; :mod:`ferrovia.render.timeline` builds them action by
 action from a game file.
 """
 
@@ -24,7 +24,7 @@ from ferrovia.render.svg import document, el
 from ferrovia.render.tile_svg import FONT, Token, colour
 
 if TYPE_CHECKING:
-    from ferrovia.kernel.state import GameState
+    from ferrovia.lib18xx.state import State18xx
 
 PANEL_WIDTH = 900.0
 
@@ -189,7 +189,7 @@ def _market_price(board_market: Sequence[int], key: str) -> int | None:
     return board_market[col] if 0 <= col < len(board_market) else None
 
 
-def _depot(state: GameState) -> tuple[tuple[str, int], ...]:
+def _depot(state: State18xx) -> tuple[tuple[str, int], ...]:
     """Trains still for sale, in the order the bank sells them, counted by name."""
     out: list[tuple[str, int]] = []
     for tid in state.depot:
@@ -202,7 +202,7 @@ def _depot(state: GameState) -> tuple[tuple[str, int], ...]:
     return tuple(out)
 
 
-def round_text(state: GameState, acting: str | None = None) -> str:
+def round_text(state: State18xx, acting: str | None = None) -> str:
     """'Stock round 2', 'Operating round 3.1', with who acts next when known."""
     kind = state.round.kind
     if state.finished:
@@ -222,7 +222,7 @@ def round_text(state: GameState, acting: str | None = None) -> str:
 
 def views_from_gamestate(
     board: BoardSource,
-    state: GameState,
+    state: State18xx,
     *,
     market_spaces: Sequence[int] = (),
     heading: str = "",

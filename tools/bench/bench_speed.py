@@ -49,7 +49,7 @@ def fixture_files() -> list[Path]:
 
 def bench_reach() -> None:
     from ferrovia.board.graph import WALK_STATS, reachable
-    from ferrovia.kernel.actions import action_from_json
+    from ferrovia.lib18xx.actions import action_from_json
     from ferrovia.lib18xx.operating import routing
     from ferrovia.play.replay import filter_actions, game_for, load_export
     from reach_oracle import walk_reachable

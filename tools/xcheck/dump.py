@@ -7,13 +7,13 @@ import json
 import sys
 from typing import Any
 
-from ferrovia.kernel.actions import action_from_json
-from ferrovia.kernel.state import GameState
 from ferrovia.lib18xx import market
+from ferrovia.lib18xx.actions import action_from_json
+from ferrovia.lib18xx.state import State18xx
 from ferrovia.play.replay import filter_actions, game_for
 
 
-def line(game: Any, state: GameState, ident: int) -> dict[str, Any]:
+def line(game: Any, state: State18xx, ident: int) -> dict[str, Any]:
     cash = {p.id: p.cash for p in state.players}
     cash.update({k: v.cash for k, v in state.corporations.items()})
     cash.update({k: v.cash for k, v in state.privates.items()})

@@ -1,25 +1,24 @@
-"""1830: Railways & Robber Barons — the generic 18xx core with very little of its own.
+"""1830: Railways & Robber Barons — the 18xx library with very little of its own.
 
-Almost everything is data (gamedata/1830) read by the core's steps: the waterfall auction,
-the usual stock round, the 2-D market, N-stop trains.  What is 1830's own: the round
-sequence (an opening auction), that players trade privates only from the second stock round,
-and the step lists.  Facts from 18xx.games (``lib/engine/game/g_1830``).
+Almost everything is data (gamedata/1830) read by the library's steps and its usual round
+sequence: the opening waterfall auction, the usual stock round, the 2-D market, N-stop trains.
+What is 1830's own: that players trade privates only from the second stock round, and the
+step lists.  Facts from 18xx.games (``lib/engine/game/g_1830``).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from ferrovia.kernel.hooks import Rules
-from ferrovia.kernel.rounds import AuctionRound, OperatingRound, Round, StockRound
-from ferrovia.kernel.state import GameState
+from ferrovia.lib18xx.rules import Rules18xx
+from ferrovia.lib18xx.state import State18xx
 
 if TYPE_CHECKING:
-    from ferrovia.kernel.game import Game
     from ferrovia.kernel.step import Step
+    from ferrovia.lib18xx.game import Game18xx
 
 
-class Rules1830(Rules):
+class Rules1830(Rules18xx):
     NAME = "1830"
     ROUND_STEPS: ClassVar[dict[str, tuple[str, ...]]] = {
         "auction": ("company_pending_par", "waterfall_auction"),
@@ -40,7 +39,6 @@ class Rules1830(Rules):
             "buy_company_end",
         ),
     }
-    CROWDED_IN_OPERATING_ORDER = False
 
     def steps(self) -> tuple[type[Step], ...]:
         from ferrovia.lib18xx.operating.buy_company import BuyCompanyEndStep, BuyCompanyStep
@@ -76,26 +74,12 @@ class Rules1830(Rules):
             SpecialTokenStep,
         )
 
-    # -- round sequence ------------------------------------------------------------------------
-    def init_round(self, game: Game, state: GameState) -> Round:
-        return AuctionRound.create(game, state)
-
-    def next_round(self, game: Game, state: GameState) -> Round:
-        if state.round.kind == "auction":
-            self.reorder_players(game, state)
-            return StockRound.create(game, state)
-        if state.round.kind == "stock":
-            state.operating_rounds = game.phase_operating_rounds(state)
-            self.reorder_players(game, state)
-            return OperatingRound.create(game, state, 1)
-        return super().next_round(game, state)
-
-    def finish_stock_round(self, game: Game, state: GameState) -> None:
+    def finish_stock_round(self, game: Game18xx, state: State18xx) -> None:
         from ferrovia.lib18xx.stock.buy_sell_par import sold_out_moves
 
         sold_out_moves(game, state)
 
-    def players_may_trade_privates(self, game: Game, state: GameState) -> bool:
+    def players_may_trade_privates(self, game: Game18xx, state: State18xx) -> bool:
         """Not in the first stock round (18xx.games g_1830 BuySellParShares)."""
         return state.turn > 1
 

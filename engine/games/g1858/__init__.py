@@ -9,13 +9,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ferrovia.games.g1858.stations import start_cities
-from ferrovia.kernel.hooks import Rules
-from ferrovia.kernel.rounds import OperatingRound, Round, StockRound
-from ferrovia.kernel.state import BANK, GameState
+from ferrovia.kernel.rounds import Round
+from ferrovia.lib18xx.rounds import OperatingRound, StockRound
+from ferrovia.lib18xx.rules import Rules18xx
+from ferrovia.lib18xx.state import BANK, State18xx
 
 if TYPE_CHECKING:
-    from ferrovia.kernel.game import Game
     from ferrovia.kernel.step import Step
+    from ferrovia.lib18xx.game import Game18xx
 
 
 class PrivateClosureRound(OperatingRound):
@@ -59,7 +60,7 @@ class PrivateClosureRound(OperatingRound):
         return super().any_to_act() or self.pending_tokens()
 
 
-class Rules1858(Rules):
+class Rules1858(Rules18xx):
     NAME = "1858"
     ROUND_STEPS: ClassVar[dict[str, tuple[str, ...]]] = {
         "stock": ("exchange", "exchange_approval", "home_token", "stock"),
@@ -74,7 +75,8 @@ class Rules1858(Rules):
         ),
         "closure": ("exchange_approval", "home_token", "private_closure"),
     }
-    ROUNDS: ClassVar[tuple[type[Round], ...]] = (PrivateClosureRound,)
+    ROUNDS: ClassVar[tuple[type[Round], ...]] = (*Rules18xx.ROUNDS, PrivateClosureRound)
+    CROWDED_IN_OPERATING_ORDER = True  # companies over their limit discard in operating order
 
     def steps(self) -> tuple[type[Step], ...]:
         from ferrovia.games.g1858.closure import PrivateClosureStep
@@ -103,7 +105,7 @@ class Rules1858(Rules):
         )
 
     # -- round sequence [§7] ---------------------------------------------------------------
-    def init_round(self, game: Game, state: GameState) -> Round:
+    def init_round(self, game: Game18xx, state: State18xx) -> Round:
         """Without a quick start the game begins with a stock round in which privates can only
         be auctioned; with one, privates are dealt in packets and an OR comes first."""
         from ferrovia.games.g1858.quick_start import deal_quick_start, quick_start_option
@@ -114,14 +116,14 @@ class Rules1858(Rules):
             return OperatingRound.create(game, state, 1)
         return StockRound.create(game, state)
 
-    def next_round(self, game: Game, state: GameState) -> Round:
+    def next_round(self, game: Game18xx, state: State18xx) -> Round:
         if state.data.get("private_closure_round") == "in_progress":
             state.data["private_closure_round"] = "done"
         if state.data.get("private_closure_round") == "next":
             state.log.append("-- Private Closure Round --")
             return PrivateClosureRound.create(game, state, state.round.num)
         if state.round.kind == "closure":
-            from ferrovia.kernel.rounds import StockRound
+            from ferrovia.lib18xx.rounds import StockRound
 
             if state.round.num < state.operating_rounds:
                 return OperatingRound.create(game, state, state.round.num + 1)
@@ -129,7 +131,7 @@ class Rules1858(Rules):
             return StockRound.create(game, state)
         return super().next_round(game, state)
 
-    def setup_state(self, game: Game, state: GameState) -> None:
+    def setup_state(self, game: Game18xx, state: State18xx) -> None:
         """2 players: some privates are drawn (the game's seeded RNG, batch 1 then batch 2,
         each in P-number order shuffled as 18xx.games' ``sort_by { rand }``) to be unbuyable."""
         from ferrovia.kernel import rng
@@ -147,7 +149,7 @@ class Rules1858(Rules):
         state.log.append(f"These privates cannot be bought in this game: {', '.join(picked)}")
 
     # -- stock round [§8] ---------------------------------------------------------------------
-    def buyable_privates(self, game: Game, state: GameState) -> list[str]:
+    def buyable_privates(self, game: Game18xx, state: State18xx) -> list[str]:
         """[§8.1] Bank-owned privates of the batches the phase auctions (phases.yaml
         ``private_batches``), except those drawn as unbuyable in a 2-player game."""
         batches = set(game.definition.phase(state.phase).private_batches)
@@ -161,11 +163,11 @@ class Rules1858(Rules):
             and state.privates[p.symbol].owner == BANK
         ]
 
-    def can_par_directly(self, game: Game, state: GameState) -> bool:
+    def can_par_directly(self, game: Game18xx, state: State18xx) -> bool:
         """[§8.3] From phase 5 a company may be started by buying its director's certificate."""
         return "public_companies" in game.definition.phase(state.phase).status
 
-    def can_start_with_private(self, game: Game, state: GameState, sym: str) -> bool:
+    def can_start_with_private(self, game: Game18xx, state: State18xx, sym: str) -> bool:
         """[§8.3] Not in the first stock round; the private must have a home city with a
         reserved space still free."""
         if state.turn == 1 or state.privates[sym].closed:
@@ -174,7 +176,7 @@ class Rules1858(Rules):
             return False
         return self.reservation_available(game, state, sym)
 
-    def reservation_available(self, game: Game, state: GameState, sym: str) -> bool:
+    def reservation_available(self, game: Game18xx, state: State18xx, sym: str) -> bool:
         from ferrovia.lib18xx import board
 
         starts = start_cities(game, sym)
@@ -188,7 +190,7 @@ class Rules1858(Rules):
                     return True
         return False
 
-    def private_connected(self, game: Game, state: GameState, corp: str, sym: str) -> bool:
+    def private_connected(self, game: Game18xx, state: State18xx, corp: str, sym: str) -> bool:
         """[§8.5] A company can take a private for a share if it reaches one of its home hexes
         (or has a station there)."""
         c = state.corporations[corp]
@@ -201,12 +203,12 @@ class Rules1858(Rules):
 
         return reaches_any_hex(game, state, corp, homes)
 
-    def can_convert(self, game: Game, state: GameState, corp: str) -> bool:
+    def can_convert(self, game: Game18xx, state: State18xx, corp: str) -> bool:
         """[§8.6] A director may convert a started 5-share company into a 10-share one."""
         c, conv = state.corporations[corp], game.definition.companies.conversion
         return conv is not None and c.kind == conv.from_structure and c.floated and not c.closed
 
-    def home_token_hexes(self, game: Game, state: GameState, corp: str) -> list[str]:
+    def home_token_hexes(self, game: Game18xx, state: State18xx, corp: str) -> list[str]:
         """A company started from a private puts its home in that private's reserved city; one
         started by buying its director's certificate in any free city space."""
         c = state.corporations[corp]
@@ -230,7 +232,7 @@ class Rules1858(Rules):
         )
 
     def home_token_cost(
-        self, game: Game, state: GameState, corp: str, coord: str, city: int
+        self, game: Game18xx, state: State18xx, corp: str, coord: str, city: int
     ) -> int:
         """[§8.3] A company started by buying its director's certificate pays market.yaml
         ``stations.home_revenue_times`` (1858: twice) the city's revenue for its home station;
@@ -250,7 +252,7 @@ class Rules1858(Rules):
         return times * int(rev.for_phase([color]) if rev.flat is None else rev.flat)
 
     def after_home_token(
-        self, game: Game, state: GameState, corp: str, coord: str, city: int
+        self, game: Game18xx, state: State18xx, corp: str, coord: str, city: int
     ) -> None:
         """The private's reservation for the space just taken goes (else an upgrade could make
         room for both)."""
@@ -268,20 +270,20 @@ class Rules1858(Rules):
     EMERGENCY_ISSUE: ClassVar[bool] = True  # [§9.8] a company issues shares for a train
     TOKEN_PASS_WITHOUT_ROOM: ClassVar[bool] = True
 
-    def station_cost(self, game: Game, state: GameState, corp: str, coord: str) -> int:
+    def station_cost(self, game: Game18xx, state: State18xx, corp: str, coord: str) -> int:
         """[§9.4] By the provinces between the new station and the company's nearest one."""
         from ferrovia.games.g1858.stations import province_station_cost
 
         cost = province_station_cost(game, state, corp, coord)
         return super().station_cost(game, state, corp, coord) if cost is None else cost
 
-    def route_available(self, game: Game, state: GameState, corp: str) -> bool:
+    def route_available(self, game: Game18xx, state: State18xx, corp: str) -> bool:
         """A company with a train always takes its run step (an empty run if nothing can be
         reached), as the 1858 exports record."""
         return True
 
     # -- privates ---------------------------------------------------------------------------
-    def company_private_revenue(self, game: Game, state: GameState, corp: str) -> int:
+    def company_private_revenue(self, game: Game18xx, state: State18xx, corp: str) -> int:
         """[4.1] The income of the private railways a company owns is part of its earnings (a
         works pays its owner at the start of the operating round instead)."""
 
@@ -291,14 +293,14 @@ class Rules1858(Rules):
             if not state.privates[sym].closed and game.definition.private(sym).kind == "railway"
         )
 
-    def after_dividend(self, game: Game, state: GameState, corp: str) -> None:
+    def after_dividend(self, game: Game18xx, state: State18xx, corp: str) -> None:
         """[9.7] The company's privates close once it has run (it gets their face value, and
         their reserved city spaces are freed)."""
         for sym in list(state.corporations[corp].companies):
             if not state.privates[sym].closed:
                 self.close_private(game, state, sym)
 
-    def payout_companies(self, game: Game, state: GameState) -> None:
+    def payout_companies(self, game: Game18xx, state: State18xx) -> None:
         """[§9.1] Player-owned privates pay their income at the start of each operating round
         (none in the private closure round; a company's add to its earnings), then each works
         a company owns pays it."""
@@ -321,7 +323,7 @@ class Rules1858(Rules):
                 transfer(state, BANK, owner, income, f"{sym} income")
                 state.log.append(f"{owner} collects {income} from {sym}")
 
-    def train_event(self, game: Game, state: GameState, event: str) -> None:
+    def train_event(self, game: Game18xx, state: State18xx, event: str) -> None:
         """``privates_close`` (the first 5E/4M): a private closure round follows this
         operating round [§10]."""
         if event == "privates_close":
@@ -329,16 +331,16 @@ class Rules1858(Rules):
         else:
             super().train_event(game, state, event)
 
-    def changes_nothing_after(self, game: Game, state: GameState, action: Any) -> bool:
+    def changes_nothing_after(self, game: Game18xx, state: State18xx, action: Any) -> bool:
         """:meth:`action_processed` changes nothing while no company is on the closing space
         (it returns at once then); the end check is the generic one."""
         from ferrovia.games.g1858.closure import companies_to_close
 
-        return type(self).game_end_check is Rules.game_end_check and not companies_to_close(
+        return type(self).game_end_check is Rules18xx.game_end_check and not companies_to_close(
             game, state
         )
 
-    def action_processed(self, game: Game, state: GameState, action: Any) -> None:
+    def action_processed(self, game: Game18xx, state: State18xx, action: Any) -> None:
         """A company whose price reaches the closing space closes at once; if that leaves the
         acting entity with nothing to do, play moves on (18xx.games ``action_processed``)."""
         from ferrovia.games.g1858.closure import (
@@ -377,7 +379,7 @@ class Rules1858(Rules):
             else:
                 rnd.next_entity()
 
-    def privates_closing(self, game: Game, state: GameState) -> list[str]:
+    def privates_closing(self, game: Game18xx, state: State18xx) -> list[str]:
         """The privates this private closure round deals with: every open one but those of a
         batch the phase still auctions (phases.yaml ``private_batches``)."""
         spared = set(game.definition.phase(state.phase).private_batches)
@@ -387,13 +389,13 @@ class Rules1858(Rules):
             if not m.closed and game.definition.private(m.sym).batch not in spared
         ]
 
-    def close_private(self, game: Game, state: GameState, sym: str) -> None:
+    def close_private(self, game: Game18xx, state: State18xx, sym: str) -> None:
         """[§4.1] A closing private pays its owner its face value."""
         from ferrovia.lib18xx import stock
 
         stock.close_private(game, state, sym, pay=True)
 
-    def private_closed(self, game: Game, state: GameState, sym: str) -> None:
+    def private_closed(self, game: Game18xx, state: State18xx, sym: str) -> None:
         """A one-slot city two privates shared (Zaragoza, Sevilla, Córdoba) that still lists
         a hold for each keeps only the real ones once either private closes, so the other
         private's hold moves onto the slot, even when the closing private's own hold had

@@ -16,26 +16,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ferrovia.kernel.actions import Action, Choose, Pass
+from ferrovia.kernel.actions import Action, Pass
 from ferrovia.kernel.ledger import transfer
-from ferrovia.kernel.state import BANK, POOL, GameState
-from ferrovia.kernel.step import Step
 from ferrovia.lib18xx import market
+from ferrovia.lib18xx.actions import Choose
 from ferrovia.lib18xx.operating import common, phases, routing
+from ferrovia.lib18xx.state import BANK, POOL, State18xx
+from ferrovia.lib18xx.step import Step18xx
 
 if TYPE_CHECKING:
-    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.game import Game18xx
 
 
 # -- company closure ------------------------------------------------------------------------------
 
 
-def closing_price(game: Game) -> int | None:
+def closing_price(game: Game18xx) -> int | None:
     closes_at = game.definition.market.stock_market.closes_at
     return None if closes_at is None else int(closes_at)
 
 
-def companies_to_close(game: Game, state: GameState) -> list[str]:
+def companies_to_close(game: Game18xx, state: State18xx) -> list[str]:
     """The open companies whose price marker is on a closing space (asked after every
     action).  A company's marker is always listed on its space in ``state.market`` too
     (tests/test_market_stacks.py holds every fixture to it), so while no closing space holds
@@ -57,7 +58,7 @@ def companies_to_close(game: Game, state: GameState) -> list[str]:
     ]
 
 
-def _closing_spaces(game: Game) -> frozenset[tuple[int, int]]:
+def _closing_spaces(game: Game18xx) -> frozenset[tuple[int, int]]:
     """The market positions whose price is the closing price (none without one)."""
     found: frozenset[tuple[int, int]] | None = game.memo.get("closure.spaces")
     if found is None:
@@ -73,7 +74,7 @@ def _closing_spaces(game: Game) -> frozenset[tuple[int, int]]:
     return found
 
 
-def close_corporation(game: Game, state: GameState, sym: str) -> None:
+def close_corporation(game: Game18xx, state: State18xx, sym: str) -> None:
     """Close a public company and put a fresh, unstarted one in its place."""
     from ferrovia.lib18xx.setup import new_corporation
 
@@ -138,7 +139,7 @@ def close_corporation(game: Game, state: GameState, sym: str) -> None:
             next_entity()
 
 
-def close_companies_in_close_cell(game: Game, state: GameState) -> bool:
+def close_companies_in_close_cell(game: Game18xx, state: State18xx) -> bool:
     """Close every company on the closing space; True if any closed (call after each action)."""
     closed = False
     while True:
@@ -159,7 +160,7 @@ def _choice(action: Choose) -> dict[str, Any]:
     raise ValueError(f"expected {{corporation, from}}, got {choice!r}")
 
 
-class PrivateClosureStep(Step):
+class PrivateClosureStep(Step18xx):
     """Each private railway in turn: exchange for a share (choose) or sell to the bank (pass)."""
 
     NAME = "private_closure"

@@ -13,21 +13,31 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ferrovia.board import tiles
 from ferrovia.games.g1858 import Rules1858
-from ferrovia.kernel.actions import Action, Pass, RemoveHexToken
+from ferrovia.kernel.actions import Action, Pass
 from ferrovia.kernel.ledger import transfer
-from ferrovia.kernel.state import BANK, GameState
 from ferrovia.kernel.step import Step
 from ferrovia.lib18xx import board
 from ferrovia.lib18xx.operating import common, routing
+from ferrovia.lib18xx.state import BANK, State18xx
+from ferrovia.lib18xx.step import Step18xx
 from ferrovia.notation.models import Gauge
 
 if TYPE_CHECKING:
-    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.game import Game18xx
+
+
+@dataclass(frozen=True)
+class RemoveHexToken(Action):
+    """Take a token printed on a hex (1858 India's mine, oil and port tokens)."""
+
+    TYPE: ClassVar[str] = "remove_hex_token"
+    hex: str = ""
 
 
 class Rules1858India(Rules1858):
@@ -47,7 +57,9 @@ class Rules1858India(Rules1858):
     }
 
     # -- gauge conversions ------------------------------------------------------------------
-    def extra_upgrade(self, game: Game, state: GameState, op: str, coord: str, tile: str) -> bool:
+    def extra_upgrade(
+        self, game: Game18xx, state: State18xx, op: str, coord: str, tile: str
+    ) -> bool:
         """A gauge conversion: a tile of the same colour, label, cities, towns and number of
         track sections, laid the same way, may replace the one on the hex (which sections
         change gauge is checked per rotation, :meth:`upgrade_rotations`)."""
@@ -67,7 +79,7 @@ class Rules1858India(Rules1858):
         return self.stations_fit(game, state, coord, td.tile)
 
     @staticmethod
-    def stations_fit(game: Game, state: GameState, coord: str, new: Any) -> bool:
+    def stations_fit(game: Game18xx, state: State18xx, coord: str, new: Any) -> bool:
         """Whether every station on a one-city hex finds a space on the converted tile, put
         back one by one as 18xx.games does: into the space its own private holds, else the
         first space holding neither a station nor another private's reservation (a converted
@@ -105,8 +117,8 @@ class Rules1858India(Rules1858):
 
     def upgrade_rotations(
         self,
-        game: Game,
-        state: GameState,
+        game: Game18xx,
+        state: State18xx,
         coord: str,
         old: Any,
         tile: str,
@@ -161,7 +173,10 @@ class Rules1858India(Rules1858):
     def steps(self) -> tuple[type[Step], ...]:
         return (*super().steps(), CollectTokens)
 
-    def setup_state(self, game: Game, state: GameState) -> None:
+    def actions(self) -> tuple[type[Action], ...]:
+        return (*super().actions(), RemoveHexToken)
+
+    def setup_state(self, game: Game18xx, state: State18xx) -> None:
         super().setup_state(game, state)
         state.data["hex_tokens"] = {
             h: kind
@@ -169,7 +184,7 @@ class Rules1858India(Rules1858):
             for h in tokens.hexes
         }
 
-    def collectable(self, game: Game, state: GameState, corp: str) -> dict[str, str]:
+    def collectable(self, game: Game18xx, state: State18xx, corp: str) -> dict[str, str]:
         """Hex -> kind of the tokens the company could afford now (track laid on the hex and
         the phase allowing that kind), whether or not it reaches them."""
         status = game.definition.phase(state.phase).status
@@ -186,7 +201,7 @@ class Rules1858India(Rules1858):
         return out
 
     def extra_revenue(
-        self, game: Game, state: GameState, corp: str, routes: list[dict[str, Any]]
+        self, game: Game18xx, state: State18xx, corp: str, routes: list[dict[str, Any]]
     ) -> int:
         """Each collected token adds its bonus hex's value for the phase to a run with a route
         (not doubled by a 5D)."""
@@ -200,7 +215,7 @@ class Rules1858India(Rules1858):
         return total
 
 
-class CollectTokens(Step):
+class CollectTokens(Step18xx):
     """After laying track a company may collect mine, oil and port tokens it reaches."""
 
     NAME = "g1858_india_collect_tokens"

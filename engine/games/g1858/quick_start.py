@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING
 
 from ferrovia.kernel import rng
 from ferrovia.kernel.ledger import transfer
-from ferrovia.kernel.state import BANK, GameState
+from ferrovia.lib18xx.state import BANK, State18xx
 from ferrovia.lib18xx.stock import purchase_private
 
 if TYPE_CHECKING:
-    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.game import Game18xx
 
 
-def quick_start_option(game: Game) -> str | None:
+def quick_start_option(game: Game18xx) -> str | None:
     """The quick-start option in use (one that names a set of packets), if any."""
     for opt in sorted(game.optional_rules):
         if game.packets(opt):
@@ -23,7 +23,7 @@ def quick_start_option(game: Game) -> str | None:
     return None
 
 
-def deal_quick_start(game: Game, state: GameState, option: str) -> None:
+def deal_quick_start(game: Game18xx, state: State18xx, option: str) -> None:
     """Each player, in seat order, gets a packet drawn at random and pays its price; the
     packet's privates float their minors."""
     state.rng, packets = rng.shuffled(state.rng, list(game.packets(option)))

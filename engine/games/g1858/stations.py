@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ferrovia.kernel.state import GameState
 from ferrovia.lib18xx import board
+from ferrovia.lib18xx.state import State18xx
 
 if TYPE_CHECKING:
-    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.game import Game18xx
 
 
 def station_cost(boundaries_to_existing: Iterable[int], *, per_boundary: int, minimum: int) -> int:
@@ -38,7 +38,7 @@ def province_of(stations: Any, coord: str) -> str | None:
     return None
 
 
-def province_station_cost(game: Game, state: GameState, corp: str, coord: str) -> int | None:
+def province_station_cost(game: Game18xx, state: State18xx, corp: str, coord: str) -> int | None:
     """The cost of a new station of ``corp`` on ``coord`` by the province rule (None: the
     game's data has no provinces)."""
     stations = game.definition.market.stations
@@ -54,7 +54,7 @@ def province_station_cost(game: Game, state: GameState, corp: str, coord: str) -
     return station_cost(distances, per_boundary=stations.per_border, minimum=stations.minimum)
 
 
-def start_cities(game: Game, sym: str) -> set[str]:
+def start_cities(game: Game18xx, sym: str) -> set[str]:
     """privates.yaml ``start_cities``: the hexes where a company started with the private may
     put its home station, on a space still reserved for it (by hex: an upgrade that merges a
     hex's cities moves the reservation to another city number)."""

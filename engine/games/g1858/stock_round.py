@@ -8,10 +8,11 @@ import functools
 from collections.abc import Iterator
 from typing import Any
 
-from ferrovia.kernel.actions import Action, Bid, BuyShares, Choose, Convert, Par, Pass, SellShares
-from ferrovia.kernel.state import POOL, Corporation
-from ferrovia.kernel.step import Step
+from ferrovia.kernel.actions import Action, Pass
 from ferrovia.lib18xx import board, market
+from ferrovia.lib18xx.actions import Bid, BuyShares, Choose, Convert, Par, SellShares
+from ferrovia.lib18xx.state import POOL, Corporation
+from ferrovia.lib18xx.step import Step18xx
 from ferrovia.lib18xx.stock import shares as sh
 from ferrovia.lib18xx.stock.home_token import queue_home_token
 
@@ -19,7 +20,7 @@ PURCHASES = ("bid", "buy_shares", "par")
 
 
 # ---------------------------------------------------------------------------------------------
-class Exchange(Step):
+class Exchange(Step18xx):
     """[§8.3, §8.5] A player's private railway: exchanged (with the par price) for a director's
     certificate of an unstarted company, or for a treasury share of a started one (with the
     director's consent when another player directs it)."""
@@ -144,7 +145,7 @@ class Exchange(Step):
         return out
 
 
-def acquire_private(step: Step, corp: str, sym: str) -> None:
+def acquire_private(step: Step18xx, corp: str, sym: str) -> None:
     """The company takes over the private: the minor stops operating, the private is owned by
     the company (it keeps paying nothing to players; it closes later with face value)."""
     s = step.state
@@ -160,7 +161,7 @@ def acquire_private(step: Step, corp: str, sym: str) -> None:
 
 
 def exchange_for_share(
-    step: Step, bundle: sh.Bundle, corp: Corporation, sym: str, player: str
+    step: Step18xx, bundle: sh.Bundle, corp: Corporation, sym: str, player: str
 ) -> None:
     g, s = step.game, step.state
     sh.buy_shares(g, s, player, bundle, exchange=True)
@@ -168,7 +169,7 @@ def exchange_for_share(
     claim_token(step, corp, sym)
 
 
-def claim_token(step: Step, corp: Corporation, sym: str) -> None:
+def claim_token(step: Step18xx, corp: Corporation, sym: str) -> None:
     """The company may put a free station in the private's reserved city, if it has space."""
     if all(t.hex is not None for t in corp.tokens):
         return
@@ -185,7 +186,7 @@ def claim_token(step: Step, corp: Corporation, sym: str) -> None:
                         res[i] = corp.sym
 
 
-def reserved_cities(step: Step, corp: str, sym: str) -> list[tuple[str, int]]:
+def reserved_cities(step: Step18xx, corp: str, sym: str) -> list[tuple[str, int]]:
     """The private's start cities (privates.yaml) still reserved for it, where ``corp`` may
     put its home station."""
     from ferrovia.games.g1858.stations import start_cities
@@ -199,7 +200,7 @@ def reserved_cities(step: Step, corp: str, sym: str) -> list[tuple[str, int]]:
     return out
 
 
-def maybe_home_token(step: Step, corp: Corporation) -> None:
+def maybe_home_token(step: Step18xx, corp: Corporation) -> None:
     """Home token timing 'float': a company places its home station when it floats."""
     if not corp.floated or any(t.hex for t in corp.tokens):
         return
@@ -212,7 +213,7 @@ def maybe_home_token(step: Step, corp: Corporation) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-class ExchangeApproval(Step):
+class ExchangeApproval(Step18xx):
     """[§8.5] The director of the company asked for a treasury share decides."""
 
     NAME = "exchange_approval"
@@ -280,7 +281,7 @@ class ExchangeApproval(Step):
 
 
 # ---------------------------------------------------------------------------------------------
-class StockTurn(Step):
+class StockTurn(Step18xx):
     """[§8] A stock-round turn: sell, then one purchase (a certificate, starting a company, or
     bidding on a private, which starts an auction among all players)."""
 

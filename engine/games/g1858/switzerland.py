@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ferrovia.games.g1858 import Rules1858
-from ferrovia.kernel.state import GameState
+from ferrovia.lib18xx.state import State18xx
 
 if TYPE_CHECKING:
-    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.game import Game18xx
 
 
 class Rules1858Switzerland(Rules1858):
@@ -20,7 +20,7 @@ class Rules1858Switzerland(Rules1858):
 
     # -- revenue ----------------------------------------------------------------------------
     def route_bonus(
-        self, game: Game, state: GameState, corp: str, train: str, stops: list[str]
+        self, game: Game18xx, state: State18xx, corp: str, train: str, stops: list[str]
     ) -> int:
         """A route joining the two ends of a map.yaml ``route_bonuses`` entry earns the value
         its ``value_hex`` shows for the phase (B15, L15), times the train's multiplier (5D: 2)
@@ -41,7 +41,7 @@ class Rules1858Switzerland(Rules1858):
         return total
 
     # -- mountain railways ------------------------------------------------------------------
-    def _mountain_lay(self, game: Game, state: GameState, coord: str, tile: str) -> Any:
+    def _mountain_lay(self, game: Game18xx, state: State18xx, coord: str, tile: str) -> Any:
         """The tile's tiles.yaml ``special_lay`` if it may go on ``coord`` (a white hex of
         its terrain cost), else None."""
         from ferrovia.lib18xx import board
@@ -57,7 +57,9 @@ class Rules1858Switzerland(Rules1858):
             return None
         return special
 
-    def extra_upgrade(self, game: Game, state: GameState, op: str, coord: str, tile: str) -> bool:
+    def extra_upgrade(
+        self, game: Game18xx, state: State18xx, op: str, coord: str, tile: str
+    ) -> bool:
         """A public company that has none yet may lay a mountain railway on a white P120
         mountain hex, straight from white to the green tile."""
         if op not in state.corporations or state.corporations[op].data.get("mountain_railway"):
@@ -65,7 +67,7 @@ class Rules1858Switzerland(Rules1858):
         return self._mountain_lay(game, state, coord, tile) is not None
 
     def tile_lay_cost(
-        self, game: Game, state: GameState, op: str, coord: str, tile: str, cost: int
+        self, game: Game18xx, state: State18xx, op: str, coord: str, tile: str, cost: int
     ) -> int:
         """A mountain railway costs its own price, not the hex's terrain (the second-lay fee
         still applies)."""
@@ -74,14 +76,16 @@ class Rules1858Switzerland(Rules1858):
             return cost
         return cost - special.on_terrain + special.cost
 
-    def after_lay_tile(self, game: Game, state: GameState, op: str, coord: str, tile: str) -> None:
+    def after_lay_tile(
+        self, game: Game18xx, state: State18xx, op: str, coord: str, tile: str
+    ) -> None:
         td = game.definition.tiles.get(tile)
         if td is not None and td.special_lay is not None and op in state.corporations:
             state.corporations[op].data["mountain_railway"] = tile
             state.log.append(f"{op} builds a mountain railway in {coord}")
 
     def extra_revenue(
-        self, game: Game, state: GameState, corp: str, routes: list[dict[str, Any]]
+        self, game: Game18xx, state: State18xx, corp: str, routes: list[dict[str, Any]]
     ) -> int:
         """A company with a mountain railway adds its bonus to every run with a route."""
         tile = state.corporations[corp].data.get("mountain_railway") if routes else None
@@ -91,7 +95,7 @@ class Rules1858Switzerland(Rules1858):
         return sum(o.revenue.for_phase(["gray"]) for o in printed[:1])
 
     # -- exchanging a private for a share ----------------------------------------------------
-    def private_connected(self, game: Game, state: GameState, corp: str, sym: str) -> bool:
+    def private_connected(self, game: Game18xx, state: State18xx, corp: str, sym: str) -> bool:
         c = state.corporations[corp]
         if c.closed or not c.floated:
             return False
@@ -113,7 +117,7 @@ class Rules1858Switzerland(Rules1858):
         return False
 
     # -- private closure rounds -----------------------------------------------------------
-    def train_event(self, game: Game, state: GameState, event: str) -> None:
+    def train_event(self, game: Game18xx, state: State18xx, event: str) -> None:
         """``privates_close2`` (first 6E/5M): a second private closure round, for the blue
         privates, after this operating round. ``blue_privates_available`` only announces
         what phases.yaml ``private_batches`` already says."""

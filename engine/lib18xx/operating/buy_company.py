@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ferrovia.kernel.actions import Action, BuyCompany, Pass
+from ferrovia.kernel.actions import Action, Pass
 from ferrovia.kernel.ledger import transfer
-from ferrovia.kernel.step import Step
 from ferrovia.lib18xx import abilities
+from ferrovia.lib18xx.actions import BuyCompany
+from ferrovia.lib18xx.step import Step18xx
 
 
 def price_range(face_value: int) -> tuple[int, int]:
@@ -25,7 +26,7 @@ def price_range(face_value: int) -> tuple[int, int]:
     return -(-face_value // 2), face_value * 2
 
 
-class BuyCompanyStep(Step):
+class BuyCompanyStep(Step18xx):
     NAME = "buy_company"
     DESCRIPTION = "Buy Companies"
     BLOCKS = False

@@ -7,26 +7,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ferrovia.kernel.state import POOL, Corporation, GameState
+from ferrovia.lib18xx.state import POOL, Corporation, State18xx
 
 if TYPE_CHECKING:
-    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.game import Game18xx
 
 
 # -- entities -----------------------------------------------------------------------------------
 
 
-def operating_company(state: GameState, ref: str) -> bool:
+def operating_company(state: State18xx, ref: str) -> bool:
     """A started public company (one that closed is replaced by an unstarted one)."""
     c = state.corporations.get(ref)
     return c is not None and c.floated and not c.closed and c.market is not None
 
 
-def is_minor(state: GameState, ref: str) -> bool:
+def is_minor(state: State18xx, ref: str) -> bool:
     return ref in state.privates
 
 
-def director_of(state: GameState, ref: str) -> str | None:
+def director_of(state: State18xx, ref: str) -> str | None:
     """The player acting for an operator (a company's director, a private's owner)."""
     if ref in state.corporations:
         return state.corporations[ref].director
@@ -36,7 +36,7 @@ def director_of(state: GameState, ref: str) -> str | None:
     return None
 
 
-def entity_type(state: GameState, ref: str) -> str:
+def entity_type(state: State18xx, ref: str) -> str:
     """18xx.games' ``entity_type`` of a ref (what an action of that entity carries)."""
     if ref in state.corporations:
         return "corporation"
@@ -45,7 +45,7 @@ def entity_type(state: GameState, ref: str) -> str:
     return "player"
 
 
-def current_operator(state: GameState) -> str | None:
+def current_operator(state: State18xx) -> str | None:
     op = state.round.data.get("current_operator")
     return op if isinstance(op, str) else None
 
@@ -53,13 +53,13 @@ def current_operator(state: GameState) -> str | None:
 # -- shares -------------------------------------------------------------------------------------
 
 
-def total_shares(game: Game, corp: Corporation) -> int:
+def total_shares(game: Game18xx, corp: Corporation) -> int:
     from ferrovia.lib18xx.stock.shares import share_percent
 
     return 100 // share_percent(corp)
 
 
-def holdings(game: Game, corp: Corporation) -> dict[str, int]:
+def holdings(game: Game18xx, corp: Corporation) -> dict[str, int]:
     """Shares held by each holder (players, the company's treasury, the pool), in the order
     dividends are paid: players in seating order, then companies, then the pool."""
     from ferrovia.lib18xx.stock.shares import share_percent
@@ -82,11 +82,11 @@ def pool_shares(corp: Corporation) -> list[Any]:
 # -- phases and privates ------------------------------------------------------------------------
 
 
-def phase_names(game: Game) -> list[str]:
+def phase_names(game: Game18xx) -> list[str]:
     return [p.name for p in game.definition.phases]
 
 
-def phases_reached(game: Game, state: GameState) -> frozenset[str]:
+def phases_reached(game: Game18xx, state: State18xx) -> frozenset[str]:
     """The phases up to and including the current one (none when it is not a listed one)."""
     reached = game.memo.get(("phases_reached", state.phase))
     if reached is None:
@@ -96,7 +96,7 @@ def phases_reached(game: Game, state: GameState) -> frozenset[str]:
     return reached
 
 
-def current_phase(game: Game, state: GameState) -> Any:
+def current_phase(game: Game18xx, state: State18xx) -> Any:
     return game.definition.phase(state.phase)
 
 
@@ -108,7 +108,7 @@ def train_type(train_id: str) -> str:
     return train_id.rsplit("-", 1)[0]
 
 
-def train_type_def(game: Game, train_id: str) -> Any:
+def train_type_def(game: Game18xx, train_id: str) -> Any:
     # asked ~45 times an action (limits, offers): a card's type never changes, so once a card
     try:
         return game.train_types[train_id]
@@ -118,22 +118,22 @@ def train_type_def(game: Game, train_id: str) -> Any:
         return typ
 
 
-def face_def(game: Game, face: str) -> tuple[Any, Any]:
+def face_def(game: Game18xx, face: str) -> tuple[Any, Any]:
     """(type, variant or None) of a face name ('2M' -> (4H type, 2M variant))."""
     return game.definition.train(face)
 
 
-def face_price(game: Game, face: str) -> int:
+def face_price(game: Game18xx, face: str) -> int:
     typ, variant = face_def(game, face)
     return int((variant or typ).price)
 
 
-def faces_of(game: Game, train_id: str) -> list[str]:
+def faces_of(game: Game18xx, train_id: str) -> list[str]:
     typ = train_type_def(game, train_id)
     return [typ.name, *(v.name for v in typ.variants)]
 
 
-def trains_of(state: GameState, ref: str) -> list[str]:
+def trains_of(state: State18xx, ref: str) -> list[str]:
     if ref in state.corporations:
         return state.corporations[ref].trains
     if ref in state.privates:
@@ -141,7 +141,7 @@ def trains_of(state: GameState, ref: str) -> list[str]:
     return []
 
 
-def pool_trains(state: GameState) -> list[str]:
+def pool_trains(state: State18xx) -> list[str]:
     """Trains in the bank pool, first discarded first: of two alike, 18xx.games sells the one
     that came first."""
     found = [t.id for t in state.trains.values() if t.owner == POOL and not t.rusted]
@@ -151,22 +151,22 @@ def pool_trains(state: GameState) -> list[str]:
     return sorted(found, key=lambda tid: order.get(tid, len(order)))
 
 
-def is_car(game: Game, train_id: str) -> bool:
+def is_car(game: Game18xx, train_id: str) -> bool:
     """A car (trains.yaml ``car``: 1858 India's Pullman) runs attached to a train, not alone."""
     return train_type_def(game, train_id).car is not None
 
 
-def engines(game: Game, state: GameState, ref: str) -> list[str]:
+def engines(game: Game18xx, state: State18xx, ref: str) -> list[str]:
     """The trains that run on their own (every train but cars): a company without one is
     trainless."""
     return [t for t in trains_of(state, ref) if not is_car(game, t)]
 
 
-def cars(game: Game, state: GameState, ref: str) -> list[str]:
+def cars(game: Game18xx, state: State18xx, ref: str) -> list[str]:
     return [t for t in trains_of(state, ref) if is_car(game, t)]
 
 
-def trains_against_limit(game: Game, state: GameState, ref: str) -> int:
+def trains_against_limit(game: Game18xx, state: State18xx, ref: str) -> int:
     """How many of the company's trains use up room under its train limit (a wounded one only
     if trains.yaml ``wounded.counts_for_train_limit``)."""
     wounded_count = game.definition.wounded.counts_for_train_limit
@@ -178,7 +178,7 @@ def trains_against_limit(game: Game, state: GameState, ref: str) -> int:
     )
 
 
-def has_cars(game: Game) -> bool:
+def has_cars(game: Game18xx) -> bool:
     """Whether the game has any car (the buy-trains step then stays open to a company without
     one even at its train limit, as 18xx.games has it)."""
     return any(t.car is not None for t in game.definition.trains)
@@ -187,7 +187,7 @@ def has_cars(game: Game) -> bool:
 # -- trains changing hands ---------------------------------------------------------------------
 
 
-def remove_from_play(state: GameState, tid: str) -> None:
+def remove_from_play(state: State18xx, tid: str) -> None:
     """A train leaves the game (rusted, or a wounded train discarded)."""
     t = state.trains[tid]
     for holder in [c.trains for c in state.corporations.values()] + [
@@ -201,7 +201,7 @@ def remove_from_play(state: GameState, tid: str) -> None:
     t.owner = ""
 
 
-def to_pool(state: GameState, tid: str) -> None:
+def to_pool(state: State18xx, tid: str) -> None:
     for holder in [c.trains for c in state.corporations.values()] + [
         p.trains for p in state.privates.values()
     ]:

@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ferrovia.kernel.actions import Action
-from ferrovia.kernel.actions import Dividend as DividendAction
 from ferrovia.kernel.ledger import transfer
-from ferrovia.kernel.state import BANK, POOL
-from ferrovia.kernel.step import Step
 from ferrovia.lib18xx import market
+from ferrovia.lib18xx.actions import Dividend as DividendAction
 from ferrovia.lib18xx.operating import common
+from ferrovia.lib18xx.state import BANK, POOL
+from ferrovia.lib18xx.step import Step18xx
 from ferrovia.lib18xx.stock.shares import share_percent
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def holder_payments(per_share: int, holdings: Mapping[str, int], *, pool: str) -
 # -- the step -----------------------------------------------------------------------------------
 
 
-class DividendStep(Step):
+class DividendStep(Step18xx):
     NAME = "dividend"
     DESCRIPTION = "Pay or Withhold Dividends"
 

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ferrovia.kernel.actions import Action, Bankrupt, BuyTrain, SellShares
+from ferrovia.kernel.actions import Action
 from ferrovia.kernel.ledger import transfer
-from ferrovia.kernel.state import BANK, GameState
-from ferrovia.kernel.step import Step
+from ferrovia.lib18xx.actions import Bankrupt, BuyTrain, SellShares
 from ferrovia.lib18xx.operating import common
 from ferrovia.lib18xx.operating.trains import (
     BuyTrainStep,
@@ -28,13 +27,15 @@ from ferrovia.lib18xx.operating.trains import (
     depot_offer,
     min_depot_price,
 )
+from ferrovia.lib18xx.state import BANK, State18xx
+from ferrovia.lib18xx.step import Step18xx
 from ferrovia.lib18xx.stock import shares as sh
 
 if TYPE_CHECKING:
-    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.game import Game18xx
 
 
-def must_buy(game: Game, state: GameState, corp: str) -> bool:
+def must_buy(game: Game18xx, state: State18xx, corp: str) -> bool:
     """The company has no train, the bank has one for sale, and it has a route for one (two
     stops from one of its stations: 18xx.games ``route_train_purchase``)."""
     from ferrovia.lib18xx.operating import routing
@@ -45,13 +46,13 @@ def must_buy(game: Game, state: GameState, corp: str) -> bool:
     return routing.has_route(game, state, corp)
 
 
-def needs_president(game: Game, state: GameState, corp: str) -> bool:
+def needs_president(game: Game18xx, state: State18xx, corp: str) -> bool:
     return must_buy(game, state, corp) and state.corporations[corp].cash < min_depot_price(
         game, state
     )
 
 
-def can_sell(game: Game, state: GameState, player: str, corp: str, bundle: sh.Bundle) -> bool:
+def can_sell(game: Game18xx, state: State18xx, player: str, corp: str, bundle: sh.Bundle) -> bool:
     """Whether the president of ``corp`` may sell ``bundle`` for its train now."""
     c = state.corporations[bundle.corp]
     if bundle.owner != player or c.market is None:
@@ -70,7 +71,7 @@ def can_sell(game: Game, state: GameState, player: str, corp: str, bundle: sh.Bu
     return price - smallest < short
 
 
-def sellable(game: Game, state: GameState, player: str, corp: str) -> list[sh.Bundle]:
+def sellable(game: Game18xx, state: State18xx, player: str, corp: str) -> list[sh.Bundle]:
     out: list[sh.Bundle] = []
     corps = [c for c in state.corporations.values() if not c.closed]
     for c in game.sorted_by_price(state, corps):
@@ -80,10 +81,10 @@ def sellable(game: Game, state: GameState, player: str, corp: str) -> list[sh.Bu
     return out
 
 
-def reorder(game: Game, state: GameState) -> None:
+def reorder(game: Game18xx, state: State18xx) -> None:
     """Companies yet to operate this round go in their new price order (18xx.games
     ``recalculate_order`` after a sale)."""
-    from ferrovia.kernel.rounds import OperatingRound
+    from ferrovia.lib18xx.rounds import OperatingRound
 
     rnd = game.round(state)
     if isinstance(rnd, OperatingRound):
@@ -188,7 +189,7 @@ class EmergencyBuyTrainStep(BuyTrainStep):
         ]
 
 
-class BankruptStep(Step):
+class BankruptStep(Step18xx):
     NAME = "bankrupt"
     DESCRIPTION = "Bankrupt"
 

@@ -8,11 +8,10 @@ turn.  Redeem: buy back shares from the bank pool at the current price into the 
 
 from __future__ import annotations
 
-from ferrovia.kernel.actions import Action, BuyShares, Pass, SellShares
+from ferrovia.kernel.actions import Action, Pass
 from ferrovia.kernel.ledger import transfer
-from ferrovia.kernel.state import BANK, POOL, GameState
-from ferrovia.kernel.step import Step
 from ferrovia.lib18xx import market
+from ferrovia.lib18xx.actions import BuyShares, SellShares
 from ferrovia.lib18xx.operating import common
 from ferrovia.lib18xx.operating.trains import (
     bundle_percent,
@@ -20,10 +19,12 @@ from ferrovia.lib18xx.operating.trains import (
     issuable_bundles,
     issue_shares,
 )
+from ferrovia.lib18xx.state import BANK, POOL, State18xx
+from ferrovia.lib18xx.step import Step18xx
 from ferrovia.lib18xx.stock.shares import move_share, share_percent
 
 
-def redeemable_bundles(step: Step, corp_sym: str) -> list[list[str]]:
+def redeemable_bundles(step: Step18xx, corp_sym: str) -> list[list[str]]:
     corp = step.state.corporations[corp_sym]
     price = market.share_price(step.game, corp)
     unit = share_percent(corp)
@@ -39,11 +40,11 @@ def redeemable_bundles(step: Step, corp_sym: str) -> list[list[str]]:
     return out
 
 
-def first_operating_turn(state: GameState, corp_sym: str) -> bool:
+def first_operating_turn(state: State18xx, corp_sym: str) -> bool:
     return int(state.corporations[corp_sym].data.get("operating_turns", 0)) <= 1
 
 
-class IssueSharesStep(Step):
+class IssueSharesStep(Step18xx):
     NAME = "issue_shares"
     DESCRIPTION = "Issue or Redeem Shares"
 

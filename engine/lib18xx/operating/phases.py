@@ -16,11 +16,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ferrovia.kernel.state import POOL, GameState, Share
 from ferrovia.lib18xx.operating import common
+from ferrovia.lib18xx.state import POOL, Share, State18xx
 
 if TYPE_CHECKING:
-    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.game import Game18xx
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ def counts_as_grey(face: str, from_bank: bool, grey_faces: Iterable[str]) -> boo
 # -- applying it to a game ----------------------------------------------------------------------
 
 
-def _facts(game: Game, state: GameState, bought_type: str) -> list[TrainFacts]:
+def _facts(game: Game18xx, state: State18xx, bought_type: str) -> list[TrainFacts]:
     """The trains :func:`wound_and_rust` may act on when a ``bought_type`` is bought: those
     whose type rusts or is wounded on it (no other can be; leaving them out, in their order,
     gives the same outcome without a record for every train at every purchase)."""
@@ -120,7 +120,7 @@ def _facts(game: Game, state: GameState, bought_type: str) -> list[TrainFacts]:
     return out
 
 
-def apply_wound_and_rust(game: Game, state: GameState, bought_type: str) -> None:
+def apply_wound_and_rust(game: Game18xx, state: State18xx, bought_type: str) -> None:
     outcome = wound_and_rust(
         _facts(game, state, bought_type),
         bought_type,
@@ -134,7 +134,7 @@ def apply_wound_and_rust(game: Game, state: GameState, bought_type: str) -> None
     _rust(state, outcome.rusted)
 
 
-def _rust(state: GameState, tids: Iterable[str]) -> None:
+def _rust(state: State18xx, tids: Iterable[str]) -> None:
     tids = list(tids)
     for tid in tids:
         common.remove_from_play(state, tid)
@@ -142,7 +142,7 @@ def _rust(state: GameState, tids: Iterable[str]) -> None:
         state.log.append(f"-- Event: {', '.join(tids)} rust --")
 
 
-def nth_purchase_rusting(game: Game, state: GameState, face: str, from_bank: bool) -> None:
+def nth_purchase_rusting(game: Game18xx, state: State18xx, face: str, from_bank: bool) -> None:
     """Types that rust on the Nth purchase of certain faces (1858: 6H/3M on the 5th grey)."""
     players = len(state.players)
     rules = [(typ, "rust", typ.rusts_on) for typ in game.definition.trains_file.trains]
@@ -184,7 +184,7 @@ def nth_purchase_rusting(game: Game, state: GameState, face: str, from_bank: boo
             )
 
 
-def start_phases(game: Game, state: GameState, bought_type: str) -> list[str]:
+def start_phases(game: Game18xx, state: State18xx, bought_type: str) -> list[str]:
     order = common.phase_names(game)
     triggers: dict[str, Sequence[str]] = {p.name: list(p.on) for p in game.definition.phases}
     started = phases_started(order, state.phase, triggers, [bought_type])
@@ -194,7 +194,7 @@ def start_phases(game: Game, state: GameState, bought_type: str) -> list[str]:
     return started
 
 
-def convert_share_structure(game: Game, state: GameState, sym: str) -> None:
+def convert_share_structure(game: Game18xx, state: State18xx, sym: str) -> None:
     """A company of companies.yaml ``conversion.from`` becomes one of ``conversion.to`` (1858:
     5 -> 10 shares): every certificate keeps its holder and its number of shares (1858: half
     its percent), the float percent becomes ``conversion.float_percent``; the new
@@ -233,7 +233,7 @@ def convert_share_structure(game: Game, state: GameState, sym: str) -> None:
     state.log.append(f"{sym} converts to a {conv.to} company")
 
 
-def fire_train_events(game: Game, state: GameState, bought_type: str) -> None:
+def fire_train_events(game: Game18xx, state: State18xx, bought_type: str) -> None:
     done = state.data.setdefault("train_events_fired", [])
     if bought_type in done:
         return
@@ -249,7 +249,7 @@ def fire_train_events(game: Game, state: GameState, bought_type: str) -> None:
             game.rules.train_event(game, state, event)
 
 
-def after_purchase(game: Game, state: GameState, tid: str, face: str, from_bank: bool) -> None:
+def after_purchase(game: Game18xx, state: State18xx, tid: str, face: str, from_bank: bool) -> None:
     """Everything a train purchase sets off, in 18xx.games' order: the Nth-purchase rusting,
     then new phases, wounding and rusting by type, then the card's one-off events."""
     bought_type = common.train_type(tid)

@@ -12,19 +12,20 @@ from __future__ import annotations
 from typing import Any
 
 from ferrovia.errors import IllegalAction
-from ferrovia.kernel.actions import Action, Choose, RunRoutes
-from ferrovia.kernel.step import Step
+from ferrovia.kernel.actions import Action
+from ferrovia.lib18xx.actions import Choose, RunRoutes
 from ferrovia.lib18xx.operating import common, routing
+from ferrovia.lib18xx.step import Step18xx
 
 
-def runnable_trains(step: Step, corp: str) -> list[str]:
+def runnable_trains(step: Step18xx, corp: str) -> list[str]:
     """The company's trains that have not run yet; a car never runs on its own."""
     return [
         t for t in common.engines(step.game, step.state, corp) if not step.state.trains[t].operated
     ]
 
 
-def attachable_trains(step: Step, corp: str) -> list[str]:
+def attachable_trains(step: Step18xx, corp: str) -> list[str]:
     """The trains of ``corp`` its car could be attached to (trains.yaml ``car.attaches_to``),
     while no car is attached yet this operating round."""
     if routing.attached_car(step.state, corp) is not None:
@@ -39,7 +40,7 @@ def attachable_trains(step: Step, corp: str) -> list[str]:
     return out
 
 
-class RouteStep(Step):
+class RouteStep(Step18xx):
     NAME = "route"
     DESCRIPTION = "Run Routes"
 

@@ -18,10 +18,10 @@ from ferrovia.board.graph import (
     update_graph,
 )
 from ferrovia.board.graph import reached_edges as walk_reached_edges
-from ferrovia.kernel import state as state_module
-from ferrovia.kernel.state import GameState
 from ferrovia.lib18xx import board
+from ferrovia.lib18xx import state as state_module
 from ferrovia.lib18xx.operating import common
+from ferrovia.lib18xx.state import State18xx
 from ferrovia.notation.models import Border, BorderType, Tile
 from ferrovia.routes.value import (
     RouteRules,
@@ -32,7 +32,7 @@ from ferrovia.routes.value import (
 )
 
 if TYPE_CHECKING:
-    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.game import Game18xx
     from ferrovia.routes.search import BestRoutes
 
 _GRAPHS: dict[_MapKey, TrackGraph] = {}
@@ -45,7 +45,7 @@ _LISTING: dict[int, dict[Any, Any]] = {}
 
 
 @contextmanager
-def listing(state: GameState) -> Iterator[dict[Any, Any]]:
+def listing(state: State18xx) -> Iterator[dict[Any, Any]]:
     """While legal actions are listed the state does not change, so its graph and reaches are
     worked out once (not once per lay checked); the memo is also the caller's to use."""
     key = id(state)
@@ -60,7 +60,7 @@ def listing(state: GameState) -> Iterator[dict[Any, Any]]:
         del _LISTING[key]
 
 
-def listing_memo(state: GameState) -> dict[Any, Any] | None:
+def listing_memo(state: State18xx) -> dict[Any, Any] | None:
     """The memo of the listing running on ``state``, if one is."""
     return _LISTING.get(id(state))
 
@@ -71,7 +71,7 @@ def listing_memo(state: GameState) -> dict[Any, Any] | None:
 _CURRENT: dict[int, tuple[dict[str, Any], int, Any, TrackGraph]] = {}
 
 
-def track_graph(game: Game, state: GameState) -> TrackGraph:
+def track_graph(game: Game18xx, state: State18xx) -> TrackGraph:
     """The track graph of the map as it stands (a cached one while no tile changes)."""
     hit = _CURRENT.get(id(state))
     if (
@@ -101,7 +101,7 @@ _LAST: dict[
 _UPDATE_MAX = 8
 
 
-def _track_graph(game: Game, state: GameState) -> TrackGraph:
+def _track_graph(game: Game18xx, state: State18xx) -> TrackGraph:
     last = _LAST.get(id(game.definition))
     edits = state_module.map_edits
     since = None
@@ -173,7 +173,7 @@ class _MapKey:
 
 
 def _resigned(
-    state: GameState, last: Signature, places: dict[str, int], edited: list[str], last_hash: int
+    state: State18xx, last: Signature, places: dict[str, int], edited: list[str], last_hash: int
 ) -> tuple[Signature, list[tuple[str, str, int]], int]:
     """:func:`_signature` of ``state``'s map, read from the same hexes dict as ``last`` and
     changed since only by the assignments to the hexes ``edited`` (``places``: each hex's
@@ -198,7 +198,7 @@ def _resigned(
 
 
 def _signature(
-    state: GameState, last: Signature | None
+    state: State18xx, last: Signature | None
 ) -> tuple[Signature, list[tuple[str, str, int]] | None]:
     """The map's (hex, tile, rotation) entries, and those differing from ``last`` (None when
     the hexes are not the same ones in the same order).  An entry equal to the last one is
@@ -224,8 +224,8 @@ def _signature(
 
 
 def _updated_graph(
-    game: Game,
-    state: GameState,
+    game: Game18xx,
+    state: State18xx,
     last: tuple[Signature, TrackGraph] | None,
     changed: list[tuple[str, str, int]] | None,
 ) -> TrackGraph | None:
@@ -242,7 +242,7 @@ def _updated_graph(
     )
 
 
-def _with_hex_borders(game: Game, state: GameState, coord: str) -> Tile:
+def _with_hex_borders(game: Game18xx, state: State18xx, coord: str) -> Tile:
     """The tile on ``coord`` with the hex's impassable borders: a border belongs to the map,
     not to the printed tile, so it stays closed under every tile laid there (18xx.games moves
     the borders onto each new tile)."""
@@ -260,7 +260,7 @@ def _with_hex_borders(game: Game, state: GameState, coord: str) -> Tile:
     return Tile(parts=(*placed.tile.parts, *extra))
 
 
-def route_rules(game: Game) -> RouteRules:
+def route_rules(game: Game18xx) -> RouteRules:
     """The route engine's settings from the data: a wounded train's run is divided by
     trains.yaml ``wounded.revenue_divisor``."""
     rules = game.memo.get("route_rules")  # (from the definition alone: made once per game)
@@ -272,12 +272,12 @@ def route_rules(game: Game) -> RouteRules:
     return rules
 
 
-def train_spec(game: Game, state: GameState, tid: str) -> TrainSpec:
+def train_spec(game: Game18xx, state: State18xx, tid: str) -> TrainSpec:
     t = state.trains[tid]
     return face_spec(game, t.name, t.obsolete)
 
 
-def face_spec(game: Game, name: str, obsolete: bool = False) -> TrainSpec:
+def face_spec(game: Game18xx, name: str, obsolete: bool = False) -> TrainSpec:
     """The route spec of a train face by name (``obsolete``: wounded)."""
     # a face's spec follows from the data alone (and the wound): worked out once per game
     key = ("train_spec", name, obsolete)
@@ -288,7 +288,7 @@ def face_spec(game: Game, name: str, obsolete: bool = False) -> TrainSpec:
     return spec
 
 
-def _train_spec(game: Game, name: str, obsolete: bool) -> TrainSpec:
+def _train_spec(game: Game18xx, name: str, obsolete: bool) -> TrainSpec:
     typ, variant = common.face_def(game, name)
     face = variant or typ
     distance = face.distance.given()
@@ -301,13 +301,15 @@ def _train_spec(game: Game, name: str, obsolete: bool) -> TrainSpec:
     )
 
 
-def attached_car(state: GameState, corp: str) -> tuple[str, str] | None:
+def attached_car(state: State18xx, corp: str) -> tuple[str, str] | None:
     """(car, host train) the company attached this operating round, if any."""
     pair = state.round.data.get("attached", {}).get(corp)
     return (str(pair[0]), str(pair[1])) if pair else None
 
 
-def car_bonus(game: Game, state: GameState, corp: str, train: str, stop_kinds: list[str]) -> int:
+def car_bonus(
+    game: Game18xx, state: State18xx, corp: str, train: str, stop_kinds: list[str]
+) -> int:
     """What the car attached to ``train`` adds to its route: trains.yaml ``per_large_stop``
     for each city or off-board, times the host's multiplier, divided for a wounded host as its
     revenue is (1858 India's Pullman: 10 a stop, 5 behind a wounded train, 20 behind a 5D)."""
@@ -331,7 +333,7 @@ _TOKEN_HEXES: dict[int, tuple[dict[str, Any], int, list[str]]] = {}
 _TOKEN_MAPS: dict[int, tuple[dict[str, Any], int, dict[str, list[list[str | None]]]]] = {}
 
 
-def token_map(state: GameState) -> dict[str, list[list[str | None]]]:
+def token_map(state: State18xx) -> dict[str, list[list[str | None]]]:
     """The map's station spaces, hex -> per city, per slot: the hexes with a city only (the
     walks and route checks read the map's tokens with ``.get``, so a hex left with none is
     harmless).  Which hexes those are is kept until a Hex gains or loses its city spaces
@@ -356,7 +358,7 @@ def token_map(state: GameState) -> dict[str, list[list[str | None]]]:
     return out
 
 
-def route_revenues(game: Game, state: GameState, corp: str, routes: Any) -> list[int]:
+def route_revenues(game: Game18xx, state: State18xx, corp: str, routes: Any) -> list[int]:
     """Ferrovia's value of each recorded route of a ``run_routes`` (raises IllegalAction for
     an illegal route or combination)."""
     specs = [
@@ -391,12 +393,12 @@ def route_revenues(game: Game, state: GameState, corp: str, routes: Any) -> list
 _REACH: dict[Any, tuple[TrackGraph, Any]] = {}
 
 
-def _reaches(game: Game, state: GameState, operator: str) -> list[Any]:
+def _reaches(game: Game18xx, state: State18xx, operator: str) -> list[Any]:
     """The operator's broad and metre reach (cached per map, stations and operator)."""
     return [_reach(game, state, operator, family) for family in GAUGE_FAMILIES]
 
 
-def _reach(game: Game, state: GameState, operator: str, family: str) -> Any:
+def _reach(game: Game18xx, state: State18xx, operator: str, family: str) -> Any:
     """The operator's reach on one gauge family (cached per map, stations and operator; a
     question about one family does not pay for the other)."""
     memo = _LISTING.get(id(state))
@@ -408,7 +410,7 @@ def _reach(game: Game, state: GameState, operator: str, family: str) -> Any:
     return _reach_of(game, state, operator, family)
 
 
-def _reach_of(game: Game, state: GameState, operator: str, family: str) -> Any:
+def _reach_of(game: Game18xx, state: State18xx, operator: str, family: str) -> Any:
     graph, key = _reach_key(game, state, operator, family)
     return _remembered(key, graph, lambda: _compute_reach(game, state, graph, operator, family))
 
@@ -432,8 +434,8 @@ _KEPT: dict[int, TrackGraph] = {}
 
 
 def _reached_edges(
-    game: Game,
-    state: GameState,
+    game: Game18xx,
+    state: State18xx,
     operator: str,
     family: str,
     coord: str,
@@ -465,7 +467,7 @@ def _reached_edges(
 
 
 def _reach_key(
-    game: Game, state: GameState, operator: str, family: str
+    game: Game18xx, state: State18xx, operator: str, family: str
 ) -> tuple[TrackGraph, tuple[Any, ...]]:
     """The track graph and the key of the operator's reach on it in ``_REACH``."""
     graph = track_graph(game, state)  # one object per map: its id stands for the tiles
@@ -487,7 +489,7 @@ def _reach_key(
     return graph, key
 
 
-def reached_hexes(game: Game, state: GameState, operator: str) -> set[str]:
+def reached_hexes(game: Game18xx, state: State18xx, operator: str) -> set[str]:
     """Hexes some edge of which the operator's broad or metre network reaches."""
     out: set[str] = set()
     for r in _reaches(game, state, operator):
@@ -496,7 +498,7 @@ def reached_hexes(game: Game, state: GameState, operator: str) -> set[str]:
 
 
 def _compute_reach(
-    game: Game, state: GameState, graph: TrackGraph, operator: str, family: str
+    game: Game18xx, state: State18xx, graph: TrackGraph, operator: str, family: str
 ) -> Any:
     tokens, home, home_cities = _reach_args(game, state, operator)
     return reachable(
@@ -505,7 +507,7 @@ def _compute_reach(
 
 
 def _reach_args(
-    game: Game, state: GameState, operator: str
+    game: Game18xx, state: State18xx, operator: str
 ) -> tuple[dict[str, Any], tuple[str, ...], dict[str, list[int]]]:
     """The stations on the map, and a private railway's home hexes and reserved cities."""
     # (hexes without a city left out: the walk reads the map's token lists once or twice)
@@ -524,8 +526,8 @@ def _reach_args(
 
 
 def _settled(
-    game: Game,
-    state: GameState,
+    game: Game18xx,
+    state: State18xx,
     operator: str,
     family: str,
     question: tuple[Any, ...],
@@ -554,7 +556,7 @@ def _settled(
     return _remembered((*key, *question), graph, make)
 
 
-def reaches_city(game: Game, state: GameState, operator: str, coord: str, city: int) -> bool:
+def reaches_city(game: Game18xx, state: State18xx, operator: str, coord: str, city: int) -> bool:
     """Whether a city is on the operator's broad or metre network (it may put a station
     there)."""
     stop = track_graph(game, state).city(coord, city)
@@ -578,7 +580,7 @@ def reaches_city(game: Game, state: GameState, operator: str, coord: str, city: 
 GAUGE_FAMILIES = ("broad", "metre")  # the order of :func:`_reaches`
 
 
-def has_route(game: Game, state: GameState, corp: str) -> bool:
+def has_route(game: Game18xx, state: State18xx, corp: str) -> bool:
     """Whether a run of two stops starts at one of the company's stations (18xx.games
     ``route_available``, and ``route_train_purchase``, which obliges a trainless company to
     buy a train): its network walked from each station alone, the company's other stations
@@ -612,7 +614,7 @@ class ReachedEdges(Mapping[str, set[int]]):
     reach worked out only when asked for (a lay that extends the broad network needs no
     metre reach)."""
 
-    def __init__(self, game: Game, state: GameState, operator: str, coord: str) -> None:
+    def __init__(self, game: Game18xx, state: State18xx, operator: str, coord: str) -> None:
         self._args = (game, state, operator)
         self._coord = coord
         self._done: dict[str, set[int]] = {}
@@ -656,13 +658,15 @@ def reached_within(
     return by_gauge[family] & set(edges)
 
 
-def reached_edges_by_gauge(game: Game, state: GameState, operator: str, coord: str) -> ReachedEdges:
+def reached_edges_by_gauge(
+    game: Game18xx, state: State18xx, operator: str, coord: str
+) -> ReachedEdges:
     """Edges of ``coord`` the operator's network reaches, per gauge family (``"broad"``:
     broad and dual track, ``"metre"``: metre and dual), worked out when read."""
     return ReachedEdges(game, state, operator, coord)
 
 
-def reached_edges(game: Game, state: GameState, operator: str, coord: str) -> set[int]:
+def reached_edges(game: Game18xx, state: State18xx, operator: str, coord: str) -> set[int]:
     """Edges of ``coord`` the operator's broad or metre network reaches (a private railway's
     starts from its home hexes, a company's from its stations)."""
     out: set[int] = set()
@@ -671,7 +675,7 @@ def reached_edges(game: Game, state: GameState, operator: str, coord: str) -> se
     return out
 
 
-def reaches_any_hex(game: Game, state: GameState, corp: str, hexes: Any) -> bool:
+def reaches_any_hex(game: Game18xx, state: State18xx, corp: str, hexes: Any) -> bool:
     """Whether a company's trains could run into one of ``hexes`` on broad or metre track, or
     it has a station on one (18xx.games ``corporation_private_connected?``)."""
     wanted = frozenset(hexes)
@@ -692,8 +696,8 @@ def reaches_any_hex(game: Game, state: GameState, corp: str, hexes: Any) -> bool
 
 
 def route_search(
-    game: Game,
-    state: GameState,
+    game: Game18xx,
+    state: State18xx,
     corp: str,
     trains: list[tuple[str, TrainSpec]],
     *,
@@ -718,7 +722,7 @@ def route_search(
 
 
 def play_search(
-    game: Game, state: GameState, corp: str, trains: list[tuple[str, TrainSpec]]
+    game: Game18xx, state: State18xx, corp: str, trains: list[tuple[str, TrainSpec]]
 ) -> BestRoutes:
     """The route search of play (``legal_actions``' run, the bots' estimates): with the work
     budget :data:`ferrovia.routes.search.PLAY_BUDGET` -- the exact best unless the search runs
@@ -728,10 +732,10 @@ def play_search(
     return route_search(game, state, corp, trains, budget=PLAY_BUDGET)
 
 
-def best_run(game: Game, state: GameState, corp: str, train_ids: list[str]) -> list[Any]:
+def best_run(game: Game18xx, state: State18xx, corp: str, train_ids: list[str]) -> list[Any]:
     """The best legal routes of a company's trains, as ``run_routes`` routes (the search of
     :func:`play_search`)."""
-    from ferrovia.kernel.actions import Route
+    from ferrovia.lib18xx.actions import Route
 
     graph = track_graph(game, state)
     best = play_search(game, state, corp, [(t, train_spec(game, state, t)) for t in train_ids])

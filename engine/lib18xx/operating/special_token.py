@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ferrovia.kernel.actions import Action, Pass, PlaceToken
-from ferrovia.kernel.step import Step
+from ferrovia.kernel.actions import Action, Pass
 from ferrovia.lib18xx import abilities, board
+from ferrovia.lib18xx.actions import PlaceToken
+from ferrovia.lib18xx.step import Step18xx
 
 
-class SpecialTokenStep(Step):
+class SpecialTokenStep(Step18xx):
     NAME = "special_token"
     DESCRIPTION = "Place the private's station"
 

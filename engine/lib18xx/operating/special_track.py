@@ -14,8 +14,9 @@ import dataclasses
 from typing import Any
 
 from ferrovia.errors import IllegalAction
-from ferrovia.kernel.actions import Action, LayTile
+from ferrovia.kernel.actions import Action
 from ferrovia.lib18xx import abilities, board
+from ferrovia.lib18xx.actions import LayTile
 from ferrovia.lib18xx.operating.track import TrackStep
 
 

@@ -6,18 +6,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ferrovia.kernel.actions import Action, Pass, PlaceToken
+from ferrovia.kernel.actions import Action, Pass
 from ferrovia.kernel.ledger import transfer
-from ferrovia.kernel.state import BANK
-from ferrovia.kernel.step import Step
 from ferrovia.lib18xx import board
+from ferrovia.lib18xx.actions import PlaceToken
 from ferrovia.lib18xx.operating import common, routing
+from ferrovia.lib18xx.state import BANK
+from ferrovia.lib18xx.step import Step18xx
 
 if TYPE_CHECKING:
     pass
 
 
-class TokenStep(Step):
+class TokenStep(Step18xx):
     """Place one station marker on a free city space the company's network reaches."""
 
     NAME = "token"

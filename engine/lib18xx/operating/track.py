@@ -27,13 +27,14 @@ from typing import TYPE_CHECKING, Any
 from ferrovia.board import hexmap, tiles
 from ferrovia.board.graph import gauge_skip
 from ferrovia.errors import IllegalAction
-from ferrovia.kernel.actions import Action, LayTile, Pass
-from ferrovia.kernel.hooks import Rules
+from ferrovia.kernel.actions import Action, Pass
 from ferrovia.kernel.ledger import transfer
-from ferrovia.kernel.state import BANK
-from ferrovia.kernel.step import Step
 from ferrovia.lib18xx import abilities, board
+from ferrovia.lib18xx.actions import LayTile
 from ferrovia.lib18xx.operating import common, routing, upgrading
+from ferrovia.lib18xx.rules import Rules18xx
+from ferrovia.lib18xx.state import BANK
+from ferrovia.lib18xx.step import Step18xx
 
 if TYPE_CHECKING:  # the definition holds records of them (ferrovia.data.records)
     from ferrovia.schemas.tiles import TerrainRules, TileLay
@@ -257,7 +258,7 @@ def _stop_values(tile: Any, path: Any) -> list[int]:
     return sorted(out)
 
 
-def _tile_lays(step: Step, operator: str) -> tuple[TileLay, ...]:
+def _tile_lays(step: Step18xx, operator: str) -> tuple[TileLay, ...]:
     """The operator's tile operations per turn (tiles.yaml ``lays``: ``private`` for a
     private railway, ``corporation`` for a public company)."""
     kind = "private" if common.is_minor(step.state, operator) else "corporation"
@@ -286,7 +287,7 @@ def _shaped_tiles(
             if game.rules.upgrade_rotations(game, state, coord, old, n, sides.__contains__)
         )
 
-    if type(game.rules).upgrade_rotations is not Rules.upgrade_rotations:
+    if type(game.rules).upgrade_rotations is not Rules18xx.upgrade_rotations:
         return ask()  # a game's own rule may read the state: asked every time
     entry = _SHAPED.get(id(game.definition))
     if entry is None or entry[0] is not game.definition:
@@ -315,7 +316,7 @@ def _blockable(game: Any) -> frozenset[str]:
     return out
 
 
-class TrackStep(Step):
+class TrackStep(Step18xx):
     """Lay or upgrade track: one or two tile operations, then the turn moves on."""
 
     NAME = "track"
@@ -760,7 +761,7 @@ class TrackStep(Step):
             shaped = _shaped_tiles(game, state, coord, old, nxt, sides)
             # with the core's rule no tile of another colour is ever an upgrade: only the
             # shaped ones need looking at
-            core_only = type(game.rules).extra_upgrade is Rules.extra_upgrade
+            core_only = type(game.rules).extra_upgrade is Rules18xx.extra_upgrade
             names = shaped if core_only and nxt in phase_tiles else game.definition.tiles
             for name in names:
                 td = game.definition.tiles[name]

@@ -14,24 +14,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ferrovia.kernel.actions import (
-    Action,
-    BuyCompany,
-    BuyTrain,
-    DiscardTrain,
-    Pass,
-    ScrapTrain,
-    SellShares,
-)
+from ferrovia.kernel.actions import Action, Pass
 from ferrovia.kernel.ledger import transfer
-from ferrovia.kernel.state import BANK, POOL, GameState
-from ferrovia.kernel.step import Step
 from ferrovia.lib18xx import market
+from ferrovia.lib18xx.actions import BuyCompany, BuyTrain, DiscardTrain, ScrapTrain, SellShares
 from ferrovia.lib18xx.operating import common, phases
+from ferrovia.lib18xx.state import BANK, POOL, State18xx
+from ferrovia.lib18xx.step import Step18xx
 from ferrovia.lib18xx.stock.shares import move_share, share_percent
 
 if TYPE_CHECKING:
-    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.game import Game18xx
 
 
 def train_limit(limits: Mapping[str, int], company_kind: str) -> int:
@@ -84,18 +77,18 @@ def other_company_price_ok(price: int, cash: int, least: int) -> bool:
 # -- applying it to a game ----------------------------------------------------------------------
 
 
-def limit_of(game: Game, state: GameState, corp: str) -> int:
+def limit_of(game: Game18xx, state: State18xx, corp: str) -> int:
     phase = common.current_phase(game, state)
     return train_limit(phase.train_limit, state.corporations[corp].kind)
 
 
-def buyable_train(game: Game, state: GameState, tid: str) -> bool:
+def buyable_train(game: Game18xx, state: State18xx, tid: str) -> bool:
     """A used train (bank pool, another company) may be bought unless it is wounded and
     trains.yaml ``wounded.may_be_bought`` is false."""
     return game.definition.wounded.may_be_bought or not state.trains[tid].obsolete
 
 
-def crowded_companies(game: Game, state: GameState) -> list[str]:
+def crowded_companies(game: Game18xx, state: State18xx) -> list[str]:
     """Companies over their train limit in the order they discard: operating order, or the
     charter order (``Rules.CROWDED_IN_OPERATING_ORDER``)."""
     limits = common.current_phase(game, state).train_limit
@@ -113,7 +106,7 @@ def crowded_companies(game: Game, state: GameState) -> list[str]:
     return [c.sym for c in game.sorted_by_price(state, over)]
 
 
-def depot_offer(game: Game, state: GameState) -> list[str]:
+def depot_offer(game: Game18xx, state: State18xx) -> list[str]:
     """Bank trains for sale: the next new train, any later type the phase already makes
     available (5D in phase 7), and one of each name in the bank pool (the first discarded;
     a pool card is offered even when a new train of its name is, as in 18xx.games)."""
@@ -141,7 +134,9 @@ def depot_offer(game: Game, state: GameState) -> list[str]:
     return out
 
 
-def discounted_price(game: Game, state: GameState, buyer: str | None, face: str, price: int) -> int:
+def discounted_price(
+    game: Game18xx, state: State18xx, buyer: str | None, face: str, price: int
+) -> int:
     """What ``buyer`` pays for a bank train of face ``face`` listed at ``price``: the best
     train discount of the privates it owns (privates.yaml ``train_discount``) rounded down.
 
@@ -158,7 +153,7 @@ def discounted_price(game: Game, state: GameState, buyer: str | None, face: str,
 
 
 def bank_train_prices(
-    game: Game, state: GameState, tid: str, buyer: str | None = None
+    game: Game18xx, state: State18xx, tid: str, buyer: str | None = None
 ) -> dict[str, int]:
     """Face -> price of a bank train (to ``buyer``, after its train discount).  Like
     18xx.games (and unlike 1858's rulebook, which fixes the face once chosen) a card from the bank
@@ -169,7 +164,7 @@ def bank_train_prices(
     }
 
 
-def other_companies_trains(game: Game, state: GameState, corp: str) -> list[str]:
+def other_companies_trains(game: Game18xx, state: State18xx, corp: str) -> list[str]:
     return [
         tid
         for c in state.corporations.values()
@@ -179,13 +174,13 @@ def other_companies_trains(game: Game, state: GameState, corp: str) -> list[str]
     ]
 
 
-def works_for_sale(game: Game, state: GameState, corp: str) -> list[str]:
+def works_for_sale(game: Game18xx, state: State18xx, corp: str) -> list[str]:
     """The works (privates.yaml ``kind: works``) ``corp`` may buy from the bank now: none if
     it owns one already, else the bank's open ones whose ``works_status`` the phase has."""
     return [sym for sym in works_shown(game, state, corp) if not state.privates[sym].closed]
 
 
-def works_shown(game: Game, state: GameState, corp: str) -> list[str]:
+def works_shown(game: Game18xx, state: State18xx, corp: str) -> list[str]:
     """:func:`works_for_sale` and the works closed with their companies: 18xx.games keeps
     showing a closed works for sale (none can buy it), so ``corp``'s buy-trains step waits
     for its pass while one is within its means."""
@@ -200,7 +195,7 @@ def works_shown(game: Game, state: GameState, corp: str) -> list[str]:
     ]
 
 
-def min_depot_price(game: Game, state: GameState) -> int:
+def min_depot_price(game: Game18xx, state: State18xx) -> int:
     offer = depot_offer(game, state)
     if not offer:
         return 0
@@ -208,7 +203,7 @@ def min_depot_price(game: Game, state: GameState) -> int:
     return min(bank_train_prices(game, state, cheapest).values())
 
 
-def max_depot_price(game: Game, state: GameState) -> int:
+def max_depot_price(game: Game18xx, state: State18xx) -> int:
     offer = depot_offer(game, state)
     if not offer:
         return 0
@@ -216,10 +211,10 @@ def max_depot_price(game: Game, state: GameState) -> int:
     return max(bank_train_prices(game, state, dearest).values())
 
 
-def restock_unlimited(game: Game, state: GameState, bought: str, at: int) -> None:
+def restock_unlimited(game: Game18xx, state: State18xx, bought: str, at: int) -> None:
     """A type of ``count: unlimited`` never runs out: when its last card leaves the depot a
     new one takes its place (ids go on from the highest, ``D-1``, ``D-2``, ...)."""
-    from ferrovia.kernel.state import Train
+    from ferrovia.lib18xx.state import Train
 
     name = state.trains[bought].name
     if game.definition.train_count(name, game.num_players) is not None:
@@ -232,7 +227,7 @@ def restock_unlimited(game: Game, state: GameState, bought: str, at: int) -> Non
     state.depot.insert(at, tid)
 
 
-class DiscardTrainStep(Step):
+class DiscardTrainStep(Step18xx):
     """Companies over their (new, lower) train limit discard to the bank pool, in order."""
 
     NAME = "discard_train"
@@ -276,7 +271,7 @@ class DiscardTrainStep(Step):
         ]
 
 
-def emergency_bundles(game: Game, state: GameState, corp_sym: str) -> list[list[str]]:
+def emergency_bundles(game: Game18xx, state: State18xx, corp_sym: str) -> list[list[str]]:
     """Treasury-share bundles a trainless company may issue in the buy-trains step."""
     corp = state.corporations[corp_sym]
     if common.engines(game, state, corp_sym):
@@ -289,7 +284,7 @@ def emergency_bundles(game: Game, state: GameState, corp_sym: str) -> list[list[
     return [b for b in bundles if len(b) in sizes]
 
 
-def issuable_bundles(game: Game, state: GameState, corp_sym: str) -> list[list[str]]:
+def issuable_bundles(game: Game18xx, state: State18xx, corp_sym: str) -> list[list[str]]:
     """Treasury shares a company could put in the bank pool (smallest bundle first), as long
     as the pool stays within its limit."""
     corp = state.corporations[corp_sym]
@@ -328,7 +323,7 @@ def is_bundle_of(
     )
 
 
-def issue_shares(game: Game, state: GameState, corp_sym: str, share_ids: list[str]) -> int:
+def issue_shares(game: Game18xx, state: State18xx, corp_sym: str, share_ids: list[str]) -> int:
     """Treasury shares to the bank pool at the current price; the price moves one left."""
     corp = state.corporations[corp_sym]
     price = market.share_price(game, corp)
@@ -343,7 +338,7 @@ def issue_shares(game: Game, state: GameState, corp_sym: str, share_ids: list[st
     return price
 
 
-class BuyTrainStep(Step):
+class BuyTrainStep(Step18xx):
     """Buy trains (bank, bank pool, other companies), discard wounded trains, the trainless
     company's emergency issue and director's contribution, and buying a works."""
 

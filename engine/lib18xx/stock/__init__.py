@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ferrovia.kernel.ledger import transfer
-from ferrovia.kernel.state import BANK, GameState
+from ferrovia.lib18xx.state import BANK, State18xx
 
 if TYPE_CHECKING:
-    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.game import Game18xx
 
 
-def purchase_private(game: Game, state: GameState, player: str, sym: str, price: int) -> None:
+def purchase_private(game: Game18xx, state: State18xx, player: str, sym: str, price: int) -> None:
     """A player buys a private from the bank; its minor (if any) floats."""
     transfer(state, player, BANK, price, f"buys {sym}")
     state.player(player).companies.append(sym)
@@ -22,7 +22,7 @@ def purchase_private(game: Game, state: GameState, player: str, sym: str, price:
         priv.floated = True
 
 
-def remove_reservations(state: GameState, sym: str) -> None:
+def remove_reservations(state: State18xx, sym: str) -> None:
     for h in state.hexes.values():
         for city, res in enumerate(h.reservations):
             if sym not in res:
@@ -35,7 +35,7 @@ def remove_reservations(state: GameState, sym: str) -> None:
                     res.append(None)
 
 
-def close_private(game: Game, state: GameState, sym: str, *, pay: bool = False) -> None:
+def close_private(game: Game18xx, state: State18xx, sym: str, *, pay: bool = False) -> None:
     """A private closes; its reservations go.  With ``pay`` (a game's own rule; the usual close
     pays nothing) its owner, unless the bank, receives its face value from the bank."""
     priv = state.privates[sym]

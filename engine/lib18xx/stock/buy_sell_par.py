@@ -24,11 +24,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ferrovia.kernel.actions import Action, BuyCompany, BuyShares, Par, Pass, SellShares
+from ferrovia.kernel.actions import Action, Pass
 from ferrovia.kernel.ledger import transfer
-from ferrovia.kernel.state import POOL, Corporation
-from ferrovia.kernel.step import Step
 from ferrovia.lib18xx import abilities, market
+from ferrovia.lib18xx.actions import BuyCompany, BuyShares, Par, SellShares
+from ferrovia.lib18xx.state import POOL, Corporation
+from ferrovia.lib18xx.step import Step18xx
 from ferrovia.lib18xx.stock import shares as sh
 from ferrovia.lib18xx.stock.par import start_company
 from ferrovia.lib18xx.stock.waterfall import par_cell, par_cells
@@ -36,7 +37,7 @@ from ferrovia.lib18xx.stock.waterfall import par_cell, par_cells
 PURCHASES = ("buy_shares", "par", "buy_company")
 
 
-class BuySellParShares(Step):
+class BuySellParShares(Step18xx):
     NAME = "buy_sell_par_shares"
     DESCRIPTION = "Sell/Buy/Sell Shares"
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ferrovia.kernel.actions import Action, Pass, PlaceToken
+from ferrovia.kernel.actions import Action, Pass
 from ferrovia.kernel.step import Step
 from ferrovia.lib18xx import board
+from ferrovia.lib18xx.actions import PlaceToken
+from ferrovia.lib18xx.step import Step18xx
 
 
-class HomeToken(Step):
+class HomeToken(Step18xx):
     """A company that just started places its home station (18xx.games home token timing
     'float'): the round waits for its director."""
 

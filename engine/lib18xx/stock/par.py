@@ -7,16 +7,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ferrovia.kernel.state import GameState
 from ferrovia.lib18xx import market
+from ferrovia.lib18xx.state import State18xx
 from ferrovia.lib18xx.stock.shares import Bundle, buy_shares
 
 if TYPE_CHECKING:
-    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.game import Game18xx
 
 
 def start_company(
-    game: Game, state: GameState, player: str, corp: str, pos: list[int], *, pay: bool
+    game: Game18xx, state: State18xx, player: str, corp: str, pos: list[int], *, pay: bool
 ) -> None:
     """``player`` starts ``corp`` at market position ``pos``, taking its president's
     certificate (paying for it unless it came with a private)."""

@@ -5,14 +5,15 @@ is a ``buy_shares`` whose entity is the private."""
 
 from __future__ import annotations
 
-from ferrovia.kernel.actions import Action, BuyShares
-from ferrovia.kernel.state import POOL
-from ferrovia.kernel.step import Step
+from ferrovia.kernel.actions import Action
 from ferrovia.lib18xx import abilities
+from ferrovia.lib18xx.actions import BuyShares
+from ferrovia.lib18xx.state import POOL
+from ferrovia.lib18xx.step import Step18xx
 from ferrovia.lib18xx.stock import shares as sh
 
 
-class PrivateExchange(Step):
+class PrivateExchange(Step18xx):
     NAME = "private_exchange"
     DESCRIPTION = "Exchange a private for a share"
 

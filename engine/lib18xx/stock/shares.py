@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 from ferrovia.errors import IllegalAction, UnknownEntity
 from ferrovia.kernel.ledger import transfer
-from ferrovia.kernel.state import BANK, POOL, Corporation, GameState, Share
 from ferrovia.lib18xx import market
+from ferrovia.lib18xx.state import BANK, POOL, Corporation, Share, State18xx
 
 if TYPE_CHECKING:
-    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.game import Game18xx
 
 
 @dataclass
@@ -42,13 +42,13 @@ class Bundle:
         return next((s for s in self.shares if s.president), None)
 
 
-def next_seq(state: GameState) -> int:
+def next_seq(state: State18xx) -> int:
     n = int(state.data.get("share_seq", 1000)) + 1
     state.data["share_seq"] = n
     return n
 
 
-def move_share(state: GameState, share: Share, to: str) -> None:
+def move_share(state: State18xx, share: Share, to: str) -> None:
     share.owner = to
     share.seq = next_seq(state)
 
@@ -77,7 +77,7 @@ def share_percent(corp: Corporation) -> int:
     return min(s.percent for s in corp.shares)
 
 
-def share_value(game: Game, state: GameState, corp: str, percent: int) -> int:
+def share_value(game: Game18xx, state: State18xx, corp: str, percent: int) -> int:
     """Market value of ``percent`` of ``corp`` (18xx.games rounds up per certificate)."""
     c = state.corporations[corp]
     return -(-(market.share_price(game, c) * percent) // share_percent(c))
@@ -88,7 +88,7 @@ def presidents_percent(corp: Corporation) -> int:
     return pres.percent if pres else 0
 
 
-def find_share(state: GameState, share_id: str) -> Share:
+def find_share(state: State18xx, share_id: str) -> Share:
     sym, _, idx = share_id.rpartition("_")
     corp = state.corporations.get(sym)
     if corp is None or not idx.isdigit():
@@ -99,7 +99,7 @@ def find_share(state: GameState, share_id: str) -> Share:
     raise UnknownEntity(f"no share {share_id!r}", rule="shares")
 
 
-def bundle_price(game: Game, state: GameState, bundle: Bundle, price: int | None = None) -> int:
+def bundle_price(game: Game18xx, state: State18xx, bundle: Bundle, price: int | None = None) -> int:
     """Current market price per share, rounded up; the IPO's shares at par unless the game
     sells them at market (1858's ``always_market_price``)."""
     corp = state.corporations[bundle.corp]
@@ -114,7 +114,7 @@ def bundle_price(game: Game, state: GameState, bundle: Bundle, price: int | None
     return -(-(pps * bundle.percent) // share_percent(corp))
 
 
-def player_holders(state: GameState, corp: Corporation) -> dict[str, int]:
+def player_holders(state: State18xx, corp: Corporation) -> dict[str, int]:
     """Players' percentages in seating order (18xx.games: insertion order of share holders;
     only ties without a previous director depend on it)."""
     out: dict[str, int] = {}
@@ -125,7 +125,7 @@ def player_holders(state: GameState, corp: Corporation) -> dict[str, int]:
     return out
 
 
-def num_certs(game: Game, state: GameState, player: str) -> int:
+def num_certs(game: Game18xx, state: State18xx, player: str) -> int:
     """Certificates towards the limit: every share certificate and every private."""
     n = 0
     for corp in state.corporations.values():
@@ -137,7 +137,7 @@ def num_certs(game: Game, state: GameState, player: str) -> int:
     return n + len(state.player(player).companies)
 
 
-def counts_for_limit(game: Game, state: GameState, corp: Corporation) -> bool:
+def counts_for_limit(game: Game18xx, state: State18xx, corp: Corporation) -> bool:
     """A company's certificates count toward the limit unless its price is in a zone that
     exempts them (a grid market's yellow, orange and brown)."""
     pos = corp.market  # (read from the company itself: asked for each at every purchase listing)
@@ -146,8 +146,8 @@ def counts_for_limit(game: Game, state: GameState, corp: Corporation) -> bool:
 
 
 def can_gain(
-    game: Game,
-    state: GameState,
+    game: Game18xx,
+    state: State18xx,
     player: str,
     bundle: Bundle,
     exchange: bool = False,
@@ -169,12 +169,12 @@ def can_gain(
     return held < game.cert_limit
 
 
-def fits_in_pool(game: Game, state: GameState, bundle: Bundle) -> bool:
+def fits_in_pool(game: Game18xx, state: State18xx, bundle: Bundle) -> bool:
     corp = state.corporations[bundle.corp]
     return bundle.percent + percent_of(corp, POOL) <= game.definition.market.bank_pool_limit
 
 
-def can_dump(state: GameState, player: str, bundle: Bundle) -> bool:
+def can_dump(state: State18xx, player: str, bundle: Bundle) -> bool:
     """A director's certificate may only leave if someone else can take the directorship."""
     pres = bundle.presidents_share
     if pres is None:
@@ -184,7 +184,7 @@ def can_dump(state: GameState, player: str, bundle: Bundle) -> bool:
     return max(others, default=0) >= pres.percent
 
 
-def bundles_for(state: GameState, corp: Corporation, holder: str) -> list[Bundle]:
+def bundles_for(state: State18xx, corp: Corporation, holder: str) -> list[Bundle]:
     """Every bundle a holder could sell: ordinary certificates first, the director's last, plus
     part-director's bundles (18xx.games ``all_bundles_for_corporation``)."""
     if not corp.ipoed:
@@ -207,7 +207,7 @@ def bundles_for(state: GameState, corp: Corporation, holder: str) -> list[Bundle
     return out
 
 
-def float_check(game: Game, state: GameState, corp: Corporation) -> bool:
+def float_check(game: Game18xx, state: State18xx, corp: Corporation) -> bool:
     """Floats once the treasury holds at most 100 - float percent; returns True on floating."""
     if corp.floated:
         return False
@@ -218,7 +218,7 @@ def float_check(game: Game, state: GameState, corp: Corporation) -> bool:
     return False
 
 
-def _distance(state: GameState, a: str | None, b: str) -> int:
+def _distance(state: State18xx, a: str | None, b: str) -> int:
     ids = [p.id for p in state.players]
     if a is None or a not in ids:
         return 0
@@ -227,8 +227,8 @@ def _distance(state: GameState, a: str | None, b: str) -> int:
 
 
 def transfer_shares(
-    game: Game,
-    state: GameState,
+    game: Game18xx,
+    state: State18xx,
     bundle: Bundle,
     to: str,
     *,
@@ -291,8 +291,8 @@ def transfer_shares(
 
 
 def buy_shares(
-    game: Game,
-    state: GameState,
+    game: Game18xx,
+    state: State18xx,
     buyer: str,
     bundle: Bundle,
     *,
@@ -323,7 +323,7 @@ def buy_shares(
         float_check(game, state, corp)
 
 
-def sell_shares(game: Game, state: GameState, bundle: Bundle, price: int | None = None) -> int:
+def sell_shares(game: Game18xx, state: State18xx, bundle: Bundle, price: int | None = None) -> int:
     """A holder sells a bundle to the pool at the current price (the bank pays)."""
     amount = price if price is not None else bundle_price(game, state, bundle)
     owner = bundle.owner
@@ -331,13 +331,13 @@ def sell_shares(game: Game, state: GameState, bundle: Bundle, price: int | None 
     return amount
 
 
-def set_par(game: Game, state: GameState, corp: Corporation, col: int, row: int = 0) -> None:
+def set_par(game: Game18xx, state: State18xx, corp: Corporation, col: int, row: int = 0) -> None:
     corp.market = [row, col]
     corp.par_price = market.spaces(game)[col]
     state.market.setdefault(market.cell_key(corp.market), []).append(corp.sym)
 
 
-def check_bundle(state: GameState, share_ids: tuple[str, ...], percent: int) -> Bundle:
+def check_bundle(state: State18xx, share_ids: tuple[str, ...], percent: int) -> Bundle:
     if not share_ids:
         raise IllegalAction("no certificates named", rule="shares")
     shares = [find_share(state, sid) for sid in share_ids]
@@ -352,13 +352,13 @@ def check_bundle(state: GameState, share_ids: tuple[str, ...], percent: int) -> 
     return Bundle(shares[0].corp, shares, pct)
 
 
-def full_capitalization(game: Game) -> bool:
+def full_capitalization(game: Game18xx) -> bool:
     """Whether IPO sales pay the bank and a floating company receives its whole capital
     (companies.yaml ``capitalization: full``)."""
     return str(game.definition.companies.capitalization) == "full"
 
 
-def float_if_ready(game: Game, state: GameState, corp: str) -> bool:
+def float_if_ready(game: Game18xx, state: State18xx, corp: str) -> bool:
     """A fully capitalised company floats once its float percentage has left the IPO; it then
     receives par x its number of shares from the bank (18xx.games ``float_corporation``)."""
     c = state.corporations[corp]

@@ -19,14 +19,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ferrovia.kernel.actions import Action, Bid, Par, Pass
+from ferrovia.kernel.actions import Action, Pass
 from ferrovia.kernel.ledger import transfer
-from ferrovia.kernel.state import BANK
-from ferrovia.kernel.step import Step
 from ferrovia.lib18xx import market
+from ferrovia.lib18xx.actions import Bid, Par
+from ferrovia.lib18xx.state import BANK
+from ferrovia.lib18xx.step import Step18xx
 
 
-class WaterfallAuction(Step):
+class WaterfallAuction(Step18xx):
     NAME = "waterfall_auction"
     DESCRIPTION = "Bid on Companies"
 
@@ -211,7 +212,7 @@ class WaterfallAuction(Step):
         return out
 
 
-class CompanyPendingPar(Step):
+class CompanyPendingPar(Step18xx):
     """A private that came with a president's certificate waits for its owner to choose the
     company's par price (any par space)."""
 

@@ -31,9 +31,9 @@ from ferrovia.kernel import rng
 
 if TYPE_CHECKING:
     from ferrovia.kernel.actions import Action
-    from ferrovia.kernel.game import Game
-    from ferrovia.kernel.state import GameState
     from ferrovia.kernel.step import Step
+    from ferrovia.lib18xx.game import Game18xx
+    from ferrovia.lib18xx.state import State18xx
 
 ENTRY_POINT_GROUP = "ferrovia.bots"
 BUNDLED: dict[str, str] = {
@@ -46,8 +46,8 @@ BUNDLED: dict[str, str] = {
 class Turn:
     """What a bot sees when asked to act."""
 
-    game: Game
-    state: GameState
+    game: Game18xx
+    state: State18xx
     seat: str  # the player id the bot plays
     entity: str  # who acts now: the player, or a company / private railway it directs
     step: Step | None

@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING, Any
 
 from ferrovia.board import hexmap
 from ferrovia.errors import GameError, UnknownEntity
-from ferrovia.kernel.actions import (
-    Action,
+from ferrovia.kernel.actions import Action, Pass
+from ferrovia.lib18xx import board, market
+from ferrovia.lib18xx.actions import (
     Bid,
     BuyShares,
     BuyTrain,
@@ -40,20 +41,18 @@ from ferrovia.kernel.actions import (
     Dividend,
     LayTile,
     Par,
-    Pass,
     PlaceToken,
     RunRoutes,
     ScrapTrain,
     SellShares,
 )
-from ferrovia.kernel.state import DEPOT, POOL, GameState
-from ferrovia.lib18xx import board, market
 from ferrovia.lib18xx.operating import common
+from ferrovia.lib18xx.state import DEPOT, POOL, State18xx
 from ferrovia.lib18xx.stock import shares as sh
 from ferrovia.play.bots.base import Bot, Turn
 
 if TYPE_CHECKING:
-    from ferrovia.kernel.game import Game
+    from ferrovia.lib18xx.game import Game18xx
 
 MAX_PRIVATES = 4  # a player bids on privates until it holds this many
 TASTE_LOW = 0.3  # the least a bot likes a starting private (0: its minimum bid, 1: face value)
@@ -75,7 +74,7 @@ def tile_revenue(tile: Any) -> int:
     return total
 
 
-def train_distance(game: Game, face: str) -> int:
+def train_distance(game: Game18xx, face: str) -> int:
     """A rough length of a train face (hexes or cities; for sorting only)."""
     typ, variant = common.face_def(game, face)
     d = (variant or typ).distance
@@ -154,7 +153,7 @@ class GreedyBot(Bot):
         return best[self.randint(len(best))] if len(best) > 1 else best[0]
 
     @staticmethod
-    def depot_prices(game: Game, state: GameState) -> list[int]:
+    def depot_prices(game: Game18xx, state: State18xx) -> list[int]:
         """The price of each train on sale, a two-faced card at its dearer face: the broad
         face, which a broad network runs (saving for the cheap metre face, 1858 companies paid
         out at 200 and then could not buy the 6H they wanted for ORs on end)."""
@@ -162,12 +161,12 @@ class GreedyBot(Bot):
 
         return sorted(card_price(game, state, t) for t in depot_offer(game, state))
 
-    def lasting(self, game: Game, state: GameState, corp: str) -> list[str]:
+    def lasting(self, game: Game18xx, state: State18xx, corp: str) -> list[str]:
         """A company's trains that are neither wounded nor about to rust."""
         trains = state.corporations[corp].trains
         return [t for t in trains if not self.endangered(game, state, t)]
 
-    def train_reserve(self, game: Game, state: GameState, corp: str) -> int:
+    def train_reserve(self, game: Game18xx, state: State18xx, corp: str) -> int:
         """Cash a company keeps back for a train it needs: none while it runs two lasting
         trains; with one, the cheapest train now; with none (all are about to rust), the
         cheapest train on sale that is not about to rust itself: the one that replaces them
@@ -252,14 +251,14 @@ class GreedyBot(Bot):
         return None
 
     @staticmethod
-    def director_cert(state: GameState, share_id: str) -> bool:
+    def director_cert(state: State18xx, share_id: str) -> bool:
         try:
             return sh.find_share(state, share_id).president
         except UnknownEntity:
             return False
 
     @staticmethod
-    def float_cost(game: Game, state: GameState, corp: str, price: int) -> int:
+    def float_cost(game: Game18xx, state: State18xx, corp: str, price: int) -> int:
         """What a director pays for its company to float alone, at a share price: a
         beginner starts only a company it can float itself (others' purchases then leave it
         money for more shares), not one that waits, trainless, on other players."""
@@ -326,7 +325,7 @@ class GreedyBot(Bot):
                 return a
         return None
 
-    def private_worth(self, game: Game, state: GameState, sym: str, me: str) -> int:
+    def private_worth(self, game: Game18xx, state: State18xx, sym: str, me: str) -> int:
         """The most the bot pays for a private.  One that can start a company (while some
         company is unstarted) is worth, to this bot, between its minimum bid and its face value
         plus the gap between the two: each bot has its own taste for each private (drawn once
@@ -352,7 +351,7 @@ class GreedyBot(Bot):
             self.tastes[sym] = TASTE_LOW + (1 - TASTE_LOW) * self.randint(1001) / 1000
         return self.tastes[sym]
 
-    def share_score(self, game: Game, state: GameState, me: str, a: BuyShares) -> float | None:
+    def share_score(self, game: Game18xx, state: State18xx, me: str, a: BuyShares) -> float | None:
         bundle = sh.check_bundle(state, a.shares, a.percent)
         c = state.corporations[bundle.corp]
         if c.closed or c.market is None:
@@ -377,7 +376,7 @@ class GreedyBot(Bot):
         return score
 
     def least_loss_sale(
-        self, game: Game, state: GameState, me: str, sells: list[SellShares]
+        self, game: Game18xx, state: State18xx, me: str, sells: list[SellShares]
     ) -> Action:
         def key(a: SellShares) -> tuple[int, int, str]:
             corp = state.corporations[a.shares[0].rsplit("_", 1)[0]]
@@ -409,7 +408,7 @@ class GreedyBot(Bot):
         return score - (place.cost or 0) / 10
 
     @staticmethod
-    def blocked(game: Game, state: GameState, op: str, coord: str) -> bool:
+    def blocked(game: Game18xx, state: State18xx, op: str, coord: str) -> bool:
         """Whether an open private railway not owned by ``op`` keeps tiles off ``coord``."""
         if board.placed(game, state, coord).color != "white":
             return False
@@ -512,13 +511,13 @@ class GreedyBot(Bot):
         return out
 
     @staticmethod
-    def running_trains(state: GameState, op: str) -> list[str]:
+    def running_trains(state: State18xx, op: str) -> list[str]:
         if op not in state.corporations:
             return []
         return [t for t in common.trains_of(state, op) if not state.trains[t].rusted]
 
     @staticmethod
-    def best_run(game: Game, state: GameState, op: str, trains: list[str]) -> list[Any]:
+    def best_run(game: Game18xx, state: State18xx, op: str, trains: list[str]) -> list[Any]:
         from ferrovia.lib18xx.operating import routing
 
         if not trains:
@@ -529,15 +528,15 @@ class GreedyBot(Bot):
             return []
 
     @staticmethod
-    def reached(game: Game, state: GameState, op: str) -> set[str]:
+    def reached(game: Game18xx, state: State18xx, op: str) -> set[str]:
         from ferrovia.lib18xx.operating import routing
 
         return routing.reached_hexes(game, state, op)
 
     def lay_score(
         self,
-        game: Game,
-        state: GameState,
+        game: Game18xx,
+        state: State18xx,
         op: str,
         lay: LayTile,
         reached: set[str],
@@ -567,7 +566,7 @@ class GreedyBot(Bot):
             score += pull / 2
         return score
 
-    def targets(self, game: Game, state: GameState, reached: set[str]) -> list[tuple[str, int]]:
+    def targets(self, game: Game18xx, state: State18xx, reached: set[str]) -> list[tuple[str, int]]:
         """Cities, towns and off-board areas the network does not reach, with their value."""
         out = []
         for coord in sorted(state.hexes):
@@ -637,7 +636,7 @@ class GreedyBot(Bot):
         return kinds.get("payout") or kinds.get("half") or next(iter(kinds.values()), None)
 
     @staticmethod
-    def endangered(game: Game, state: GameState, tid: str, horizon: int = 2) -> bool:
+    def endangered(game: Game18xx, state: State18xx, tid: str, horizon: int = 2) -> bool:
         """Whether a train is wounded, or rusts or is wounded when one of the next
         ``horizon`` train types in the depot is bought."""
         if state.trains[tid].obsolete:
@@ -718,7 +717,7 @@ class GreedyBot(Bot):
         return self.best_train(turn, own, forced=False, wanted=len(lasting) < WANTED_TRAINS)
 
     @staticmethod
-    def rusts_trains(game: Game, state: GameState, tid: str) -> bool:
+    def rusts_trains(game: Game18xx, state: State18xx, tid: str) -> bool:
         """Whether buying this train, the first of its type, rusts or wounds trains that
         companies run."""
         kind = common.train_type(tid)
@@ -830,14 +829,14 @@ class GreedyBot(Bot):
         return min(issues, key=lambda a: len(a.shares), default=None)
 
 
-def card_price(game: Game, state: GameState, tid: str) -> int:
+def card_price(game: Game18xx, state: State18xx, tid: str) -> int:
     """A bank train's price at its dearer face (one face: its price)."""
     from ferrovia.lib18xx.operating.trains import bank_train_prices
 
     return max(bank_train_prices(game, state, tid).values())
 
 
-def threats(game: Game, tid: str) -> set[str]:
+def threats(game: Game18xx, tid: str) -> set[str]:
     """The train names (types and faces) whose purchase rusts or wounds this card, as its
     ``rusts_on`` and ``obsolete_on`` name them (one name, or the faces a count is of)."""
     typ = common.train_type_def(game, tid)
