@@ -192,7 +192,7 @@ def test_a_walk_never_leaves_a_path_by_the_side_it_entered() -> None:
 def _joined_by_tiles(t: object, edge: int, other: object) -> list[tuple[int, tuple[int, ...]]]:
     """The links across ``edge`` worked out from the two tiles' whole path lists (the join
     ``_side_links`` makes from the sides' exits alone, cached by side)."""
-    from ferrovia.board.graph import _lane_match, _tracks_match
+    from ferrovia.board.graph.build import _lane_match, _tracks_match
 
     out = []
     for i, (exits, lanes, _, _, track, *_rest) in enumerate(t.paths):  # type: ignore[attr-defined]
@@ -213,7 +213,7 @@ def _joined_by_tiles(t: object, edge: int, other: object) -> list[tuple[int, tup
 
 
 def test_side_links_cached_by_side_are_those_of_the_two_tiles() -> None:
-    from ferrovia.board.graph import _side_links, _tile_template
+    from ferrovia.board.graph.build import _side_links, _tile_template
 
     codes = [
         CITY,

@@ -19,7 +19,6 @@ from ferrovia.board.graph import (
     WALK_STATS,
     Reach,
     TrackGraph,
-    _augmenting,
     blocks,
     build_graph,
     passable_stops,
@@ -30,6 +29,7 @@ from ferrovia.board.graph import (
     reaches_stop,
     runs_into,
 )
+from ferrovia.board.graph.matching import _augmenting
 from ferrovia.data.definition import load_game
 from ferrovia.notation import parse
 from ferrovia.notation.models import City, Edge, NodeRef, Tile, Town
@@ -485,7 +485,7 @@ def test_the_blossom_search_finds_an_augmenting_path_when_a_perfect_matching_exi
 
 @pytest.mark.parametrize("game", ["1830", "1858", "1858_india", "1858_switzerland"])
 def test_every_tile_of_the_games_keeps_reach_in_the_class_of_the_matching_pass(game: str) -> None:
-    """What makes the matching pass hold on legal data (see graph._Walk), checked on every
+    """What makes the matching pass hold on legal data (see graph.walk._Walk), checked on every
     tile and preprinted hex: no lane specs (every path at a hex side then joins every path of
     the walk's gauge family across it) and no terminal or ``ignore`` path ending at a city or
     town (the walk goes through those both ways).  So the exhaustive fallback is never needed
@@ -506,7 +506,7 @@ def _bound_searching_every_path(g: TrackGraph, company: str, tokens: Any, **kw: 
     """:func:`reach_bound` with no path settled by the first search's ways: one whole search
     with its sides closed for every path in doubt, not stopped once the path is reached (how
     the bound was first computed)."""
-    from ferrovia.board.graph import _Walk
+    from ferrovia.board.graph.walk import _Walk
 
     whole = _Walk.most
 
@@ -517,7 +517,7 @@ def _bound_searching_every_path(g: TrackGraph, company: str, tokens: Any, **kw: 
         return bits if target < 0 else bits & (1 << target)
 
     with (
-        mock.patch("ferrovia.board.graph._clear_way", lambda *a: False),
+        mock.patch("ferrovia.board.graph.walk._clear_way", lambda *a: False),
         mock.patch.object(_Walk, "most", most),
     ):
         return reach_bound(g, company, tokens=tokens, **kw)
@@ -540,7 +540,7 @@ def test_paths_settled_by_the_first_search_s_ways_change_no_bound(
 def test_the_first_search_s_ways_settle_paths_of_real_boards_as_their_own_searches_do() -> None:
     """On the last boards of a real game, every company and gauge: the same bound either
     way, and the ways do settle paths (the shortcut is exercised, not idle)."""
-    from ferrovia.board import graph as graph_module
+    from ferrovia.board.graph import walk as graph_walk
     from ferrovia.lib18xx.operating import routing
     from ferrovia.play.replay import load_export, replay
 
@@ -549,7 +549,7 @@ def test_the_first_search_s_ways_settle_paths_of_real_boards_as_their_own_search
     tokens = {c: h.tokens for c, h in res.state.hexes.items()}
     companies = sorted({t for h in res.state.hexes.values() for c in h.tokens for t in c if t})
     settled = 0
-    real = graph_module._clear_way
+    real = graph_walk._clear_way
 
     def counting(*a: Any) -> bool:
         nonlocal settled
@@ -559,7 +559,7 @@ def test_the_first_search_s_ways_settle_paths_of_real_boards_as_their_own_search
 
     for company in companies:
         for gauge in ("broad", "metre"):
-            with mock.patch("ferrovia.board.graph._clear_way", counting):
+            with mock.patch("ferrovia.board.graph.walk._clear_way", counting):
                 fast = reach_bound(g, company, tokens=tokens, gauge=gauge)
             assert fast == _bound_searching_every_path(g, company, tokens, gauge=gauge)
     assert settled > 0

@@ -80,7 +80,8 @@ def test_updates_placing_the_same_tile_at_the_same_ids_share_its_fragment() -> N
     """A re-laid hex's fragment is looked up like a fresh build's (hex, tile, rotation, ids):
     two updates making the same hex at the same ids share it (what is cached on a fragment is
     found again), and it is the fragment the hex's tile and ids make."""
-    from ferrovia.board.graph import _fragment, _tile_template, update_graph
+    from ferrovia.board.graph import update_graph
+    from ferrovia.board.graph.build import _fragment, _tile_template
     from ferrovia.notation import parse
 
     base = build_graph({"A1": (parse("city=revenue:20;path=a:0,b:_0"), 0), "A3": (parse(""), 0)})
@@ -187,7 +188,8 @@ def test_an_updated_graph_passes_the_stops_a_fresh_build_passes(data: st.DataObj
     run of lays on a random board (offboards, towns, cities of 0-2 slots coming and going),
     it is every stop's own, and the walk's passable stops under random stations are those
     of a fresh build of the same map (by signature).  Its count of inert ids is theirs."""
-    from ferrovia.board.graph import _stop_passable, passable_stops, update_graph
+    from ferrovia.board.graph import passable_stops, update_graph
+    from ferrovia.board.graph.stations import _stop_passable
 
     pool = st.sampled_from(tile_pool())
     coords = data.draw(st.lists(st.sampled_from(REGION), min_size=3, max_size=16, unique=True))

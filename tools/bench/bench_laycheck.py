@@ -23,7 +23,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from ferrovia.board import graph  # noqa: E402
+from ferrovia.board.graph import walk  # noqa: E402
 from ferrovia.lib18xx.operating import routing  # noqa: E402
 from ferrovia.play.replay import load_export, replay  # noqa: E402
 
@@ -58,7 +58,7 @@ def record(files: list[Path]) -> list[tuple[Any, tuple[Any, ...], dict[str, Any]
 def count(calls: list[tuple[Any, tuple[Any, ...], dict[str, Any]]]) -> Counter[str]:
     """Walks run, run to the end, and walk_path calls, over one pass."""
     out: Counter[str] = Counter()
-    walk_path, run = graph._Walk.walk_path, graph._Walk.run
+    walk_path, run = walk._Walk.walk_path, walk._Walk.run
 
     def counted_path(self: Any, *a: Any) -> None:
         out["walk_path calls"] += 1
@@ -69,12 +69,12 @@ def count(calls: list[tuple[Any, tuple[Any, ...], dict[str, Any]]]) -> Counter[s
         run(self, starts)
         out["walks run to the end"] += 1
 
-    graph._Walk.walk_path, graph._Walk.run = counted_path, counted_run  # type: ignore[method-assign]
+    walk._Walk.walk_path, walk._Walk.run = counted_path, counted_run  # type: ignore[method-assign]
     try:
         for fn, a, kw in calls:
             fn(*a, **kw)
     finally:
-        graph._Walk.walk_path, graph._Walk.run = walk_path, run  # type: ignore[method-assign]
+        walk._Walk.walk_path, walk._Walk.run = walk_path, run  # type: ignore[method-assign]
     return out
 
 
