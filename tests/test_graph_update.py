@@ -258,3 +258,20 @@ def test_a_games_first_map_is_built_once_for_every_game_of_the_title(
     assert replay(data).error is None
     assert seen[0] is first[0]
     assert len(built) == len(first) - 1  # the rest: ids packed again within the game
+
+
+def test_an_update_keeps_the_hexes_whose_one_path_connections_are_named_by_their_stops() -> None:
+    """A hex whose tile has several stop-to-stop paths is named ``"<hex> n.m"`` in a
+    connection (``TrackGraph.ambiguous``): a lay elsewhere keeps it so, a lay there decides
+    afresh, as a fresh build of the new map does."""
+    from ferrovia.board.graph import update_graph
+    from ferrovia.notation import parse
+
+    two_ways = parse("town=revenue:10;town=revenue:10;path=a:_0,b:_1;path=a:_0,b:_1")
+    tiles = {"A1": (two_ways, 0), "A3": (parse(""), 0)}
+    base = build_graph(tiles)
+    assert base.ambiguous == {"A1"}
+    laid = {"A3": (parse("town=revenue:10;path=a:3,b:_0"), 0)}
+    assert update_graph(base, laid).ambiguous == build_graph({**tiles, **laid}).ambiguous
+    plain = {"A1": (parse("town=revenue:10;path=a:0,b:_0"), 0)}
+    assert update_graph(base, plain).ambiguous == build_graph({**tiles, **plain}).ambiguous

@@ -45,7 +45,6 @@ KNOWN_UPWARD: frozenset[tuple[str, str]] = frozenset(
 #: Over-long modules and functions still being split (issue #28), as (path, name or "").
 KNOWN_LONG: frozenset[tuple[str, str]] = frozenset(
     {
-        ("engine/board/graph/update.py", "update_graph"),
         ("engine/routes/search/combine.py", "_combine"),
         ("engine/routes/search/combine.py", "search"),
         ("engine/routes/search/enumerator.py", "run"),

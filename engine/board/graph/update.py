@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from ferrovia.board import hexmap
@@ -83,7 +84,18 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
     >>> [s.signature for s in g2.stops], g2.stops[0] is g.stops[0], g2.links[(0, 0)]
     (['A1-0', 'A3-0'], True, (1,))
     """
-    g = TrackGraph(
+    g = _copy(graph)
+    swapped = _swap_tiles(g, changes)
+    _join_again(g, graph, swapped.touched, swapped.relaid)
+    g.dead = swapped.dead
+    _carry_walk_tables(g, graph, changes, swapped)
+    return g
+
+
+def _copy(graph: TrackGraph) -> TrackGraph:
+    """A graph with the same map as ``graph`` and its own containers (the stops, paths and
+    fragments in them are shared: they are never changed)."""
+    return TrackGraph(
         layout=graph.layout,
         stops=list(graph.stops),
         paths=list(graph.paths),
@@ -95,28 +107,46 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
         links=dict(graph.links),
         junction_paths=dict(graph.junction_paths),
         neighbours=dict(graph.neighbours),
+        ambiguous=graph.ambiguous,
         key_names=list(graph.key_names),
         colors=graph.colors,
         fragments=dict(graph.fragments),
         dead=graph.dead,
         junction_next=graph.junction_next,
     )
-    ambiguous = set(graph.ambiguous)
-    touched: set[str] = set()
-    relaid: set[str] = set()  # the hexes with a new tile (the rest of touched: neighbours)
-    # the ids rewritten, so the walk's tables are worked out again on them alone (a whole
-    # pass over the graph on each lay was ~10% of a replay)
-    stop_ids: set[int] = set()
-    path_ids: set[int] = set()
-    dead = graph.dead  # (counted from the ids each lay frees: no pass over the ids either)
+
+
+@dataclass
+class _Swapped:
+    """What :func:`_swap_tiles` changed."""
+
+    #: the hexes with a new tile and their neighbours on the map
+    touched: set[str] = field(default_factory=set)
+    #: the hexes with a new tile (the rest of ``touched``: neighbours)
+    relaid: set[str] = field(default_factory=set)
+    #: the ids rewritten, so the walk's tables are worked out again on them alone (a whole
+    #: pass over the graph on each lay was ~10% of a replay)
+    stop_ids: set[int] = field(default_factory=set)
+    path_ids: set[int] = field(default_factory=set)
+    #: inert ids in the graph (counted from the ids each lay frees: no pass over the ids)
+    dead: int = 0
+
+
+def _swap_tiles(g: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> _Swapped:
+    """Each changed hex's old stops, paths, keys and junctions out of ``g`` and its new tile's
+    in (links and crossable sides are left to :func:`_join_again`)."""
+    ambiguous = set(g.ambiguous)
+    out = _Swapped(dead=g.dead)
     for hex_id, (tile, rotation) in changes.items():
         old = g.fragments[hex_id]
         template = _tile_template(tile, rotation)
         if template is old.template:
             continue
-        touched.add(hex_id)
-        relaid.add(hex_id)
-        touched.update(o for _, o in hexmap.neighbour_table(hex_id, g.layout) if o in g.fragments)
+        out.touched.add(hex_id)
+        out.relaid.add(hex_id)
+        out.touched.update(
+            o for _, o in hexmap.neighbour_table(hex_id, g.layout) if o in g.fragments
+        )
         # the hex's old stops, paths, keys and junctions go
         for pid in old.hex_paths:
             g.paths[pid] = _dead(_DEAD_PATHS, _DEAD_PATH, pid)
@@ -136,12 +166,12 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
         # (entries past the new ones in a reused range keep their dead copies from above)
         key_off = _place(g.key_names, old_keys, len(template.key_whats), ("", ""))
         # the old ids left inert: those past the new entries when these fit, else all of them
-        dead += _freed(len(old.hex_stops), len(template.stops))
-        dead += _freed(len(old.hex_paths), len(template.paths))
-        dead += _freed(len(old_keys), len(template.key_whats))
+        out.dead += _freed(len(old.hex_stops), len(template.stops))
+        out.dead += _freed(len(old.hex_paths), len(template.paths))
+        out.dead += _freed(len(old_keys), len(template.key_whats))
         g.stop_paths.extend(() for _ in range(len(g.stop_paths), len(g.stops)))
-        stop_ids.update(old.hex_stops, range(stop_off, stop_off + len(template.stops)))
-        path_ids.update(old.hex_paths, range(path_off, path_off + len(template.paths)))
+        out.stop_ids.update(old.hex_stops, range(stop_off, stop_off + len(template.stops)))
+        out.path_ids.update(old.hex_paths, range(path_off, path_off + len(template.paths)))
         # the same fragment object as any graph placing this tile at these ids (built or
         # updated): what is cached on fragments (links, a connection's chains) is then found
         # again, as it is for the hexes a fresh build places
@@ -168,6 +198,12 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
         else:
             ambiguous.discard(hex_id)
     g.ambiguous = frozenset(ambiguous)
+    return out
+
+
+def _join_again(g: TrackGraph, graph: TrackGraph, touched: set[str], relaid: set[str]) -> None:
+    """The crossable sides and links of the re-laid hexes and their neighbours in ``g``
+    (``graph``: the graph it was copied from, holding the old paths' links)."""
     # A neighbour's side facing a re-laid hex is crossable as before unless that hex is of a
     # closed colour (where it depends on the tile's exits): its own borders and every other
     # side are unchanged, so it keeps the same (never mutated) dict.
@@ -207,26 +243,31 @@ def update_graph(graph: TrackGraph, changes: Mapping[str, tuple[Tile, int]]) -> 
                 theirs = across.hex_paths
                 for i, js in _side_links(frag.template, e, across.template):
                     links[(own[i], e)] = tuple([theirs[j] for j in js])
-    g.dead = dead
+
+
+def _carry_walk_tables(
+    g: TrackGraph, graph: TrackGraph, changes: Mapping[str, Any], swapped: _Swapped
+) -> None:
+    """The walk's per-stop and per-path tables ``graph`` had worked out, brought up to date
+    in ``g`` on the ids :func:`_swap_tiles` rewrote alone."""
     if graph.walk_passable is not None:
         # a stop's own passability changes only where its id was rewritten
         passable = list(graph.walk_passable)
         passable.extend(False for _ in range(len(passable), len(g.stops)))
-        for sid in stop_ids:
+        for sid in swapped.stop_ids:
             passable[sid] = _stop_passable(g.stops[sid])
         g.walk_passable = passable
     if graph.walk_sides is not None:
         sides = list(graph.walk_sides)
         sides.extend(() for _ in range(len(sides), len(g.paths)))
         for hex_id in changes:
-            if hex_id in touched:
+            if hex_id in swapped.touched:
                 for pid, entry in zip(g.hex_paths[hex_id], _hex_walk_sides(g, hex_id), strict=True):
                     sides[pid] = entry
-        for pid in path_ids:  # (every other dead path has () already)
+        for pid in swapped.path_ids:  # (every other dead path has () already)
             if g.paths[pid].track == "none":
                 sides[pid] = ()
         g.walk_sides = sides
-    return g
 
 
 def _freed(old: int, n: int) -> int:
